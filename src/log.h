@@ -1,0 +1,37 @@
+/* sbx's own messages: every line starts with "sbx: " on stderr.
+ *
+ * die() and die_errno() print one line naming the object that failed and
+ * exit 125, the status SPEC reserves for "sbx itself failed". */
+#ifndef SBX_LOG_H
+#define SBX_LOG_H
+
+#include <stdarg.h>
+#include <stdnoreturn.h>
+
+#define SBX_EXIT_FAILURE 125
+
+enum log_verbosity { LOG_QUIET = 0, LOG_NORMAL = 1, LOG_VERBOSE = 2 };
+
+extern int log_verbosity;
+
+/* Runs once, before die() exits: the run record uses it to say which setup
+ * step failed. Children of the supervisor clear it. */
+extern void (*die_hook)(const char *message);
+
+/* Set where a process must leave with _exit() (forked children that share
+ * stdio buffers and atexit handlers with the supervisor). */
+extern int log_use_underscore_exit;
+
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void die_with_errno(int errnum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed with -v only. */
+void verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* -v: a setup step and the microseconds since the previous step. */
+void verbose_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed unless -q. */
+void notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

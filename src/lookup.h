@@ -1,0 +1,3 @@
+#ifndef SBX_LOOKUP_H
+#define SBX_LOOKUP_H
+#endif

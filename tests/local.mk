@@ -1,0 +1,5 @@
+# Test fragments, one per concern. Each adds to check_PROGRAMS and TESTS.
+# Unit tests: tests/unit/*-test.c (C, tests/tap.h). Integration tests:
+# tests/integration/*.sh (TAP, tests/integration/lib.sh). Helper programs
+# the integration tests run: tests/helpers/*.c.
+EXTRA_DIST += tests/tap.h tests/integration/lib.sh
