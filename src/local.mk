@@ -6,8 +6,14 @@ src_libsbx_a_SOURCES = \
 	src/util.c src/util.h \
 	src/profile.c src/profile.h \
 	src/lookup.c src/lookup.h \
-	src/cli.c src/cli.h
+	src/cli.c src/cli.h \
+	src/sandbox.h
 
 bin_PROGRAMS += src/sbx
 src_sbx_SOURCES = src/main.c
 src_sbx_LDADD = src/libsbx.a $(SBX_LIBS)
+
+include src/run.mk
+include src/mount.mk
+include src/seccomp.mk
+include src/probe.mk

@@ -3,3 +3,10 @@
 # tests/integration/*.sh (TAP, tests/integration/lib.sh). Helper programs
 # the integration tests run: tests/helpers/*.c.
 EXTRA_DIST += tests/tap.h tests/integration/lib.sh
+
+include tests/profile.mk
+include tests/cli.mk
+include tests/run.mk
+include tests/mount.mk
+include tests/seccomp.mk
+include tests/probe.mk

@@ -1,0 +1,1 @@
+# Sources of the mount concern (added to src/libsbx.a).

@@ -1,0 +1,1 @@
+# Sources of the probe concern (added to src/libsbx.a).

@@ -1,0 +1,1 @@
+# Sources of the run concern (added to src/libsbx.a).

@@ -1,0 +1,36 @@
+/* Creating and running one sandbox: the entry point of `sbx run` (and of
+ * each of `sbx audit`'s two runs). Owned by sandbox.c; the steps live in
+ * ns.c, net.c, mount.c, limits.c, caps.c, seccomp.c, supervise.c, init.c. */
+#ifndef SBX_SANDBOX_H
+#define SBX_SANDBOX_H
+
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ledger;
+
+struct sandbox_request {
+    const struct profile *profile;
+    char *const *argv;      /* the command; argv[0] looked up in PATH inside */
+    const char *cwd;        /* absolute; where the command starts */
+    const char *label;      /* NULL, or a run's name in `sbx audit` output */
+};
+
+struct sandbox_result {
+    int exit_status;        /* SPEC's table: code, 128+N, 124, 125, 126, 127 */
+    int wait_status;        /* the command's raw status, when it ran */
+    int term_signal;        /* the signal that ended the command, or 0 */
+    bool timed_out;
+    bool command_ran;       /* false: setup failed or exec failed */
+    uint64_t duration_us;   /* from the start of setup to the end */
+    struct ledger *ledger;  /* denials; NULL when no deny rule applied */
+};
+
+/* Runs req->argv in a new sandbox and waits for it. Setup failures exit
+ * the process with 125 after a one-line diagnosis (die()). */
+int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res);
+void sandbox_result_free(struct sandbox_result *res);
+
+#endif

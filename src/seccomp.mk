@@ -1,0 +1,1 @@
+# Sources of the seccomp concern (added to src/libsbx.a).
