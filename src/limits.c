@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <unistd.h>
 
 rlim_t limits_nr_open(void)
@@ -23,6 +24,19 @@ rlim_t limits_nr_open(void)
     return good ? (rlim_t)v : 0;
 }
 
+/* Raising a hard limit takes CAP_SYS_RESOURCE, not uid 0: container
+ * runtimes commonly run root without it. */
+static bool can_raise_hard_limits(void)
+{
+    cap_t caps = cap_get_proc();
+    if (!caps)
+        return false;
+    cap_flag_value_t v = CAP_CLEAR;
+    cap_get_flag(caps, CAP_SYS_RESOURCE, CAP_EFFECTIVE, &v);
+    cap_free(caps);
+    return v == CAP_SET;
+}
+
 static const char *rlim_text(rlim_t v, char *buf, size_t len)
 {
     if (v == RLIM_INFINITY)
@@ -32,14 +46,21 @@ static const char *rlim_text(rlim_t v, char *buf, size_t len)
     return buf;
 }
 
-/* How a user raises a hard limit, per limit: nofile is the one people hit. */
+/* How a user raises a hard limit; nofile is the one people hit. */
 static const char *raise_hint(enum limit_kind k)
 {
-    if (k == LIMIT_NOFILE)
-        return "run sbx as root, or raise the hard limit first (`ulimit -Hn` as root, "
-               "/etc/security/limits.conf `nofile`, systemd LimitNOFILE=)";
-    return "run sbx as root, or raise the hard limit first (ulimit -H as root, "
-           "/etc/security/limits.conf, systemd Limit*=)";
+    if (geteuid() == 0)
+        return k == LIMIT_NOFILE
+                   ? "this root lacks CAP_SYS_RESOURCE (a container?): raise the hard limit "
+                     "where sbx is started (docker run --ulimit nofile=N:N, systemd "
+                     "LimitNOFILE=, /etc/security/limits.conf)"
+                   : "this root lacks CAP_SYS_RESOURCE (a container?): raise the hard limit "
+                     "where sbx is started (docker run --ulimit, systemd Limit*=)";
+    return k == LIMIT_NOFILE
+               ? "run sbx as root, or raise the hard limit first (`ulimit -Hn` as root, "
+                 "/etc/security/limits.conf `nofile`, systemd LimitNOFILE=)"
+               : "run sbx as root, or raise the hard limit first (ulimit -H as root, "
+                 "/etc/security/limits.conf, systemd Limit*=)";
 }
 
 /* The hard limit can only go up with CAP_SYS_RESOURCE (root outside any
@@ -64,7 +85,8 @@ static void raise_hard(enum limit_kind k, struct rlimit *cur, rlim_t need)
     if (setrlimit(res, &raised) < 0) {
         int e = errno;
         if (e == EPERM)
-            die("limit %s = %s is above the hard limit %s, which only root can raise: %s",
+            die("limit %s = %s is above the hard limit %s, which only root with "
+                "CAP_SYS_RESOURCE can raise: %s",
                 name, want_s, hard_s, raise_hint(k));
         die_with_errno(e, "cannot raise the hard limit of %s from %s to %s", name, hard_s,
                        want_s);
@@ -76,7 +98,7 @@ static void raise_hard(enum limit_kind k, struct rlimit *cur, rlim_t need)
 void limits_prepare(const struct profile *p, struct limits_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
-    bool root = geteuid() == 0;
+    bool root = can_raise_hard_limits();
     for (int k = 0; k < LIMIT_COUNT; k++) {
         const struct limit_setting *s = &p->limits[k];
         if (!s->set)
@@ -92,7 +114,8 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
         } else if (s->max) {
             want = cur.rlim_max;
             /* SPEC: as root, "max" for nofile means as high as the kernel
-             * allows, not the hard limit root happened to inherit. */
+             * allows, not the hard limit root happened to inherit. Root
+             * without CAP_SYS_RESOURCE gets the hard limit, as anyone. */
             if (k == LIMIT_NOFILE && root) {
                 rlim_t nr_open = limits_nr_open();
                 if (nr_open > want || want == RLIM_INFINITY)

@@ -1,0 +1,27 @@
+# Shared by the run-*.sh tests: how to start a sandbox.
+# sbx_run ARGS... -- COMMAND...: runs a sandbox with stdin from /dev/null;
+# sets $status, $out, $err (see lib.sh's run_cmd).
+# TEMPORARY: through tests/helpers/run-driver until src/cli.c (sbx run)
+# lands on main; then this becomes `run_sbx run "$@"`.
+SBX_RUN="$SBX_TEST_HELPERS/run-driver"
+H="$SBX_TEST_HELPERS"
+sbx_run() { run_cmd "$SBX_RUN" "$@"; }
+
+# wait_for_text FILE TEXT: up to 5 s.
+wait_for_text() {
+    _i=0
+    while [ $_i -lt 100 ]; do
+        grep -q "$2" "$1" 2>/dev/null && return 0
+        sleep 0.05
+        _i=$((_i + 1))
+    done
+    return 1
+}
+
+# A marker unique to this test run, usable as `sleep $marker` (so digits
+# only: sleep refuses anything else and would exit at once), so that looking
+# for leftover processes cannot match anyone else's. $1: one more digit.
+new_marker() { marker="$(( $$ % 9000 + 1000 )).$(date +%N)$1"; }
+
+# count_marker: how many processes run `sleep $marker`.
+count_marker() { ps -eo args= | grep -c "^sleep $marker\$"; }
