@@ -6,12 +6,16 @@
 #include "channel.h"
 #include "limits.h"
 #include "log.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -41,6 +45,28 @@ static void close_extra_fds_on_exec(void)
         int flags = fcntl((int)fd, F_GETFD);
         if (flags >= 0)
             fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC);
+    }
+}
+
+/* execvp() reports EACCES when a PATH directory could not be searched,
+ * even if the command exists nowhere: that is "not found" (127), not
+ * "found but not executable" (126), as shells have it. */
+static bool found_in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    for (const char *dir = path;; ) {
+        size_t len = strcspn(dir, ":");
+        char *candidate = xasprintf("%.*s%s%s", (int)len, dir, len ? "/" : "", name);
+        struct stat st;
+        bool exists = stat(candidate, &st) == 0;
+        free(candidate);
+        if (exists)
+            return true;
+        if (!dir[len])
+            return false;
+        dir += len + 1;
     }
 }
 
@@ -79,8 +105,11 @@ noreturn void command_exec(const struct sandbox_context *ctx)
     execvp(ctx->argv[0], ctx->argv);
 
     int e = errno;
+    bool bare = !strchr(ctx->argv[0], '/');
+    if (e == EACCES && bare && !found_in_path(ctx->argv[0]))
+        e = ENOENT;
     int status = e == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXECUTE;
-    if (e == ENOENT && !strchr(ctx->argv[0], '/'))
+    if (e == ENOENT && bare)
         warn("%s: command not found in PATH inside the sandbox", ctx->argv[0]);
     else
         warn("cannot execute '%s': %s", ctx->argv[0], strerror(e));
