@@ -4,7 +4,7 @@
 
 #include "caps.h"
 #include "channel.h"
-#include "limits.h"
+#include "rlimits.h"
 #include "log.h"
 #include "util.h"
 

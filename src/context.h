@@ -6,7 +6,7 @@
 #ifndef SBX_CONTEXT_H
 #define SBX_CONTEXT_H
 
-#include "limits.h"
+#include "rlimits.h"
 #include "profile.h"
 
 #include <signal.h>

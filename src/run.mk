@@ -4,7 +4,7 @@ src_libsbx_a_SOURCES += \
 	src/channel.c src/channel.h \
 	src/ns.c src/ns.h \
 	src/net.c src/net.h \
-	src/limits.c src/limits.h \
+	src/rlimits.c src/rlimits.h \
 	src/caps.c src/caps.h \
 	src/env.c src/env.h \
 	src/command.c src/command.h \

@@ -5,7 +5,7 @@
 #include "context.h"
 #include "env.h"
 #include "init.h"
-#include "limits.h"
+#include "rlimits.h"
 #include "log.h"
 #include "ns.h"
 #include "supervise.h"

@@ -1,7 +1,4 @@
 # Tests of the run concern.
-check_PROGRAMS += tests/helpers/run-driver
-tests_helpers_run_driver_SOURCES = tests/helpers/run-driver.c
-tests_helpers_run_driver_LDADD = src/libsbx.a $(SBX_LIBS)
 check_PROGRAMS += tests/helpers/loopback-echo tests/helpers/open-fds \
 	tests/helpers/list-fds tests/helpers/wait-signal
 TESTS += \

@@ -1,11 +1,15 @@
 # Shared by the run-*.sh tests: how to start a sandbox.
 # sbx_run ARGS... -- COMMAND...: runs a sandbox with stdin from /dev/null;
 # sets $status, $out, $err (see lib.sh's run_cmd).
-# TEMPORARY: through tests/helpers/run-driver until src/cli.c (sbx run)
-# lands on main; then this becomes `run_sbx run "$@"`.
-SBX_RUN="$SBX_TEST_HELPERS/run-driver"
 H="$SBX_TEST_HELPERS"
-sbx_run() { run_cmd "$SBX_RUN" "$@"; }
+sbx_run() { run_sbx run "$@"; }
+
+# profile NAME < INI-BODY: writes $tmpdir/NAME.ini, the default profile plus
+# the body, and sets $prof to its path (for -p). Needs make_tmpdir.
+profile() {
+    prof="$tmpdir/$1.ini"
+    { printf '[profile]\ninclude = default\n'; cat; } >"$prof"
+}
 
 # wait_for_text FILE TEXT: up to 5 s.
 wait_for_text() {

@@ -13,17 +13,17 @@ capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
 if [ $(( (0x$capeff >> 24) & 1 )) = 1 ]; then expect_max=$nr_open; else expect_max=$hard; fi
 
 # The caller's soft limit is 1024, as on most systems.
-run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX_RUN\" --nofile max -- sh -c 'ulimit -Sn; ulimit -Hn'"
+run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX\" run --nofile max -- sh -c 'ulimit -Sn; ulimit -Hn'"
 is "$(echo $out)" "$expect_max $expect_max" "nofile = max: soft = hard = $expect_max inside (caller's soft 1024)"
 
-run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX_RUN\" --nofile max -- cat /proc/self/limits"
+run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX\" run --nofile max -- cat /proc/self/limits"
 like "$out" "$(printf 'Max open files            %-21s%-21s' $expect_max $expect_max)" \
     "/proc/self/limits shows the raised limit"
 
 if [ "$expect_max" -ge 10050 ]; then
-    run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX_RUN\" --nofile max -- \"$H/open-fds\" 10000"
+    run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX\" run --nofile max -- \"$H/open-fds\" 10000"
     is "$out" "opened 10000" "10000 descriptors open inside when the caller's soft limit is 1024"
-    run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX_RUN\" -- \"$H/open-fds\" 10000"
+    run_cmd sh -c "ulimit -Sn 1024 && exec \"$SBX\" run -- \"$H/open-fds\" 10000"
     like "$out" "failed after 10" "without nofile the caller's 1024 holds (the test can fail)"
 else
     skip "hard RLIMIT_NOFILE $expect_max < 10050 here: cannot show 10000 fds"

@@ -8,7 +8,7 @@ make_tmpdir
 
 for sig in INT TERM HUP QUIT USR1 USR2; do
     : >"$tmpdir/out"
-    "$SBX_RUN" -- "$H/wait-signal" >"$tmpdir/out" 2>&1 </dev/null &
+    "$SBX" run -- "$H/wait-signal" >"$tmpdir/out" 2>&1 </dev/null &
     pid=$!
     if wait_for_text "$tmpdir/out" ready; then
         kill -$sig $pid
@@ -23,7 +23,7 @@ done
 
 # Default action: the command dies of the forwarded signal.
 : >"$tmpdir/out"
-"$SBX_RUN" -- sh -c 'echo ready; exec sleep 30' >"$tmpdir/out" 2>&1 </dev/null &
+"$SBX" run -- sh -c 'echo ready; exec sleep 30' >"$tmpdir/out" 2>&1 </dev/null &
 pid=$!
 wait_for_text "$tmpdir/out" ready
 kill -TERM $pid
@@ -39,7 +39,11 @@ is "$(count_marker)" 0 "the daemon was killed with the sandbox"
 
 # Without a PID namespace init is a child subreaper and kills the orphans.
 new_marker 3
-sbx_run --no-ns pid -- sh -c "sleep $marker </dev/null >/dev/null 2>&1 & sleep 0.1; kill -0 \$! && echo started"
+profile nopid <<INI
+[namespaces]
+pid = no
+INI
+sbx_run -p "$prof" -- sh -c "sleep $marker </dev/null >/dev/null 2>&1 & sleep 0.1; kill -0 \$! && echo started"
 is "$status $out" "0 started" "pid = no: the command exited 0 leaving a daemon"
 sleep 0.2
 is "$(count_marker)" 0 "pid = no: the daemon was killed all the same"
@@ -47,7 +51,7 @@ is "$(count_marker)" 0 "pid = no: the daemon was killed all the same"
 # kill -9 of the supervisor: nothing inside survives.
 new_marker 2
 : >"$tmpdir/out"
-"$SBX_RUN" -- sh -c "sleep $marker & sleep $marker & echo ready; wait" >"$tmpdir/out" 2>&1 </dev/null &
+"$SBX" run -- sh -c "sleep $marker & sleep $marker & echo ready; wait" >"$tmpdir/out" 2>&1 </dev/null &
 pid=$!
 wait_for_text "$tmpdir/out" ready
 sleep 0.1

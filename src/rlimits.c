@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "limits.h"
+#include "rlimits.h"
 
 #include "log.h"
 #include "util.h"

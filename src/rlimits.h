@@ -1,12 +1,13 @@
 /* Resource limits of [limits]: checked in the supervisor before clone(),
- * applied in the command's process just before exec.
+ * applied in the command's process just before exec. (Named rlimits.h: a
+ * src/limits.h would shadow the system <limits.h> under -Isrc.)
  *
  * Raising a hard limit needs CAP_SYS_RESOURCE in the initial user
  * namespace, which nothing inside the sandbox has: so as root the
  * supervisor raises the hard limit it needs before creating the user
  * namespace, and everything inside only lowers or moves the soft limit. */
-#ifndef SBX_LIMITS_H
-#define SBX_LIMITS_H
+#ifndef SBX_RLIMITS_H
+#define SBX_RLIMITS_H
 
 #include "profile.h"
 
