@@ -76,12 +76,14 @@ static int dispatch_watched(struct supervisor *s, struct pollfd *pfd, size_t n)
         if (!pfd[i].revents)
             continue;
         ready++;
-        if ((pfd[i].revents & POLLIN) && s->watched[i].on_ready)
-            s->watched[i].on_ready(s->watched[i].data, s->watched[i].fd);
-        else if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+        if ((pfd[i].revents & POLLIN) && s->watched[i].on_ready) {
+            if (!s->watched[i].on_ready(s->watched[i].data, s->watched[i].fd))
+                drop_watched(s, i);
+        } else {
+            /* Hung up, or nobody to read it: a readable fd left unread
+             * would make every poll() return at once. */
             drop_watched(s, i);
-        else if (!s->watched[i].on_ready)
-            drop_watched(s, i);
+        }
     }
     return ready;
 }

@@ -18,7 +18,10 @@
 #define SBX_EXIT_TIMEOUT 124
 
 struct supervisor;
-typedef void (*supervise_fd_handler)(void *data, int fd);
+/* Returns false when the fd is done for good (it is then closed and no
+ * longer watched), as ledger_handle() does when every filtered process
+ * has exited. */
+typedef bool (*supervise_fd_handler)(void *data, int fd);
 
 struct watched_fd {
     int fd;
@@ -56,7 +59,8 @@ void supervise_block_signals(sigset_t *old_mask);
 void supervise_init(struct supervisor *s, pid_t init_pid, int channel_fd, uint64_t timeout_ms);
 
 /* Watches fd (owned from now on, closed by supervise_free) and calls
- * on_ready(data, fd) whenever it is readable, until it hangs up. */
+ * on_ready(data, fd) whenever it is readable, until it hangs up or the
+ * handler returns false. */
 void supervise_add_fd(struct supervisor *s, int fd, supervise_fd_handler on_ready, void *data);
 
 /* Polls the watched fds once, waiting at most timeout_ms (-1: forever),

@@ -149,7 +149,8 @@ struct counter {
     char last;
 };
 
-static void on_ready(void *data, int fd)
+/* Counts bytes; a 'q' means "done with this fd". */
+static bool on_ready(void *data, int fd)
 {
     struct counter *c = data;
     char b;
@@ -157,6 +158,7 @@ static void on_ready(void *data, int fd)
         c->calls++;
         c->last = b;
     }
+    return b != 'q';
 }
 
 static void test_watched_fds(void)
@@ -178,6 +180,19 @@ static void test_watched_fds(void)
     supervise_poll_watched(&s, 1000);
     is_int(s.nwatched, 1, "a hung-up fd is dropped");
     is_int(s.watched[0].fd, p2[0], "the live one stays");
+    errno = 0;
+    ok(fcntl(p1[0], F_GETFD) < 0 && errno == EBADF, "the dropped fd was closed");
+
+    int p3[2];
+    ok(pipe(p3) == 0, "a third pipe");
+    struct counter c3 = { 0 };
+    supervise_add_fd(&s, p3[0], on_ready, &c3);
+    ok(write(p3[1], "q", 1) == 1, "write 'q' to it");
+    supervise_poll_watched(&s, 1000);
+    is_int(c3.calls, 1, "its handler ran");
+    is_int(s.nwatched, 1, "a handler returning false drops its fd");
+    close(p3[1]);
+
     supervise_free(&s);
     errno = 0;
     ok(fcntl(p2[0], F_GETFD) < 0 && errno == EBADF, "supervise_free closes what it watched");
@@ -223,7 +238,7 @@ static void test_limits_plan(void)
 
 int main(void)
 {
-    plan(60);
+    plan(65);
     test_exit_status();
     test_env();
     test_clone_flags();
