@@ -17,6 +17,9 @@ enum channel_msg_type {
     CHANNEL_COMMAND_STATUS,
     /* command -> supervisor: a seccomp user-notification fd rides along */
     CHANNEL_NOTIFY_FD,
+    /* command -> supervisor: a setup step before exec failed (it said
+     * which, and exits 125): the command itself never ran */
+    CHANNEL_SETUP_FAILED,
 };
 
 struct channel_msg {

@@ -70,11 +70,22 @@ static bool found_in_path(const char *name)
     }
 }
 
+static int setup_channel_fd = -1;
+
+/* die() in the command's process: tell the supervisor that the exit
+ * status 125 it will see is sbx's, not the command's. */
+static void report_setup_failure(const char *message)
+{
+    (void)message;
+    channel_send(setup_channel_fd, CHANNEL_SETUP_FAILED, 0, -1);
+}
+
 noreturn void command_exec(const struct sandbox_context *ctx)
 {
     const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
-    die_hook = NULL;
+    setup_channel_fd = ctx->channel_fd;
+    die_hook = report_setup_failure;
 
     /* Without a PID namespace nothing tears the command down with init. */
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)

@@ -60,6 +60,30 @@ static void describe_network(const struct profile *p, int flags)
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
 }
 
+/* The run record's view of what is about to be set up. */
+static void describe_setup(const struct sandbox_context *ctx, struct sandbox_result *res)
+{
+    static const int ns_flag[NS_COUNT] = {
+        [NS_USER] = CLONE_NEWUSER, [NS_MOUNT] = CLONE_NEWNS, [NS_NET] = CLONE_NEWNET,
+        [NS_PID] = CLONE_NEWPID,   [NS_IPC] = CLONE_NEWIPC,  [NS_UTS] = CLONE_NEWUTS,
+    };
+    for (int k = 0; k < NS_COUNT; k++)
+        res->ns_created[k] = ctx->clone_flags & ns_flag[k];
+    res->uid_outside = ctx->outer_uid;
+    res->gid_outside = ctx->outer_gid;
+    res->uid_inside = (ctx->clone_flags & CLONE_NEWUSER)
+                          ? ns_inside_uid(ctx->profile, ctx->outer_uid) : ctx->outer_uid;
+    res->gid_inside = (ctx->clone_flags & CLONE_NEWUSER)
+                          ? ns_inside_gid(ctx->profile, ctx->outer_gid) : ctx->outer_gid;
+    res->loopback_up = (ctx->clone_flags & CLONE_NEWNET) && ctx->profile->net_mode == NET_LOOPBACK;
+    for (int k = 0; k < LIMIT_COUNT; k++) {
+        const struct limit_target *t = &ctx->limits.target[k];
+        res->limits[k].set = t->set;
+        res->limits[k].soft = t->want.rlim_cur == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_cur;
+        res->limits[k].hard = t->want.rlim_max == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_max;
+    }
+}
+
 int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 {
     uint64_t started = now_us();
@@ -84,6 +108,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     env_build(p, environ, &env);
     ctx.envp = env.v;
     limits_prepare(p, &ctx.limits);
+
+    describe_setup(&ctx, res);
 
     char flags_text[160];
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",

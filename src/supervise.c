@@ -120,6 +120,9 @@ static void handle_channel(struct supervisor *s)
             s->exec_failed = true;
             s->exec_errno = m.value;
             break;
+        case CHANNEL_SETUP_FAILED:
+            s->command_setup_failed = true;
+            break;
         case CHANNEL_COMMAND_STATUS:
             s->have_status = true;
             s->command_status = m.value;
@@ -231,7 +234,7 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
     handle_channel(s);
 
     res->timed_out = s->timed_out;
-    res->command_ran = s->have_status && !s->exec_failed;
+    res->command_ran = s->have_status && !s->exec_failed && !s->command_setup_failed;
     if (s->have_status) {
         res->wait_status = s->command_status;
         res->term_signal = WIFSIGNALED(s->command_status) ? WTERMSIG(s->command_status) : 0;

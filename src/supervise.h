@@ -43,6 +43,7 @@ struct supervisor {
 
     bool exec_failed;
     int exec_errno;
+    bool command_setup_failed;
     bool have_status;
     int command_status;      /* wait status sent by init */
     bool timed_out;

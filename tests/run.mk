@@ -22,3 +22,7 @@ check_PROGRAMS += tests/unit/run-test
 tests_unit_run_test_SOURCES = tests/unit/run-test.c
 tests_unit_run_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/run-test
+check_PROGRAMS += tests/unit/sandbox-test
+tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
+tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/sandbox-test
