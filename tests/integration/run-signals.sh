@@ -3,7 +3,7 @@
 # left behind; killing sbx with SIGKILL leaves nothing inside alive.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 14
+plan 15
 make_tmpdir
 
 for sig in INT TERM HUP QUIT USR1 USR2; do
@@ -29,6 +29,17 @@ wait_for_text "$tmpdir/out" ready
 kill -TERM $pid
 wait $pid
 is "$?" 143 "SIGTERM forwarded to a command without a handler gives 143"
+
+# Ctrl-C at a terminal: the kernel signals the whole foreground process
+# group, the command included, so sbx must not forward a second SIGINT.
+# script(1) (util-linux) provides the terminal.
+: >"$tmpdir/pty"
+(
+    wait_for_text "$tmpdir/pty" ready
+    printf '\003'
+    sleep 0.5
+) | script -qfec "\"$SBX\" run -- sh -c 'n=0; trap \"n=\\\$((n+1))\" INT; echo ready; sleep 2; echo ints=\$n'" /dev/null >"$tmpdir/pty" 2>&1
+like "$(cat "$tmpdir/pty")" "ints=1" "Ctrl-C at a terminal reaches the command exactly once"
 
 # A daemon left behind is killed when the command exits.
 new_marker 1
