@@ -1,6 +1,7 @@
 # Tests of the run concern.
 check_PROGRAMS += tests/helpers/loopback-echo tests/helpers/open-fds \
-	tests/helpers/list-fds tests/helpers/wait-signal tests/helpers/deny-userns
+	tests/helpers/list-fds tests/helpers/wait-signal tests/helpers/deny-userns \
+	tests/helpers/count-sigint
 tests_helpers_deny_userns_LDADD = $(LIBSECCOMP_LIBS)
 TESTS += \
 	tests/integration/run-namespaces.sh \

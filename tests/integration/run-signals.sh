@@ -38,8 +38,8 @@ is "$?" 143 "SIGTERM forwarded to a command without a handler gives 143"
     wait_for_text "$tmpdir/pty" ready
     printf '\003'
     sleep 0.5
-) | script -qfec "\"$SBX\" run -- sh -c 'n=0; trap \"n=\\\$((n+1))\" INT; echo ready; sleep 2; echo ints=\$n'" /dev/null >"$tmpdir/pty" 2>&1
-like "$(cat "$tmpdir/pty")" "ints=1" "Ctrl-C at a terminal reaches the command exactly once"
+) | script -qfec "\"$SBX\" run -- \"$H/count-sigint\"" /dev/null >"$tmpdir/pty" 2>&1
+like "$(cat "$tmpdir/pty")" "SIGINT x1" "Ctrl-C at a terminal reaches the command exactly once"
 
 # A daemon left behind is killed when the command exits.
 new_marker 1
