@@ -4,7 +4,7 @@
 # command unsandboxed. Each refusal is produced for real, locally.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 15
+plan 18
 make_tmpdir
 witness="$tmpdir/ran"
 
@@ -38,6 +38,26 @@ if unshare -U --map-root-user true 2>/dev/null; then
     [ ! -e "$witness" ]; ok $? "the command did not run unsandboxed"
 else
     for i in 1 2 3 4 5 6 7 8 9 10; do skip "unshare(1) cannot create a user namespace here"; done
+fi
+
+# user = no: other namespaces need CAP_SYS_ADMIN of the caller. Root with
+# it gets them (and the command still no capability); anyone else is
+# refused with the fix.
+profile nouser <<INI
+[namespaces]
+user = no
+INI
+capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
+sbx_run -p "$prof" -- sh -c 'grep ^CapEff: /proc/self/status; readlink /proc/self/ns/user; touch "$1"' sh "$witness"
+if [ $(( (0x$capeff >> 21) & 1 )) = 1 ]; then
+    is "$status" 0 "user = no with CAP_SYS_ADMIN: runs"
+    like "$out" "CapEff:	0000000000000000" "... without capabilities"
+    like "$out" "$(readlink /proc/self/ns/user)" "... in the host's user namespace, as asked"
+    rm -f "$witness"
+else
+    is "$status" 125 "user = no without CAP_SYS_ADMIN: exit 125"
+    like "$err" "set user = yes" "gives the fix"
+    [ ! -e "$witness" ]; ok $? "the command did not run"
 fi
 
 done_testing
