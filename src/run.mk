@@ -10,3 +10,4 @@ src_libsbx_a_SOURCES += \
 	src/command.c src/command.h \
 	src/init.c src/init.h \
 	src/supervise.c src/supervise.h
+EXTRA_DIST += docs/run.md
