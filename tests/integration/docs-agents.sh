@@ -16,9 +16,12 @@
 
 guide=$SBX_TOP_SRCDIR/docs/agents.md
 
-# Outside /tmp on purpose: the shipped profiles put a tmpfs on /tmp, and a
-# project directory is not kept there.
-work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/docs-agents.XXXXXX") || exit 1
+# Preferably outside /tmp, where a project is rarely kept (the shipped
+# profiles put a tmpfs on /tmp); the build tree may belong to another user
+# when a copy of it is checked, hence the fallbacks.
+work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/docs-agents.XXXXXX" 2>/dev/null ||
+       mktemp -d "$PWD/docs-agents.XXXXXX" 2>/dev/null ||
+       mktemp -d "${TMPDIR:-/tmp}/docs-agents.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/bin" "$work/project"
 # `sbx` on PATH is the build tree's (a symlink keeps /proc/self/exe, so it
