@@ -15,3 +15,8 @@ install-bash-completion:
 uninstall-bash-completion:
 	rm -f '$(DESTDIR)$(bashcompletiondir)/sbx'
 .PHONY: install-bash-completion uninstall-bash-completion
+
+# The Debian packaging travels with the source (a native package).
+EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules \
+	debian/sbx.docs debian/source/format debian/tests/control \
+	debian/tests/installed debian/.gitignore

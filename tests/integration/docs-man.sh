@@ -30,6 +30,15 @@ else
     done
 fi
 
+# The pages name the version they describe.
+version=$("$SBX" --version)
+for page in "$man1" "$man5"; do
+    th=$(sed -n 's/^\.TH .*"\(sbx [^"]*\)".*/\1/p' "$page")
+    is "$th" "$version" "${page##*/} is for $version (.TH)"
+done
+deb=$(sed -n '1s/^sbx (\([^)]*\)).*/sbx \1/p' "$SBX_TOP_SRCDIR/debian/changelog")
+is "$deb" "$version" "debian/changelog's first entry is $version"
+
 # --- sbx(1) and the help text agree on the long options -----------------
 help_opts=$( { "$SBX" --help; for sub in run audit probe profile; do "$SBX" help $sub; done; } |
     grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
