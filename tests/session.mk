@@ -1,0 +1,2 @@
+# Tests of the session concern: outbound network, interactive terminals,
+# session profiles, nesting.
