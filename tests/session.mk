@@ -1,2 +1,5 @@
 # Tests of the session concern: outbound network, interactive terminals,
 # session profiles, nesting.
+check_PROGRAMS += tests/helpers/net-probe
+TESTS += tests/integration/session-outbound.sh
+EXTRA_DIST += tests/integration/session-outbound.sh tests/integration/session-world.sh
