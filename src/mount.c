@@ -5,6 +5,7 @@
 #include "log.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -463,6 +464,33 @@ static uint64_t root_attr(const struct mount_context *c, const struct mount_entr
     return MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | (c->root_nodev ? MOUNT_ATTR_NODEV : 0);
 }
 
+/* root = tmpfs: the host's top-level symlinks (/bin -> usr/bin, /lib64 ->
+ * usr/lib64 on a merged-/usr system) are recreated, or no dynamically linked
+ * program could start: its ELF interpreter is named through them. They
+ * point at whatever the rules make visible, nothing more. */
+static void copy_top_level_symlinks(struct mount_context *c, int target, const char *at)
+{
+    int fd = openat(c->host_root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d)
+        die_errno("%s: root = tmpfs: listing the host's /", at);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_type != DT_LNK)
+            continue;
+        char link[PATH_MAX];
+        ssize_t n = readlinkat(dirfd(d), de->d_name, link, sizeof link - 1);
+        if (n < 0)
+            continue;
+        link[n] = '\0';
+        autoclose int dir = open_in_root(target, "/");
+        if (dir < 0 || symlinkat(link, dir, de->d_name) < 0)
+            die_errno("%s: root = tmpfs: symlink /%s -> %s", at, de->d_name, link);
+        verbose("mount: symlink /%s -> %s (%s)", de->d_name, link, at);
+    }
+    closedir(d);
+}
+
 static void attach_root(struct mount_context *c, const struct mount_entry *e, int tree,
                         const char *what)
 {
@@ -476,6 +504,10 @@ static void attach_root(struct mount_context *c, const struct mount_entry *e, in
     if (e->op == MOUNT_OP_ROOT_TMPFS) {
         mount_tmpfs(target, MS_NOSUID | MS_NODEV, 0755, what);
         strv_push(&c->readonly_later, xstrdup("/"));
+        autoclose int top = open(c->root_path, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+        if (top < 0)
+            die_errno("%s: opening %s", what, c->root_path);
+        copy_top_level_symlinks(c, top, at);
     } else if (tree >= 0) {
         struct mount_attr a = { .attr_set = attr, .propagation = MS_PRIVATE };
         if (mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof a) < 0)

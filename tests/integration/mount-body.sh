@@ -149,6 +149,34 @@ second=$(printf '%s\n' "$err" | grep -n "hide.* $work/nest/inner " | cut -d: -f1
 [ -n "$first" ] && [ -n "$second" ] && [ "$first" -lt "$second" ]
 ok $? "-v lists each mount, parents first whatever the rule order"
 
+# --- root = tmpfs: only what the rules add -------------------------------------------------------
+case $runner in
+sbx) sed 's/^root = ro/root = tmpfs/' "$tmpdir/mount.ini" >"$tmpdir/root-tmpfs.ini"
+     run_sbx run --profile "$tmpdir/root-tmpfs.ini" --ro /usr --rw "$work" -- \
+         /bin/sh -c 'ls -A / | tr "\n" " "; touch /x 2>&1; echo ok >rootfs && cat rootfs' ;;
+*)   sandbox --root tmpfs --ro /usr --rw "$work" -- \
+         /bin/sh -c 'ls -A / | tr "\n" " "; touch /x 2>&1; echo ok >rootfs && cat rootfs' ;;
+esac
+unlike "$out" " etc " "root = tmpfs shows no host /etc"
+like "$out" "usr " "but what the rules add"
+like "$out" "Read-only file system" "and its root is read-only once built"
+like "$out" "ok" "programs run (top-level symlinks such as /bin -> usr/bin are recreated)"
+
+# --- a profile the command could rewrite is warned about ------------------------------------------
+echo '# a profile' >"$work/inside.ini"
+case $runner in
+sbx) cp "$tmpdir/mount.ini" "$work/inside.ini"
+     run_sbx run --profile "$work/inside.ini" --rw "$work" -- true
+     warned=$err
+     run_sbx run --profile "$work/inside.ini" --rw "$work" --ro "$work/inside.ini" -- true ;;
+*)   sandbox --profile-file "$work/inside.ini" --rw "$work" -- true
+     warned=$err
+     sandbox --profile-file "$work/inside.ini" --rw "$work" --ro "$work/inside.ini" -- true ;;
+esac
+like "$warned" "warning: profile file $work/inside.ini lies inside $work" \
+    "a profile inside a writable path is warned about"
+unlike "$err" "warning: profile file" "not when a deeper ro rule protects it"
+
 # --- nothing is left on the host ------------------------------------------------------------------
 before=$(cat /proc/self/mountinfo)
 i=0
