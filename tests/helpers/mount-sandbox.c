@@ -132,41 +132,49 @@ int main(int argc, char **argv)
 
     uid_t uid = getuid();
     gid_t gid = getgid();
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0)
-        die_errno("unshare(user, mount, pid)");
-    char map[64];
-    write_proc("/proc/self/setgroups", "deny");
-    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-    write_proc("/proc/self/uid_map", map);
-    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-    write_proc("/proc/self/gid_map", map);
-
+    /* The namespaces are made in a child: after unshare(CLONE_NEWPID) a
+     * process cannot create threads, and LeakSanitizer needs one at exit. */
     fflush(NULL);
-    pid_t init = fork();
-    if (init < 0)
+    pid_t middle = fork();
+    if (middle < 0)
         die_errno("fork");
-    if (init == 0) {
+    if (middle == 0) {
         log_use_underscore_exit = 1;
         die_hook = NULL;
-        mount_setup(&p, cwd);
-        pid_t child = fork();
-        if (child < 0)
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0)
+            die_errno("unshare(user, mount, pid)");
+        char map[64];
+        write_proc("/proc/self/setgroups", "deny");
+        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+        write_proc("/proc/self/uid_map", map);
+        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+        write_proc("/proc/self/gid_map", map);
+
+        pid_t init = fork();
+        if (init < 0)
             die_errno("fork");
-        if (child == 0) {
-            cap_t none = cap_init();
-            if (!none || cap_set_proc(none) < 0)
-                die_errno("dropping capabilities");
-            cap_free(none);
-            if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-                die_errno("no_new_privs");
-            execvp(cmd[0], cmd);
-            int e = errno;
-            fprintf(stderr, "mount-sandbox: %s: %s\n", cmd[0], strerror(e));
-            _exit(e == ENOENT ? 127 : 126);
+        if (init == 0) {
+            mount_setup(&p, cwd);
+            pid_t child = fork();
+            if (child < 0)
+                die_errno("fork");
+            if (child == 0) {
+                cap_t none = cap_init();
+                if (!none || cap_set_proc(none) < 0)
+                    die_errno("dropping capabilities");
+                cap_free(none);
+                if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                    die_errno("no_new_privs");
+                execvp(cmd[0], cmd);
+                int e = errno;
+                fprintf(stderr, "mount-sandbox: %s: %s\n", cmd[0], strerror(e));
+                _exit(e == ENOENT ? 127 : 126);
+            }
+            _exit(wait_for(child));
         }
-        _exit(wait_for(child));
+        _exit(wait_for(init));
     }
-    int status = wait_for(init);
+    int status = wait_for(middle);
     for (size_t k = 0; k < p.nfs; k++)
         free(p.fs[k].path);
     free(p.fs);
