@@ -122,7 +122,12 @@ like "$out" "Read-only file system" "which is read-only inside"
 like "$out" "still-a-link" "and the symlink itself is left as it is"
 
 # --- missing paths ------------------------------------------------------------------------
-in_work --rw? /nonexistent/sbx -- true
+case $runner in
+sbx) printf '[profile]\ninclude = %s\n[filesystem]\nrw? = /nonexistent/sbx\n' "$tmpdir/mount.ini" \
+         >"$tmpdir/optional.ini"
+     run_sbx run --profile "$tmpdir/optional.ini" -- true ;;
+*)   in_work --rw? /nonexistent/sbx -- true ;;
+esac
 is "$status" 0 "a missing path with '?' is skipped"
 case $runner in
 sbx)
@@ -176,6 +181,20 @@ esac
 like "$warned" "warning: profile file $work/inside.ini lies inside $work" \
     "a profile inside a writable path is warned about"
 unlike "$err" "warning: profile file" "not when a deeper ro rule protects it"
+
+# --- the shipped default profile hides a planted key ------------------------------------------------
+# The home lies in the working directory (rw = ${CWD}), so only the hide
+# rule stands between the command and the key; the file next to .ssh must
+# stay readable, or the test would pass for the wrong reason.
+if [ "$runner" = sbx ]; then
+    mkdir -p "$work/fakehome/.ssh"
+    echo secret >"$work/fakehome/.ssh/id_ed25519"
+    echo visible >"$work/fakehome/visible"
+    run_cmd env HOME="$work/fakehome" "$SBX" run -- \
+        sh -c 'cat "$HOME/visible"; cat "$HOME/.ssh/id_ed25519" 2>&1; ls -A "$HOME/.ssh"'
+    like "$out" "visible" "default profile: the planted home is visible"
+    unlike "$out" "secret" "default profile: a planted ~/.ssh/id_ed25519 cannot be read"
+fi
 
 # --- nothing is left on the host ------------------------------------------------------------------
 before=$(cat /proc/self/mountinfo)
