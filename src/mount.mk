@@ -2,3 +2,4 @@
 src_libsbx_a_SOURCES += \
 	src/mount-plan.c src/mount-plan.h \
 	src/mount.c src/mount.h
+EXTRA_DIST += docs/mount.md
