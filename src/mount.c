@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 bool mount_force_legacy_api;
+void (*mount_hook_after_resolve)(void);
 
 /* dev = minimal: bound from the host, never mknod'ed (mknod is refused in a
  * user namespace, and a bind keeps the host's device permissions). */
@@ -601,6 +602,8 @@ void mount_setup(const struct profile *p, const char *cwd)
     if (!mount_plan_build(&plan, p, mount_resolve_host, NULL, &error))
         die("%s", error);
     warn_writable_profiles(p, &plan);
+    if (mount_hook_after_resolve)
+        mount_hook_after_resolve();
 
     /* Everything from the host is opened now, before the first mount. */
     c.host_root_fd = open("/", O_PATH | O_CLOEXEC | O_DIRECTORY);

@@ -23,4 +23,8 @@ void mount_setup(const struct profile *p, const char *cwd);
  * mountinfo) even where open_tree/mount_setattr exist. */
 extern bool mount_force_legacy_api;
 
+/* Tests only: called once every path is resolved and before the first
+ * mount, so a test can swap a symlink in that window. NULL in sbx. */
+extern void (*mount_hook_after_resolve)(void);
+
 #endif

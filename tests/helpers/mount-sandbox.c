@@ -5,7 +5,11 @@
  *   mount-sandbox [--root ro|tmpfs|host] [--rw[?] P] [--ro[?] P]
  *                 [--tmpfs[?] P] [--hide[?] P] [--no-proc] [--dev none]
  *                 [--chdir DIR] [--legacy] [--profile-file F] [-v]
- *                 -- COMMAND [ARG...]
+ *                 [--swap-link LINK NEW-TARGET] -- COMMAND [ARG...]
+ *
+ * --swap-link re-points the symlink LINK at NEW-TARGET after mount_setup()
+ * resolved the rules and before it mounts anything: the race a profile
+ * path through a symlink must not lose.
  *
  * Rules come from "mount-test.ini", line N for the Nth rule option, so a
  * test can check the file:line an error names. The command runs with no
@@ -54,6 +58,15 @@ static int wait_for(pid_t pid)
         if (errno != EINTR)
             die_errno("waitpid");
     return wait_status_to_exit(st);
+}
+
+static const char *swap_link, *swap_target;
+
+static void swap_link_now(void)
+{
+    autofree char *tmp = xasprintf("%s.sbx-swap", swap_link);
+    if (symlink(swap_target, tmp) < 0 || rename(tmp, swap_link) < 0)
+        die_errno("--swap-link: re-pointing %s at %s", swap_link, swap_target);
 }
 
 static void add_rule(struct profile *p, enum fs_kind kind, bool optional, const char *path)
@@ -113,6 +126,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(o, "--dev")) {
             p.dev = !strcmp(arg, "none") ? DEV_NONE : DEV_MINIMAL;
             i++;
+        } else if (!strcmp(o, "--swap-link") && i + 2 < argc) {
+            swap_link = arg;
+            swap_target = argv[i + 2];
+            mount_hook_after_resolve = swap_link_now;
+            i += 2;
         } else if (!strcmp(o, "--chdir")) {
             cwd = arg;
             i++;

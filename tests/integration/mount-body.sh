@@ -121,6 +121,21 @@ like "$err" "ro-bind $outside " "a symlink in a rule is resolved before binding:
 like "$out" "Read-only file system" "which is read-only inside"
 like "$out" "still-a-link" "and the symlink itself is left as it is"
 
+# The race: the link is re-pointed at $home after the rules are resolved
+# and before anything is mounted. The rw mount must still land on $outside;
+# had the path been resolved again when binding, $home would be writable.
+case $runner in
+sbx) ;;  # no hook between resolving and mounting in sbx itself
+*)
+    ln -sfn "$outside" "$work/race"
+    sandbox --swap-link "$work/race" "$home" --rw "$work/race" -- \
+        sh -c "readlink '$work/race'; touch '$outside/raced' && echo outside-writable; touch '$home/raced' 2>&1"
+    like "$out" "$home" "the link was re-pointed during setup"
+    like "$out" "outside-writable" "the rw bind still went where the link pointed when resolved"
+    like "$out" "Read-only file system" "and not where it points now"
+    [ ! -e "$home/raced" ]; ok $? "nothing was written through the swapped link" ;;
+esac
+
 # --- missing paths ------------------------------------------------------------------------
 case $runner in
 sbx) printf '[profile]\ninclude = %s\n[filesystem]\nrw? = /nonexistent/sbx\n' "$tmpdir/mount.ini" \
