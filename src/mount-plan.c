@@ -20,6 +20,7 @@ const char *mount_op_name(enum mount_op op)
     case MOUNT_OP_TMPFS: return "tmpfs";
     case MOUNT_OP_HIDE: return "hide";
     case MOUNT_OP_PROC: return "proc";
+    case MOUNT_OP_PROC_HOST: return "proc (the host's: no PID namespace)";
     case MOUNT_OP_DEV_MINIMAL: return "dev (minimal)";
     }
     return "?";
@@ -113,11 +114,29 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
     /* /proc and /dev go in before the rules so that a rule naming exactly
      * /proc or /dev replaces them, and a rule below them (tmpfs =
      * /dev/shm) lands on top, by the depth order. */
-    if (p->proc)
+    if (p->proc && p->ns[NS_PID]) {
         plan_put(plan, (struct mount_entry){
             .op = MOUNT_OP_PROC, .path = xstrdup("/proc"), .fd = -1,
             .is_dir = true, .mode = 0555, .at = p->at[K_FS_PROC],
         });
+    } else if (p->proc) {
+        /* pid = no: the sandbox's PID namespace is the host's, whose proc
+         * the kernel lets only its owner mount anew (EPERM in our user
+         * namespace). Its existing /proc shows exactly that namespace. */
+        struct mount_resolved res = { NULL, -1, false, 0 };
+        int err = resolve("/proc", &res, ctx);
+        if (err) {
+            char where[512];
+            *error = xasprintf("%s: proc = yes with pid = no: the host's /proc cannot be "
+                               "opened: %s", origin_format(&p->at[K_FS_PROC], where, sizeof where),
+                               strerror(err));
+            return false;
+        }
+        plan_put(plan, (struct mount_entry){
+            .op = MOUNT_OP_PROC_HOST, .path = res.path, .fd = res.fd,
+            .is_dir = true, .mode = 0555, .at = p->at[K_FS_PROC],
+        });
+    }
     if (p->dev == DEV_MINIMAL)
         plan_put(plan, (struct mount_entry){
             .op = MOUNT_OP_DEV_MINIMAL, .path = xstrdup("/dev"), .fd = -1,

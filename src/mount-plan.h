@@ -18,7 +18,8 @@ enum mount_op {
     MOUNT_OP_BIND_RO,
     MOUNT_OP_TMPFS,
     MOUNT_OP_HIDE,         /* empty read-only tmpfs (dir) or empty file (other) */
-    MOUNT_OP_PROC,
+    MOUNT_OP_PROC,         /* a new proc of the sandbox's PID namespace */
+    MOUNT_OP_PROC_HOST,    /* pid = no: the host's /proc is the sandbox's; bound */
     MOUNT_OP_DEV_MINIMAL,
 };
 

@@ -418,12 +418,28 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
         /* Needs a fully visible procfs in our mount namespace (the kernel's
          * mount_too_revealing()): a container that masks /proc paths
          * refuses it with EPERM. */
-        if (mount("proc", fd_path(target, &tb), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-            die_errno("%s: mounting a new proc (inside a container whose /proc is partly "
-                      "masked the kernel refuses it; set proc = no)", what);
+        if (mount("proc", fd_path(target, &tb), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
+            int err = errno;
+            die_with_errno(err, "%s: mounting a fresh /proc for the sandbox's PID namespace%s",
+                           what,
+                           err == EPERM || err == EACCES
+                               ? " failed: the kernel allows it in a user namespace only where "
+                                 "the existing /proc is fully visible (container runtimes hide "
+                                 "parts of it), or a security module refuses; run sbx where "
+                                 "/proc is not overmounted, or set proc = no in [filesystem]"
+                               : "");
+        }
         counted(c, "proc", e->path, at);
         break;
     }
+    case MOUNT_OP_PROC_HOST:
+        /* Not read-only: /proc/self/oom_score_adj and the like are the
+         * command's own; the host's sysctls stay out of reach, the command
+         * holding no capability over them. */
+        bind_fd(c, e->fd, target, legacy_target,
+                MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, true, what);
+        counted(c, "bind", e->path, at);
+        break;
     case MOUNT_OP_DEV_MINIMAL:
         setup_dev_minimal(c, e, target, at);
         break;
@@ -559,9 +575,16 @@ static void make_readonly(int root_fd, const char *path, bool legacy)
 
 static void warn_writable_profiles(const struct profile *p, const struct mount_plan *plan)
 {
+    /* The shipped profiles of an uninstalled build tree are found in the
+     * source tree (lookup.c), which is the working directory whenever sbx
+     * is run from there: warning about them on every run would drown the
+     * warning that matters, the user's own profile. */
+    autofree char *shipped = realpath(SBX_ABS_SRCDIR "/profiles", NULL);
     for (size_t i = 0; i < p->nfiles; i++) {
         autofree char *real = realpath(p->files[i], NULL);
         if (!real)
+            continue;
+        if (shipped && mount_path_within(real, shipped))
             continue;
         const struct mount_entry *e = mount_plan_writable_holder(plan, real);
         if (!e)

@@ -7,7 +7,7 @@ tests_helpers_mount_sandbox_SOURCES = tests/helpers/mount-sandbox.c
 tests_helpers_mount_sandbox_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/mount-plan-test
 tests_helpers_nested_remount_SOURCES = tests/helpers/nested-remount.c
-TESTS += tests/integration/mount-helper.sh tests/integration/mount-legacy.sh
-# mount-sbx.sh joins TESTS once sbx run (the run core) calls mount_setup().
+TESTS += tests/integration/mount-helper.sh tests/integration/mount-legacy.sh \
+	tests/integration/mount-sbx.sh
 EXTRA_DIST += tests/integration/mount-body.sh tests/integration/mount-helper.sh \
 	tests/integration/mount-legacy.sh tests/integration/mount-sbx.sh

@@ -103,6 +103,7 @@ int main(int argc, char **argv)
     p.root = ROOT_RO;
     p.proc = true;
     p.dev = DEV_MINIMAL;
+    p.ns[NS_USER] = p.ns[NS_MOUNT] = p.ns[NS_PID] = true;
     char cwdbuf[4096];
     const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
     if (!cwd)

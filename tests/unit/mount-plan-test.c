@@ -67,6 +67,7 @@ static void profile_reset(struct profile *p, enum root_mode root, bool proc, enu
     p->root = root;
     p->proc = proc;
     p->dev = dev;
+    p->ns[NS_PID] = true;
 }
 
 /* "op:path op:path ..." for compact comparisons */
@@ -84,7 +85,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(32);
+    plan(34);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -133,6 +134,16 @@ int main(void)
     ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "rule on /proc builds");
     text = plan_text(&mp);
     is_str(text, "root (read-only):/ ro:/proc", "a rule on /proc replaces the new proc");
+    free(text);
+    mount_plan_free(&mp);
+
+    /* pid = no: the host's /proc is the sandbox's, bound rather than made. */
+    profile_reset(&p, ROOT_RO, true, DEV_NONE);
+    p.ns[NS_PID] = false;
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "pid = no plan builds");
+    text = plan_text(&mp);
+    is_str(text, "root (read-only):/ proc (the host's: no PID namespace):/proc",
+           "proc = yes without a PID namespace binds the host's /proc");
     free(text);
     mount_plan_free(&mp);
 
