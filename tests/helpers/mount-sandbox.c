@@ -160,6 +160,10 @@ int main(int argc, char **argv)
     if (middle == 0) {
         log_use_underscore_exit = 1;
         die_hook = NULL;
+        /* Killed with the test's process: init dies with us, and with it
+         * the PID namespace (as sbx's supervisor arranges). */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() == 1)
+            die_errno("prctl(PR_SET_PDEATHSIG)");
         if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0)
             die_errno("unshare(user, mount, pid)");
         char map[64];
@@ -173,6 +177,8 @@ int main(int argc, char **argv)
         if (init < 0)
             die_errno("fork");
         if (init == 0) {
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+                die_errno("prctl(PR_SET_PDEATHSIG)");
             mount_setup(&p, cwd);
             pid_t child = fork();
             if (child < 0)

@@ -225,3 +225,22 @@ if [ "$before" = "$after" ]; then pass "the host's mountinfo is unchanged after 
     fail "the host's mountinfo is unchanged after 100 runs"
     diag "$(printf '%s\n' "$after" | grep -vxF "$before")"
 fi
+
+# Killed in the middle: the mounts die with the namespace, none is left.
+nap=29.$$  # a sleep no one else runs
+"$tmpdir/runner" --tmpfs /tmp --rw "$work" -- sh -c 'echo up >"$1/up"; exec sleep "$2"' sh "$work" $nap \
+    </dev/null >/dev/null 2>&1 &
+killed=$!
+n=0
+while [ ! -e "$work/up" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+kill -KILL $killed 2>/dev/null
+wait $killed 2>/dev/null
+[ -e "$work/up" ]; ok $? "a sandbox was running when it was killed"
+n=0
+while ps -eo args= | grep -v grep | grep -q "$nap" && [ $n -lt 40 ]; do sleep 0.05; n=$((n + 1)); done
+is "$(ps -eo args= | grep -v grep | grep -c "$nap")" 0 "everything inside died with it"
+after=$(cat /proc/self/mountinfo)
+if [ "$before" = "$after" ]; then pass "after kill -9, no mount is left on the host"; else
+    fail "after kill -9, no mount is left on the host"
+    diag "$(printf '%s\n' "$after" | grep -vxF "$before")"
+fi
