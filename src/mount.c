@@ -197,6 +197,7 @@ static void legacy_remount_tree(const char *top, unsigned long add, const char *
     autofree char *info = read_file_text("/proc/self/mountinfo", 64 << 20, NULL);
     if (!info)
         die_errno("%s: reading /proc/self/mountinfo", what);
+    unsigned remounted = 0;
     for (char *line = info, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
@@ -241,8 +242,13 @@ static void legacy_remount_tree(const char *top, unsigned long add, const char *
         if (sv.f_flag & ST_RDONLY)
             keep |= MS_RDONLY;
         if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT | keep | add, NULL) < 0)
-            die_errno("%s: remounting %s read-only", what, mp);
+            die_errno("%s: remounting %s (adding nosuid, nodev, ro as asked)", what, mp);
+        remounted++;
     }
+    /* The bind just made is there, or the walk is broken: never go on
+     * with a mount left writable. */
+    if (remounted == 0)
+        die("%s: no mount found at %s in /proc/self/mountinfo to remount", what, top);
 }
 
 /* Binds the host object srcfd (with its submounts when recursive) on
@@ -272,6 +278,19 @@ static void bind_fd(struct mount_context *c, int srcfd, int target_fd, const cha
         die_errno("%s: bind mount", what);
     if (attr)
         legacy_remount_tree(legacy_target, ms_flags_from_attr(attr), what);
+}
+
+/* A recursive bind of a path containing the staging directory (the root,
+ * rw = /, rw = /tmp) copies the staging tmpfs along, and with it the new
+ * root being assembled there. The copy is detached, so the sandbox sees
+ * the host's directory, as the rule asked. */
+static void detach_staging_copy(struct mount_context *c, const char *bound, const char *what)
+{
+    if (!mount_path_within(c->staging, bound))
+        return;
+    autofree char *copy = xasprintf("%s%s", c->root_path, c->staging);
+    if (umount2(copy, MNT_DETACH) < 0)
+        die_errno("%s: unmounting the copy of the staging tmpfs at %s", what, copy);
 }
 
 static void mount_tmpfs(int target_fd, unsigned long flags, unsigned mode, const char *what)
@@ -374,7 +393,8 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
                       "inside the sandbox's tree); refusing to mount through it", what);
         die_errno("%s: no mount point inside the sandbox", what);
     }
-    autofree char *legacy_target = xasprintf("%s%s", c->root_path, e->path);
+    autofree char *legacy_target = strcmp(e->path, "/") ? xasprintf("%s%s", c->root_path, e->path)
+                                                        : xstrdup(c->root_path);
     uint64_t nodev = under_dev(e->path) ? 0 : MOUNT_ATTR_NODEV;
 
     switch (e->op) {
@@ -387,11 +407,13 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
         /* The rw flag is left as the host has it: a read-only submount of
          * the host stays read-only (and is locked so in our namespace). */
         bind_fd(c, e->fd, target, legacy_target, MOUNT_ATTR_NOSUID | nodev, true, what);
+        detach_staging_copy(c, e->path, what);
         counted(c, "rw-bind", e->path, at);
         break;
     case MOUNT_OP_BIND_RO:
         bind_fd(c, e->fd, target, legacy_target, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | nodev,
                 true, what);
+        detach_staging_copy(c, e->path, what);
         counted(c, "ro-bind", e->path, at);
         break;
     case MOUNT_OP_TMPFS:
@@ -444,6 +466,16 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
         setup_dev_minimal(c, e, target, at);
         break;
     }
+    /* A rule on / itself (ro = /) is stacked on the root: later lookups
+     * must start from it, as a path lookup does not climb onto a mount
+     * stacked on its starting point. */
+    if (!strcmp(e->path, "/")) {
+        int top = open(c->root_path, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+        if (top < 0)
+            die_errno("%s: opening the new root %s", what, c->root_path);
+        close(c->root_fd);
+        c->root_fd = top;
+    }
 }
 
 static const char *choose_staging(void)
@@ -459,8 +491,8 @@ static const char *choose_staging(void)
 
 /* The recursive clone of the host's tree (open_tree here, mount(2)'s
  * recursive bind on the legacy path) is made once the staging tmpfs is
- * mounted, so it holds a copy of it: attach_root() detaches that copy, and
- * the sandbox sees the host's directory there. */
+ * mounted, so it holds a copy of it: attach_root() detaches that copy
+ * (detach_staging_copy()). */
 static int clone_host_root(struct mount_context *c, const struct mount_entry *e, const char *what)
 {
     if (c->legacy || e->op == MOUNT_OP_ROOT_TMPFS)
@@ -535,9 +567,7 @@ static void attach_root(struct mount_context *c, const struct mount_entry *e, in
         bind_fd(c, c->host_root_fd, target, c->root_path, 0, true, what);
     }
     if (e->op != MOUNT_OP_ROOT_TMPFS) {
-        autofree char *copy = xasprintf("%s%s", c->root_path, c->staging);
-        if (umount2(copy, MNT_DETACH) < 0)
-            die_errno("%s: unmounting the copy of the staging tmpfs %s", what, copy);
+        detach_staging_copy(c, "/", what);
         if (tree < 0 && attr)
             legacy_remount_tree(c->root_path, ms_flags_from_attr(attr), what);
     }

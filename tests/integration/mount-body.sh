@@ -85,6 +85,18 @@ is "$out" "fd full null ptmx pts random shm stderr stdin stdout tty urandom zero
 in_work -- sh -c 'echo x >/dev/null && head -c 4 /dev/zero | wc -c && test -c /dev/pts/ptmx && touch /dev/shm/x && echo usable'
 is "$status:$(echo $out)" "0:4 usable" "its devices, devpts and /dev/shm work"
 
+# --- rules on / and on the directory sbx assembles the root in --------------
+# ro = / is stacked on the root: what follows must land on top of it.
+sandbox --ro / --tmpfs /tmp -- sh -c 'touch /usr/sbx-probe 2>&1; ls -A /dev | tr "\n" " "'
+like "$out" "Read-only file system" "ro = /: the host stays read-only"
+like "$out" "fd full null ptmx pts" "ro = /: later mounts (/dev) land on top of it"
+[ ! -e /usr/sbx-probe ]; ok $? "ro = /: nothing was written on the host"
+# rw = /tmp shows the host's /tmp, not sbx's staging tmpfs there.
+hostmark=$(mktemp /tmp/sbx-mount-host.XXXXXX)
+sandbox --rw /tmp -- sh -c "test -e '$hostmark' && echo host-tmp; grep -c ' /tmp/' /proc/self/mountinfo"
+rm -f "$hostmark"
+is "$(echo $out)" "host-tmp 0" "rw = /tmp: the host's /tmp, without sbx's staging mounts"
+
 # --- remounting -----------------------------------------------------------------
 in_work -- sh -c 'mount -o remount,rw / 2>/dev/null; echo remount=$?; touch /sbx-probe 2>&1'
 like "$out" "Read-only file system" "mount -o remount,rw / fails inside, / stays read-only"
