@@ -172,6 +172,27 @@ static unsigned long ms_flags_from_attr(uint64_t attr)
     return f;
 }
 
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW 0x2000 /* Linux 5.10; not in glibc 2.36's headers */
+#endif
+
+/* The flags a bind remount must repeat: in a user namespace the kernel
+ * refuses (EPERM) a remount that would drop one the host locked. */
+static unsigned long ms_flags_from_statvfs(unsigned long f)
+{
+    static const struct { unsigned long st, ms; } map[] = {
+        { ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
+        { ST_NOEXEC, MS_NOEXEC }, { ST_NOATIME, MS_NOATIME },
+        { ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
+        { ST_NOSYMFOLLOW, MS_NOSYMFOLLOW },
+    };
+    unsigned long ms = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (f & map[i].st)
+            ms |= map[i].ms;
+    return ms;
+}
+
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
 static void unescape_octal(char *s)
 {
@@ -189,9 +210,10 @@ static void unescape_octal(char *s)
 }
 
 /* Without mount_setattr(AT_RECURSIVE) a bind's flags apply to its top mount
- * only: every submount is remounted one by one, found in mountinfo. A
- * remount inside a user namespace must repeat the flags the host locked
- * (nosuid, noexec, atime...), or it fails with EPERM: statvfs gives them. */
+ * only: every submount is remounted one by one, found in mountinfo, with
+ * the flags it has (statvfs) plus the ones asked for. A mount covered by
+ * another on the same mount point cannot be reached by path; it cannot be
+ * reached by the command either (and is locked under its cover). */
 static void legacy_remount_tree(const char *top, unsigned long add, const char *what)
 {
     autofree char *info = read_file_text("/proc/self/mountinfo", 64 << 20, NULL);
@@ -226,21 +248,7 @@ static void legacy_remount_tree(const char *top, unsigned long add, const char *
                 continue;
             die_errno("%s: statvfs %s", what, mp);
         }
-        unsigned long keep = 0;
-        if (sv.f_flag & ST_NOSUID)
-            keep |= MS_NOSUID;
-        if (sv.f_flag & ST_NODEV)
-            keep |= MS_NODEV;
-        if (sv.f_flag & ST_NOEXEC)
-            keep |= MS_NOEXEC;
-        if (sv.f_flag & ST_NOATIME)
-            keep |= MS_NOATIME;
-        if (sv.f_flag & ST_NODIRATIME)
-            keep |= MS_NODIRATIME;
-        if (sv.f_flag & ST_RELATIME)
-            keep |= MS_RELATIME;
-        if (sv.f_flag & ST_RDONLY)
-            keep |= MS_RDONLY;
+        unsigned long keep = ms_flags_from_statvfs(sv.f_flag);
         if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT | keep | add, NULL) < 0)
             die_errno("%s: remounting %s (adding nosuid, nodev, ro as asked)", what, mp);
         remounted++;
@@ -592,13 +600,7 @@ static void make_readonly(int root_fd, const char *path, bool legacy)
     struct statvfs sv;
     if (fstatvfs(fd, &sv) < 0)
         die_errno("making %s read-only: fstatvfs", path);
-    unsigned long keep = 0;
-    if (sv.f_flag & ST_NOSUID)
-        keep |= MS_NOSUID;
-    if (sv.f_flag & ST_NODEV)
-        keep |= MS_NODEV;
-    if (sv.f_flag & ST_NOEXEC)
-        keep |= MS_NOEXEC;
+    unsigned long keep = ms_flags_from_statvfs(sv.f_flag);
     if (mount(NULL, fd_path(fd, &b), NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) < 0)
         die_errno("making %s read-only: remount", path);
 }
