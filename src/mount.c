@@ -92,26 +92,54 @@ int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx)
     return 0;
 }
 
+/* openat2() is missing before Linux 5.6, and some seccomp filters around
+ * sbx (older container runtimes) refuse it with EPERM. */
+static bool openat2_usable = true;
+
+static void probe_openat2(void)
+{
+    struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof how);
+    if (fd >= 0)
+        close(fd);
+    else
+        openat2_usable = !(errno == ENOSYS || errno == EPERM);
+}
+
 /* Opens a canonical path inside the new root without following any
  * symlink: the path was canonical on the host, so a symlink on the way
  * means the tree changed under us, and following it could mount outside
- * the sandbox's view (the bubblewrap CVE-2020-5291 family of bugs). */
+ * the sandbox's view (the bubblewrap CVE-2020-5291 family of bugs).
+ * Without openat2 the same rule is kept by walking one component at a
+ * time with O_NOFOLLOW (a canonical path has no "..", so RESOLVE_IN_ROOT
+ * has nothing more to add). */
 static int open_in_root(int root_fd, const char *path)
 {
-    struct open_how how = {
-        .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
-        .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-    };
-    int fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof how);
-    if (fd >= 0 || errno != ENOSYS)
-        return fd;
-    /* Before Linux 5.6: relative to the root fd, last component unfollowed. */
-    const char *rel = path;
-    while (*rel == '/')
-        rel++;
-    if (!*rel)
-        return fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
-    return openat(root_fd, rel, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+    if (openat2_usable) {
+        struct open_how how = {
+            .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+            .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        return (int)syscall(SYS_openat2, root_fd, path, &how, sizeof how);
+    }
+    int fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
+    autofree char *copy = xstrdup(path);
+    char *save = NULL;
+    for (char *name = strtok_r(copy, "/", &save); name && fd >= 0;
+         name = strtok_r(NULL, "/", &save)) {
+        int next = openat(fd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+        int err = errno;
+        struct stat st;
+        if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+            close(next);
+            next = -1;
+            err = ELOOP;
+        }
+        close(fd);
+        fd = next;
+        errno = err;
+    }
+    return fd;
 }
 
 /* The mount point of a rule below one of our tmpfs mounts (root = tmpfs,
@@ -630,16 +658,29 @@ static void warn_writable_profiles(const struct profile *p, const struct mount_p
     }
 }
 
-static bool new_mount_api_available(void)
+/* NULL when open_tree, mount_setattr and move_mount (Linux 5.12) can be
+ * used, or why not. With a bad fd they answer EBADF when they exist; ENOSYS
+ * means an older kernel, EPERM a seccomp filter around sbx that does not
+ * know them. The mount(2) path gives the same result, with more syscalls. */
+static const char *new_mount_api_missing(void)
 {
-    /* open_tree and mount_setattr (Linux 5.12) answer EBADF to a bad fd
-     * when they exist, ENOSYS when they do not. */
     struct mount_attr a = { 0 };
-    if (mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof a) < 0 && errno == ENOSYS)
-        return false;
-    if (open_tree(-1, "", AT_EMPTY_PATH) < 0 && errno == ENOSYS)
-        return false;
-    return true;
+    int r[3], e[3];
+    r[0] = mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof a);
+    e[0] = errno;
+    r[1] = open_tree(-1, "", AT_EMPTY_PATH);
+    e[1] = errno;
+    r[2] = move_mount(-1, "", -1, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+    e[2] = errno;
+    for (int i = 0; i < 3; i++) {
+        if (r[i] >= 0)
+            close(r[i]);
+        else if (e[i] == ENOSYS)
+            return "the kernel has no mount_setattr (Linux < 5.12)";
+        else if (e[i] == EPERM)
+            return "a seccomp filter around sbx refuses the new mount API";
+    }
+    return NULL;
 }
 
 void mount_setup(const struct profile *p, const char *cwd)
@@ -647,10 +688,12 @@ void mount_setup(const struct profile *p, const char *cwd)
     struct mount_context c = { .p = p, .host_root_fd = -1, .root_fd = -1 };
     for (size_t k = 0; k < N_DEV_NODES; k++)
         c.host_dev_fd[k] = -1;
-    c.legacy = mount_force_legacy_api || !new_mount_api_available();
-    verbose_step("mount: resolving paths (%s)",
-                 c.legacy ? "mount(2) and remounts: no mount_setattr in this kernel"
-                          : "open_tree and mount_setattr");
+    const char *why_legacy = mount_force_legacy_api ? "forced by a test" : new_mount_api_missing();
+    c.legacy = why_legacy != NULL;
+    probe_openat2();
+    verbose_step("mount: resolving paths; mounting with %s%s%s; %s", c.legacy ? "mount(2) and remounts" : "open_tree and mount_setattr",
+                 c.legacy ? ": " : "", c.legacy ? why_legacy : "",
+                 openat2_usable ? "openat2" : "no openat2: component-wise O_NOFOLLOW walks");
 
     struct mount_plan plan = { 0 };
     char *error = NULL;

@@ -1,8 +1,10 @@
 # The body of the filesystem isolation tests (issue 4), shared by
 # mount-helper.sh and mount-legacy.sh (mount_setup() through the
-# tests/helpers/mount-sandbox program, on the new and the old mount API)
-# and mount-sbx.sh (through `sbx run`). The caller sets $runner to helper,
-# legacy or sbx and sources this file after lib.sh.
+# tests/helpers/mount-sandbox program, on the new and the old mount API),
+# mount-filtered.sh (the helper under a seccomp filter refusing openat2 and
+# the new mount API with EPERM) and mount-sbx.sh (through `sbx run`). The
+# caller sets $runner to helper, legacy, filtered or sbx and sources this
+# file after lib.sh.
 #
 # Test directories live under /var/tmp, not /tmp: /tmp is a tmpfs inside
 # (invisible), and every user (root, 65534) can write /var/tmp.
@@ -23,6 +25,11 @@ uid=$(id -u) gid=$(id -g)
 case $runner in
 helper) printf '#!/bin/sh\nexec "%s" "$@"\n' "$SBX_TEST_HELPERS/mount-sandbox" ;;
 legacy) printf '#!/bin/sh\nexec "%s" --legacy "$@"\n' "$SBX_TEST_HELPERS/mount-sandbox" ;;
+filtered)
+    # As inside a container runtime whose seccomp filter predates the new
+    # mount API and openat2: sbx must find its way without them.
+    printf '#!/bin/sh\nexec "%s" EPERM openat2,open_tree,mount_setattr,move_mount -- "%s" "$@"\n' \
+        "$SBX_TEST_HELPERS/deny-syscalls" "$SBX_TEST_HELPERS/mount-sandbox" ;;
 sbx)
     cat >"$tmpdir/mount.ini" <<'INI'
 [profile]
