@@ -664,20 +664,25 @@ static void warn_writable_profiles(const struct profile *p, const struct mount_p
  * know them. The mount(2) path gives the same result, with more syscalls. */
 static const char *new_mount_api_missing(void)
 {
-    struct mount_attr a = { 0 };
-    int r[3], e[3];
-    r[0] = mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof a);
-    e[0] = errno;
-    r[1] = open_tree(-1, "", AT_EMPTY_PATH);
-    e[1] = errno;
-    r[2] = move_mount(-1, "", -1, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
-    e[2] = errno;
+    /* A non-empty attr: with nothing to change mount_setattr returns 0
+     * before it looks at the fd. */
+    struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
+    int err[3];
+    errno = 0;
+    if (mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof a) == 0)
+        die("probing mount_setattr: it accepted fd -1");
+    err[0] = errno;
+    int tree = open_tree(-1, "", AT_EMPTY_PATH);
+    if (tree >= 0)
+        die("probing open_tree: it accepted fd -1");
+    err[1] = errno;
+    if (move_mount(-1, "", -1, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == 0)
+        die("probing move_mount: it accepted fd -1");
+    err[2] = errno;
     for (int i = 0; i < 3; i++) {
-        if (r[i] >= 0)
-            close(r[i]);
-        else if (e[i] == ENOSYS)
+        if (err[i] == ENOSYS)
             return "the kernel has no mount_setattr (Linux < 5.12)";
-        else if (e[i] == EPERM)
+        if (err[i] == EPERM)
             return "a seccomp filter around sbx refuses the new mount API";
     }
     return NULL;
