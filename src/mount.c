@@ -696,7 +696,8 @@ void mount_setup(const struct profile *p, const char *cwd)
     const char *why_legacy = mount_force_legacy_api ? "forced by a test" : new_mount_api_missing();
     c.legacy = why_legacy != NULL;
     probe_openat2();
-    verbose_step("mount: resolving paths; mounting with %s%s%s; %s", c.legacy ? "mount(2) and remounts" : "open_tree and mount_setattr",
+    verbose_step("mount: resolving paths; mounting with %s%s%s; %s",
+                 c.legacy ? "mount(2) and remounts" : "open_tree and mount_setattr",
                  c.legacy ? ": " : "", c.legacy ? why_legacy : "",
                  openat2_usable ? "openat2" : "no openat2: component-wise O_NOFOLLOW walks");
 

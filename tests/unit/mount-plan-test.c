@@ -85,7 +85,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(34);
+    plan(38);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -202,6 +202,16 @@ int main(void)
     add(&p, FS_RO, "/home/u/p", false);
     ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "rw ~ + ro ~/p builds");
     ok(!mount_plan_writable_holder(&mp, "/home/u/p/sbx.ini"), "a deeper ro rule protects it");
+    mount_plan_free(&mp);
+
+    profile_reset(&p, ROOT_HOST, false, DEV_NONE);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "root = host builds");
+    e = mount_plan_writable_holder(&mp, "/etc/sbx/profiles/x.ini");
+    ok(e && e->op == MOUNT_OP_ROOT_HOST, "with root = host every profile is writable");
+    mount_plan_free(&mp);
+    add(&p, FS_HIDE, "/home/u", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "root = host + hide ~ builds");
+    ok(!mount_plan_writable_holder(&mp, "/home/u/x.ini"), "but not one under a hidden path");
     mount_plan_free(&mp);
 
     profile_reset(&p, ROOT_RO, false, DEV_NONE);
