@@ -85,7 +85,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(38);
+    plan(40);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -116,6 +116,36 @@ int main(void)
     is_int(calls, 5, "each path resolved exactly once");
     is_int(mp.v[6].at.line, 2, "an entry keeps the line of its rule");
     mount_plan_free(&mp);
+
+    /* Every order of four nested rules gives parents before children. */
+    {
+        static const char *const nested[] = { "/home/u", "/home/u/p", "/home/u/p/.ssh", "/usr" };
+        int perm[4] = { 0, 1, 2, 3 }, bad = 0, orders = 0;
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 4; b++)
+                for (int c = 0; c < 4; c++)
+                    for (int d = 0; d < 4; d++) {
+                        if (a == b || a == c || a == d || b == c || b == d || c == d)
+                            continue;
+                        perm[0] = a, perm[1] = b, perm[2] = c, perm[3] = d;
+                        profile_reset(&p, ROOT_RO, false, DEV_NONE);
+                        for (int k = 0; k < 4; k++)
+                            add(&p, FS_RO, nested[perm[k]], false);
+                        if (!mount_plan_build(&mp, &p, fake_resolve, &calls, &err)) {
+                            bad++;
+                            continue;
+                        }
+                        orders++;
+                        for (size_t i = 0; i < mp.n; i++)
+                            for (size_t j = i + 1; j < mp.n; j++)
+                                if (mount_path_within(mp.v[i].path, mp.v[j].path) &&
+                                    strcmp(mp.v[i].path, mp.v[j].path))
+                                    bad++;
+                        mount_plan_free(&mp);
+                    }
+        is_int(orders, 24, "all 24 orders of four rules build");
+        is_int(bad, 0, "and in each a parent comes before its children");
+    }
 
     /* A later rule on the same path replaces the earlier one. */
     profile_reset(&p, ROOT_RO, false, DEV_NONE);
