@@ -1,1 +1,8 @@
 # Tests of the seccomp concern.
+check_PROGRAMS += tests/helpers/seccomp-run tests/helpers/bind-storm \
+	tests/helpers/seccomp-probe
+tests_helpers_seccomp_run_SOURCES = tests/helpers/seccomp-run.c
+tests_helpers_seccomp_run_LDADD = src/libsbx.a $(SBX_LIBS)
+tests_helpers_bind_storm_SOURCES = tests/helpers/bind-storm.c
+tests_helpers_bind_storm_LDADD = -lpthread
+tests_helpers_seccomp_probe_SOURCES = tests/helpers/seccomp-probe.c
