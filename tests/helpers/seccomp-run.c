@@ -2,14 +2,23 @@
  * filter and the ledger can be tested on their own:
  *
  *   seccomp-run [--seccomp default|none] [--no-nested-userns]
- *               [--deny 'SYSCALL[:family,...] ERRNO']... [--strict] -- CMD...
+ *               [--deny 'SYSCALL[:family,...] ERRNO']... [--strict | --audit]
+ *               -- CMD...
+ *
+ * --profile NAME takes [security] (seccomp, nested_userns, deny) from a
+ * real profile, looked up as sbx does; --against NAME gives --audit's
+ * second run its own profile.
  *
  * The child sets no_new_privs, installs the filter (seccomp_install()) and
  * execs CMD; the parent receives the listener and runs the ledger loop as
  * the supervisor does, then prints the ledger summary and exits with CMD's
- * status (128+N for a signal; 3 under --strict after denials). */
+ * status (128+N for a signal; 3 under --strict after denials). --audit
+ * runs CMD without, then with the deny rules and prints sbx audit's
+ * verdict with its exit status (audit.c). */
 #include "config.h"
 
+#include "audit.h"
+#include "cli.h"
 #include "ledger.h"
 #include "log.h"
 #include "profile.h"
@@ -25,6 +34,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int family_from_name(const char *name)
@@ -70,35 +80,30 @@ static void parse_deny(struct profile *p, const char *text)
     free(copy);
 }
 
-int main(int argc, char **argv)
+static void free_rules(struct profile *p)
 {
-    struct profile p;
-    memset(&p, 0, sizeof p);
-    p.seccomp = SECCOMP_DEFAULT;
-    p.nested_userns = true;
-    p.no_new_privs = true;
-    bool strict = false;
-
-    int i = 1;
-    for (; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(argv[i], "--seccomp") == 0 && i + 1 < argc) {
-            p.seccomp = strcmp(argv[++i], "none") == 0 ? SECCOMP_NONE : SECCOMP_DEFAULT;
-        } else if (strcmp(argv[i], "--no-nested-userns") == 0) {
-            p.nested_userns = false;
-        } else if (strcmp(argv[i], "--deny") == 0 && i + 1 < argc) {
-            parse_deny(&p, argv[++i]);
-        } else if (strcmp(argv[i], "--strict") == 0) {
-            strict = true;
-        } else {
-            die("seccomp-run: unknown option '%s'", argv[i]);
-        }
+    for (size_t k = 0; k < p->ndeny; k++) {
+        free(p->deny[k].syscall);
+        free(p->deny[k].text);
     }
-    if (i >= argc)
-        die("seccomp-run: no command");
+    free(p->deny);
+    p->deny = NULL;
+    p->ndeny = 0;
+}
 
+static void release(struct profile *p, bool loaded)
+{
+    if (loaded)
+        profile_free(p);
+    else
+        free_rules(p);
+}
+
+/* Runs argv under p as sbx's command process would be; returns the
+ * status (128+N for a signal) and the ledger (NULL without deny rules). */
+static int run_once(const struct profile *pp, char **argv, struct ledger **ledger_out)
+{
+    struct profile p = *pp;
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) < 0)
         die_errno("socketpair");
@@ -113,9 +118,9 @@ int main(int argc, char **argv)
             die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
         seccomp_install(&p, pair[1]);
         close(pair[1]);
-        execvp(argv[i], argv + i);
+        execvp(argv[0], argv);
         int e = errno;
-        fprintf(stderr, "sbx: %s: %s\n", argv[i], strerror(e));
+        fprintf(stderr, "sbx: %s: %s\n", argv[0], strerror(e));
         _exit(e == ENOENT ? 127 : 126);
     }
     close(pair[1]);
@@ -153,14 +158,100 @@ int main(int argc, char **argv)
         if (errno != EINTR)
             die_errno("waitpid");
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    *ledger_out = ledger;
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    struct profile p;
+    memset(&p, 0, sizeof p);
+    p.seccomp = SECCOMP_DEFAULT;
+    p.nested_userns = true;
+    p.no_new_privs = true;
+    bool strict = false, audit = false;
+    bool loaded[2] = { false, false };  /* p, against: from profile files */
+    struct profile against;
+
+    int i = 1;
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (strcmp(argv[i], "--seccomp") == 0 && i + 1 < argc) {
+            p.seccomp = strcmp(argv[++i], "none") == 0 ? SECCOMP_NONE : SECCOMP_DEFAULT;
+        } else if (strcmp(argv[i], "--no-nested-userns") == 0) {
+            p.nested_userns = false;
+        } else if (strcmp(argv[i], "--deny") == 0 && i + 1 < argc) {
+            parse_deny(&p, argv[++i]);
+        } else if (strcmp(argv[i], "--strict") == 0) {
+            strict = true;
+        } else if (strcmp(argv[i], "--audit") == 0) {
+            audit = true;
+        } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+            /* the real profile's [security] settings, found as sbx finds it */
+            free_rules(&p);
+            cli_load_profile(&p, argv[++i], NULL);
+            loaded[0] = true;
+        } else if (strcmp(argv[i], "--against") == 0 && i + 1 < argc) {
+            cli_load_profile(&against, argv[++i], NULL);
+            loaded[1] = true;
+        } else {
+            die("seccomp-run: unknown option '%s'", argv[i]);
+        }
+    }
+    if (i >= argc)
+        die("seccomp-run: no command");
+
+    if (audit) {
+        /* sbx audit's two runs, minus the namespaces: without the deny
+         * rules, then with them. */
+        struct profile open_profile = p;
+        open_profile.ndeny = 0;
+        if (loaded[1])
+            open_profile = against;
+        struct audit_run runs[2];
+        struct ledger *ledgers[2];
+        /* --profile P --against Q: P then Q. --profile P alone, or rules
+         * from --deny: without the deny rules, then with them. */
+        const struct profile *profiles[2] = { &open_profile, &p };
+        const char *names[2] = { "no deny rules", "deny rules" };
+        if (loaded[1]) {
+            profiles[0] = &p;
+            profiles[1] = &against;
+            names[0] = p.name;
+            names[1] = against.name;
+        }
+        for (int r = 0; r < 2; r++) {
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            fprintf(stderr, "sbx: audit: ---- run %d of 2, under %s ----\n", r + 1, names[r]);
+            int code = run_once(profiles[r], argv + i, &ledgers[r]);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            runs[r] = (struct audit_run){
+                .profile = names[r], .exit_status = code, .ledger = ledgers[r],
+                .duration_us = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000LL +
+                                          (t1.tv_nsec - t0.tv_nsec) / 1000),
+            };
+        }
+        enum audit_verdict v = audit_decide(&runs[0], &runs[1]);
+        audit_print_report(stderr, &runs[0], &runs[1], v);
+        ledger_free(ledgers[0]);
+        ledger_free(ledgers[1]);
+        release(&p, loaded[0]);
+        if (loaded[1])
+            profile_free(&against);
+        return audit_verdict_exit_status(v);
+    }
+
+    struct ledger *ledger;
+    int code = run_once(&p, argv + i, &ledger);
     ledger_print_summary(ledger, stderr, code);
     if (strict && code == 0 && ledger_total(ledger) > 0)
         code = 3;
     ledger_free(ledger);
-    for (size_t k = 0; k < p.ndeny; k++) {
-        free(p.deny[k].syscall);
-        free(p.deny[k].text);
-    }
-    free(p.deny);
+    release(&p, loaded[0]);
+    if (loaded[1])
+        profile_free(&against);
     return code;
 }
