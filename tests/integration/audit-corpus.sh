@@ -11,7 +11,10 @@
 plan 48
 
 run="$SBX_TEST_HELPERS/seccomp-run"
-work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/corpus-run.XXXXXX")
+# In the build tree when it is ours (sbx's qa profile makes the current
+# directory writable), else under $TMPDIR.
+work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/corpus-run.XXXXXX" 2>/dev/null) ||
+    work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-corpus.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 cp -R "$SBX_TOP_SRCDIR/tests/corpus/." "$work/"
 chmod -R u+w "$work"
