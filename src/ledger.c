@@ -88,6 +88,14 @@ void ledger_free(struct ledger *l)
     free(l);
 }
 
+size_t ledger_memory_bytes(const struct ledger *l)
+{
+    size_t n = sizeof *l + l->caprows * sizeof *l->rows + l->nrules * sizeof *l->rules;
+    for (size_t i = 0; i < l->nrules; i++)
+        n += strlen(l->rules[i].syscall) + 1;
+    return n;
+}
+
 uint64_t ledger_total(const struct ledger *l) { return l ? l->total : 0; }
 uint64_t ledger_allowed(const struct ledger *l) { return l ? l->allowed : 0; }
 

@@ -58,6 +58,10 @@ uint64_t ledger_total(const struct ledger *l);
 /* Calls a rule named that were allowed through (another family). */
 uint64_t ledger_allowed(const struct ledger *l);
 
+/* Bytes the ledger holds on the heap: bounded, whatever the number of
+ * denials (the rows are allocated once, in ledger_new()). */
+size_t ledger_memory_bytes(const struct ledger *l);
+
 /* Rows, the most frequent first. *cursor starts at 0. */
 bool ledger_next(const struct ledger *l, size_t *cursor, struct ledger_entry *out);
 
