@@ -114,7 +114,8 @@ static void add_default_deny_list(scmp_filter_ctx ctx, const struct profile *p)
     }
 }
 
-static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int handoff_sock)
+static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int handoff_sock,
+                           const struct msghdr *handoff_msg)
 {
     for (size_t i = 0; i < p->ndeny; i++) {
         const struct deny_rule *r = &p->deny[i];
@@ -136,12 +137,21 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
                 struct scmp_arg_cmp arg = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)family);
                 rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &arg, why);
             }
-        } else if (strcmp(r->syscall, "sendmsg") == 0 && handoff_sock >= 0) {
-            /* The listener itself travels by sendmsg(handoff_sock) after
-             * the filter is loaded: notifying it would wait forever for a
-             * supervisor that does not have the listener yet. */
-            struct scmp_arg_cmp arg = SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)handoff_sock);
-            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &arg, why);
+        } else if (strcmp(r->syscall, "sendmsg") == 0) {
+            /* The listener itself travels by sendmsg() after the filter is
+             * loaded: notifying that call would wait forever for a
+             * supervisor that does not have the listener yet. Only the
+             * exact call is let through: this fd *and* this msghdr, an
+             * address on our stack that the exec'd command cannot
+             * meaningfully reuse (ASLR), so its own sendmsg on a socket
+             * that happens to get the same fd number is still notified. */
+            struct scmp_arg_cmp other_fd = SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)handoff_sock);
+            struct scmp_arg_cmp same_fd[2] = {
+                SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)handoff_sock),
+                SCMP_A1(SCMP_CMP_NE, (scmp_datum_t)(uintptr_t)handoff_msg),
+            };
+            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &other_fd, why);
+            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 2, same_fd, why);
         } else {
             rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 0, NULL, why);
         }
@@ -170,36 +180,47 @@ static void add_architectures(scmp_filter_ctx ctx)
     }
 }
 
-static void send_listener(int sock, int listener)
-{
-    char data = 'L';
-    struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+/* The handoff message, laid out before the filter is built so the filter
+ * can name its address (see add_deny_rules). */
+struct handoff {
+    struct msghdr msg;
+    struct iovec iov;
     union {
         char buf[CMSG_SPACE(sizeof(int))];
         struct cmsghdr align;
     } control;
-    memset(&control, 0, sizeof control);
-    struct msghdr msg = {
-        .msg_iov = &iov, .msg_iovlen = 1,
-        .msg_control = control.buf, .msg_controllen = sizeof control.buf,
-    };
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+};
+
+static void handoff_prepare(struct handoff *h, const void *message, size_t len)
+{
+    memset(h, 0, sizeof *h);
+    h->iov.iov_base = (void *)message;
+    h->iov.iov_len = len;
+    h->msg.msg_iov = &h->iov;
+    h->msg.msg_iovlen = 1;
+    h->msg.msg_control = h->control.buf;
+    h->msg.msg_controllen = sizeof h->control.buf;
+}
+
+static void handoff_send(struct handoff *h, int sock, int listener)
+{
+    struct cmsghdr *c = CMSG_FIRSTHDR(&h->msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(c), &listener, sizeof(int));
     ssize_t n;
     do
-        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+        n = sendmsg(sock, &h->msg, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
-    if (n != 1)
+    if (n != (ssize_t)h->iov.iov_len)
         die_errno("seccomp: sending the notification listener to the supervisor failed");
 }
 
 int seccomp_listener_receive(int sock)
 {
-    char data;
-    struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+    char data[64];
+    struct iovec iov = { .iov_base = data, .iov_len = sizeof data };
     union {
         char buf[CMSG_SPACE(sizeof(int))];
         struct cmsghdr align;
@@ -225,13 +246,15 @@ int seccomp_listener_receive(int sock)
     return fd;
 }
 
-bool seccomp_install(const struct profile *p, int handoff_sock)
+bool seccomp_install(const struct profile *p, int handoff_sock, const void *message, size_t len)
 {
     bool notify = seccomp_needs_listener(p);
     if (p->seccomp == SECCOMP_NONE && !notify)
         return false;
-    if (notify && handoff_sock < 0)
+    if (notify && (handoff_sock < 0 || !message || !len))
         die("seccomp: internal error: deny rules without a supervisor socket");
+    struct handoff handoff;
+    handoff_prepare(&handoff, message, len);
 
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx)
@@ -241,7 +264,7 @@ bool seccomp_install(const struct profile *p, int handoff_sock)
         die_with_errno(-rc, "seccomp: setting the foreign-architecture action failed");
     add_architectures(ctx);
     if (notify)
-        add_deny_rules(ctx, p, handoff_sock);
+        add_deny_rules(ctx, p, handoff_sock, &handoff.msg);
     if (p->seccomp == SECCOMP_DEFAULT)
         add_default_deny_list(ctx, p);
 
@@ -258,7 +281,7 @@ bool seccomp_install(const struct profile *p, int handoff_sock)
         int listener = seccomp_notify_fd(ctx);
         if (listener < 0)
             die_with_errno(-listener, "seccomp: the kernel returned no notification listener");
-        send_listener(handoff_sock, listener);
+        handoff_send(&handoff, handoff_sock, listener);
         close(listener);
     }
     seccomp_release(ctx);

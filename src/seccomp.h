@@ -33,6 +33,7 @@
 #include "profile.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Installs the filter in the calling process, which must be the command's
@@ -40,18 +41,22 @@
  * before exec). Nothing is installed when seccomp = none and no deny rule
  * applies.
  *
- * When deny rules apply, the notification listener is sent over
- * `handoff_sock` (an AF_UNIX socket whose peer is the supervisor; see
- * seccomp_listener_receive()) and closed here, so the command never holds
- * it: a command holding its own listener could answer its own calls. The
- * filter lets exactly that sendmsg(handoff_sock) through, because a denied
- * sendmsg would otherwise wait for a supervisor that has no listener yet.
- * Returns true when a listener was sent. handoff_sock may be -1 when the
- * profile has no deny rule. Dies (125) with the reason on any failure. */
-bool seccomp_install(const struct profile *p, int handoff_sock);
+ * When deny rules apply, the notification listener leaves at once: the
+ * `len` bytes at `message` (the caller's protocol, e.g. a struct
+ * channel_msg) are sent over `handoff_sock` with the listener attached
+ * (SCM_RIGHTS), and the listener is closed here, so the command never
+ * holds it (a command holding its own listener could answer its own
+ * calls). The filter lets exactly that one sendmsg() through, because a
+ * denied sendmsg would otherwise wait for a supervisor that has no
+ * listener yet. Returns true when a listener was sent. handoff_sock may
+ * be -1 (and message NULL) when the profile has no deny rule. Dies (125)
+ * with the reason on any failure. */
+bool seccomp_install(const struct profile *p, int handoff_sock, const void *message, size_t len);
 
-/* Supervisor side: receives the listener sent by seccomp_install(). Returns
- * the fd (close-on-exec), or -1 with errno set (EOF: ECONNRESET). */
+/* Supervisor side: receives one message of at most 64 bytes and the
+ * listener sent with it by seccomp_install(). Returns the fd
+ * (close-on-exec), or -1 with errno set (EOF: ECONNRESET). A caller with
+ * its own protocol (channel.c) receives it its own way instead. */
 int seccomp_listener_receive(int handoff_sock);
 
 /* True when the profile has deny rules, i.e. when seccomp_install() will

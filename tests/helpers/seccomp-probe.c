@@ -9,11 +9,16 @@
  *   clone-user    clone(CLONE_NEWUSER) (raw syscall)
  *   clone3        clone3 (any flags)
  *   socket-inet socket-unix   socket(AF_INET|AF_UNIX, SOCK_STREAM)
+ *   sendmsg-fds   sendmsg() to 127.0.0.1:9 on UDP sockets at fds 3..8 (the
+ *                 numbers sbx's own channel had before exec): one result
+ *                 per fd, comma-separated
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <linux/keyctl.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -120,6 +125,26 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "socket-inet") == 0) {
             rc = socket(AF_INET, SOCK_STREAM, 0);
             r = result(rc);
+        } else if (strcmp(c, "sendmsg-fds") == 0) {
+            static char list[256];
+            list[0] = '\0';
+            struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
+            to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            for (int fd = 3; fd <= 8; fd++) {
+                int s2 = socket(AF_INET, SOCK_DGRAM, 0);
+                if (s2 >= 0 && s2 != fd) {
+                    dup2(s2, fd);
+                    close(s2);
+                }
+                char byte = 'x';
+                struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+                struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof to,
+                                     .msg_iov = &iov, .msg_iovlen = 1 };
+                rc = s2 < 0 ? -1 : sendmsg(fd, &mh, MSG_NOSIGNAL);
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         fd > 3 ? "," : "", result(rc));
+            }
+            r = list;
         } else if (strcmp(c, "socket-unix") == 0) {
             rc = socket(AF_UNIX, SOCK_STREAM, 0);
             r = result(rc);

@@ -3,7 +3,7 @@
 # errno, the supervisor's ledger counts every call exactly, other families
 # pass, and the summary has SPEC's form.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 16
+plan 18
 
 run="$SBX_TEST_HELPERS/seccomp-run"
 storm="$SBX_TEST_HELPERS/bind-storm"
@@ -45,6 +45,12 @@ is "$status" 0 "--strict: exit 0 without denials stays 0"
 # Denying sendmsg must not deadlock the listener's own handoff (sendmsg).
 run_cmd timeout 20 "$run" --deny 'sendmsg EPERM' --deny 'bind:inet EPERM' -- "$storm" 1 1 1
 is "$out" "eperm=1 other=0 success=0" "a sendmsg deny rule does not block the listener handoff"
+
+# ...and that exemption is the handoff call only: the command's own
+# sendmsg on whatever fd number the handoff socket had is still denied.
+run_cmd "$run" --deny 'sendmsg:inet EPERM' -- "$probe" sendmsg-fds
+is "$out" "sendmsg-fds=EPERM,EPERM,EPERM,EPERM,EPERM,EPERM" "sendmsg on fds 3..8 denied, the handoff's old number included"
+like "$err" "sbx: 6 operations denied: sendmsg(AF_INET 127.0.0.1:9) x6 -> EPERM" "all six counted, with the address from the msghdr"
 
 # Denials inside a child that outlives nothing: all counted before exit.
 run_cmd "$run" --deny 'bind:inet EPERM' -- sh -c "\"$storm\" 1 1 5; \"$storm\" 1 1 7"
