@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <arpa/inet.h>
+#include <json-c/json.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/net.h>
@@ -246,6 +247,41 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
     }
 }
 
+struct json_object *ledger_to_json(const struct ledger *l)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "total", json_object_new_int64((int64_t)ledger_total(l)));
+    json_object_object_add(o, "allowed", json_object_new_int64((int64_t)ledger_allowed(l)));
+    json_object_object_add(o, "unlisted", json_object_new_int64(l ? (int64_t)l->unlisted : 0));
+    struct json_object *rows = json_object_new_array();
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (ledger_next(l, &cursor, &e)) {
+        struct json_object *row = json_object_new_object();
+        char famb[16];
+        json_object_object_add(row, "syscall", json_object_new_string(e.syscall));
+        json_object_object_add(row, "family", e.family >= 0
+            ? json_object_new_string(ledger_family_name(e.family, famb, sizeof famb)) : NULL);
+        json_object_object_add(row, "address", e.address[0] ? json_object_new_string(e.address) : NULL);
+        const char *ename = errno_name(e.errnum);
+        json_object_object_add(row, "errno", ename ? json_object_new_string(ename)
+                                                   : json_object_new_int(e.errnum));
+        json_object_object_add(row, "count", json_object_new_int64((int64_t)e.count));
+        struct json_object *procs = json_object_new_array();
+        for (size_t i = 0; i < e.npids; i++) {
+            struct json_object *pr = json_object_new_object();
+            json_object_object_add(pr, "pid", json_object_new_int(e.pids[i].pid));
+            json_object_object_add(pr, "comm", json_object_new_string(e.pids[i].comm));
+            json_object_array_add(procs, pr);
+        }
+        json_object_object_add(row, "processes", procs);
+        json_object_object_add(row, "more_processes", json_object_new_int64((int64_t)e.more_pids));
+        json_object_array_add(rows, row);
+    }
+    json_object_object_add(o, "denials", rows);
+    return o;
+}
+
 /* Rows printed at exit; the rest are summed up in one line (the run record
  * has them all). */
 #define SUMMARY_ROWS 10
@@ -443,6 +479,7 @@ static const char *socketcall_name(uint64_t call)
 
 struct decoded_call {
     char name[32];
+    char multiplexer[16];  /* "socketcall" when name is one of its sub-calls */
     uint64_t args[6];
     bool compat;           /* i386: 32-bit pointers and layouts */
     bool args_readable;
@@ -465,6 +502,7 @@ static void decode_call(const struct seccomp_notif *req, struct decoded_call *c)
          * every socketcall of a denied kind through to us, and the real
          * decision is made on the arguments read here. */
         const char *sub = socketcall_name(c->args[0]);
+        snprintf(c->multiplexer, sizeof c->multiplexer, "socketcall");
         if (sub)
             snprintf(c->name, sizeof c->name, "%s", sub);
         uint32_t words[6];
@@ -491,7 +529,8 @@ static int inspect_call(pid_t pid, const struct decoded_call *c, char *addr, siz
         addr_family = read_sockaddr(pid, c->args[1], c->args[2], addr, addrlen);
     else if (strcmp(c->name, "sendto") == 0)
         addr_family = read_sockaddr(pid, c->args[4], c->args[5], addr, addrlen);
-    else if (strcmp(c->name, "sendmsg") == 0)
+    else if (strcmp(c->name, "sendmsg") == 0 || strcmp(c->name, "sendmmsg") == 0)
+        /* sendmmsg: the first message's header leads its struct mmsghdr */
         addr_family = read_msghdr_name(pid, c->args[1], c->compat, addr, addrlen);
 
     int family = target_socket_family(pid, c->args[0]);
@@ -569,6 +608,9 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     pid_t inner = pid;
     char comm[16];
     const struct ledger_rule *rule = match_rule(l, call.name, family);
+    /* `deny = socketcall ...` names the i386 multiplexer itself */
+    if (!rule && call.multiplexer[0])
+        rule = match_rule(l, call.multiplexer, family);
     if (rule)
         read_process(pid, &inner, comm, sizeof comm);
 

@@ -74,6 +74,16 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len);
  * command's status is unknown (the false-green line is left out). */
 void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status);
 
+/* The ledger for the run record (--report), a new json-c object:
+ *   {"total": 3, "allowed": 0, "unlisted": 0,
+ *    "denials": [{"syscall": "bind", "family": "AF_INET",
+ *                 "address": "127.0.0.1:0", "errno": "EPERM", "count": 3,
+ *                 "processes": [{"pid": 12, "comm": "test-runner"}],
+ *                 "more_processes": 0}]}
+ * family and address are null when unknown or not a socket call. A NULL
+ * ledger (no deny rule) gives total 0 and no denials. */
+struct json_object *ledger_to_json(const struct ledger *l);
+
 void ledger_free(struct ledger *l);
 
 /* For tests of the aggregation without a kernel: records one denial as if

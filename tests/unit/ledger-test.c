@@ -6,6 +6,8 @@
 #include "profile.h"
 #include "../tap.h"
 
+#include <json-c/json.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,7 @@ static char *summary(const struct ledger *l, int status)
 
 int main(void)
 {
-    plan(17);
+    plan(19);
 
     struct ledger *l = new_ledger();
     is_int(ledger_total(l), 0, "a new ledger is empty");
@@ -107,6 +109,24 @@ int main(void)
     like_str(s, "more denied operations (see --report)", "summary says what it left out");
     free(s);
     ledger_free(l);
+
+    l = new_ledger();
+    ledger_record(l, "bind", AF_INET, "127.0.0.1:0", EPERM, 12, "test-runner");
+    ledger_record(l, "keyctl", -1, NULL, EACCES, 12, "test-runner");
+    struct json_object *j = ledger_to_json(l);
+    is_str(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+           "{\"total\":2,\"allowed\":0,\"unlisted\":0,\"denials\":["
+           "{\"syscall\":\"bind\",\"family\":\"AF_INET\",\"address\":\"127.0.0.1:0\",\"errno\":\"EPERM\","
+           "\"count\":1,\"processes\":[{\"pid\":12,\"comm\":\"test-runner\"}],\"more_processes\":0},"
+           "{\"syscall\":\"keyctl\",\"family\":null,\"address\":null,\"errno\":\"EACCES\","
+           "\"count\":1,\"processes\":[{\"pid\":12,\"comm\":\"test-runner\"}],\"more_processes\":0}]}",
+           "the run record's ledger");
+    json_object_put(j);
+    ledger_free(l);
+    j = ledger_to_json(NULL);
+    is_str(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+           "{\"total\":0,\"allowed\":0,\"unlisted\":0,\"denials\":[]}", "no ledger: nothing denied");
+    json_object_put(j);
 
     char buf[16];
     is_str(ledger_family_name(AF_PACKET, buf, sizeof buf), "AF_PACKET", "family names");
