@@ -3,3 +3,4 @@ src_libsbx_a_SOURCES += \
 	src/seccomp.c src/seccomp.h \
 	src/ledger.c src/ledger.h \
 	src/audit.c src/audit.h
+EXTRA_DIST += docs/seccomp.md
