@@ -262,17 +262,33 @@ bool seccomp_install(const struct profile *p, int handoff_sock, const void *mess
     int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
     if (rc < 0)
         die_with_errno(-rc, "seccomp: setting the foreign-architecture action failed");
+    /* The kernel's own errno from seccomp_load (EBUSY, EINVAL), not
+     * libseccomp's catch-all ECANCELED, so the diagnosis can be right. */
+    rc = seccomp_attr_set(ctx, SCMP_FLTATR_API_SYSRAWRC, 1);
+    if (rc < 0)
+        die_with_errno(-rc, "seccomp: asking libseccomp for raw kernel errors failed");
     add_architectures(ctx);
     if (notify)
         add_deny_rules(ctx, p, handoff_sock, &handoff.msg);
     if (p->seccomp == SECCOMP_DEFAULT)
         add_default_deny_list(ctx, p);
 
+    errno = 0;
     rc = seccomp_load(ctx);
+    /* libseccomp 2.5.4 can return a stale code (EFAULT from its API probe)
+     * when the load itself failed; errno still holds the kernel's answer. */
+    int load_errno = errno;
+    if (rc < 0 && load_errno > 0 && load_errno != -rc)
+        rc = -load_errno;
     if (rc < 0) {
         if (notify && rc == -EINVAL)
             die_with_errno(-rc, "seccomp: loading the filter with %zu deny rule(s) failed "
                            "(deny rules need seccomp user notification, Linux 5.5 or later)",
+                           p->ndeny);
+        if (notify && rc == -EBUSY)
+            die_with_errno(-rc, "seccomp: loading the filter with %zu deny rule(s) failed: an outer "
+                           "seccomp filter already has a notification listener (sbx inside sbx with "
+                           "deny rules?); the kernel allows one per process: drop the inner deny rules",
                            p->ndeny);
         die_with_errno(-rc, "seccomp: loading the filter failed%s",
                        rc == -EACCES ? " (no_new_privs is not set and the process lacks CAP_SYS_ADMIN)" : "");

@@ -9,6 +9,8 @@
  *   clone-user    clone(CLONE_NEWUSER) (raw syscall)
  *   clone3        clone3 (any flags)
  *   socket-inet socket-unix   socket(AF_INET|AF_UNIX, SOCK_STREAM)
+ *   listen-inet listen-unix   listen() on an unbound socket (no address
+ *                 anywhere: the family must come from the socket itself)
  *   sendmsg-fds   sendmsg() to 127.0.0.1:9 on UDP sockets at fds 3..8 (the
  *                 numbers sbx's own channel had before exec): one result
  *                 per fd, comma-separated
@@ -124,6 +126,10 @@ int main(int argc, char **argv)
             r = result(rc);
         } else if (strcmp(c, "socket-inet") == 0) {
             rc = socket(AF_INET, SOCK_STREAM, 0);
+            r = result(rc);
+        } else if (strcmp(c, "listen-inet") == 0 || strcmp(c, "listen-unix") == 0) {
+            int fd = socket(c[7] == 'i' ? AF_INET : AF_UNIX, SOCK_STREAM, 0);
+            rc = fd < 0 ? -1 : listen(fd, 1);
             r = result(rc);
         } else if (strcmp(c, "sendmsg-fds") == 0) {
             static char list[256];

@@ -3,7 +3,7 @@
 # errno, the supervisor's ledger counts every call exactly, other families
 # pass, and the summary has SPEC's form.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 18
+plan 22
 
 run="$SBX_TEST_HELPERS/seccomp-run"
 storm="$SBX_TEST_HELPERS/bind-storm"
@@ -34,6 +34,15 @@ is "$out" "socket-inet=EACCES
 socket-unix=ok" "socket:inet EACCES denies AF_INET only, with the rule's errno"
 like "$err" 'sbx: 1 operation denied: socket(AF_INET) x1 -> EACCES [pid ' "socket denial in the ledger"
 
+# listen() carries no address: the supervisor learns the family from the
+# socket itself (pidfd_getfd + SO_DOMAIN), or AF_UNIX would be denied too.
+run_cmd "$run" --deny 'listen:inet,inet6 EPERM' -- "$probe" listen-inet listen-unix
+# (an unbound AF_UNIX socket cannot listen: EINVAL is the kernel's answer,
+# reached only because the supervisor let the call through)
+is "$out" "listen-inet=EPERM
+listen-unix=EINVAL" "listen:inet denies AF_INET and lets AF_UNIX through to the kernel"
+like "$err" 'sbx: 1 operation denied: listen(AF_INET) x1 -> EPERM' "the family of an address-less call is read from the socket"
+
 # --strict: exit 3 only for exit 0 after denials.
 run_cmd "$run" --strict --deny 'bind:inet EPERM' -- "$storm" 1 1 3
 is "$status" 3 "--strict: exit 0 after denials becomes 3"
@@ -51,6 +60,12 @@ is "$out" "eperm=1 other=0 success=0" "a sendmsg deny rule does not block the li
 run_cmd "$run" --deny 'sendmsg:inet EPERM' -- "$probe" sendmsg-fds
 is "$out" "sendmsg-fds=EPERM,EPERM,EPERM,EPERM,EPERM,EPERM" "sendmsg on fds 3..8 denied, the handoff's old number included"
 like "$err" "sbx: 6 operations denied: sendmsg(AF_INET 127.0.0.1:9) x6 -> EPERM" "all six counted, with the address from the msghdr"
+
+# A second listener in the same process tree is refused by the kernel
+# (EBUSY): sbx says why instead of a bare errno, and never runs unfiltered.
+run_cmd "$run" --deny 'bind EPERM' -- "$run" --deny 'bind EPERM' -- "$storm" 1 1 1
+is "$status" 125 "nested deny rules: the inner command does not run (125)"
+like "$err" "an outer seccomp filter already has a notification listener" "nested deny rules: the diagnosis names the cause"
 
 # Denials inside a child that outlives nothing: all counted before exit.
 run_cmd "$run" --deny 'bind:inet EPERM' -- sh -c "\"$storm\" 1 1 5; \"$storm\" 1 1 7"
