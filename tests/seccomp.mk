@@ -16,5 +16,5 @@ tests_unit_ledger_test_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_unit_audit_test_SOURCES = tests/unit/audit-test.c
 tests_unit_audit_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/ledger-test tests/unit/audit-test
-TESTS += tests/integration/audit-corpus.sh
-EXTRA_DIST += tests/integration/audit-corpus.sh tests/corpus
+TESTS += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh
+EXTRA_DIST += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh tests/corpus
