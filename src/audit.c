@@ -9,6 +9,7 @@
 #include "sandbox.h"
 #include "util.h"
 
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -114,6 +115,51 @@ void audit_print_report(FILE *out, const struct audit_run *under,
     fflush(out);
 }
 
+static const char *verdict_name(enum audit_verdict v)
+{
+    switch (v) {
+    case AUDIT_TRUSTWORTHY: return "trustworthy";
+    case AUDIT_TRUSTWORTHY_NO_DENIALS: return "trustworthy-no-denials";
+    case AUDIT_FALSE_GREEN: return "false-green";
+    case AUDIT_NO_NETWORK: return "no-network";
+    case AUDIT_FAILS_UNDER_PROFILE: return "fails-under-profile";
+    }
+    return "?";
+}
+
+/* --report for audit: both runs with their ledgers, and the verdict. The
+ * full run record of each run is `sbx run --report`'s (report.c). */
+static void write_audit_report(const char *path, char *const *argv, const struct audit_run *runs,
+                               enum audit_verdict v)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "sbx_version", json_object_new_string(PACKAGE_VERSION));
+    struct json_object *args = json_object_new_array();
+    for (size_t i = 0; argv[i]; i++)
+        json_object_array_add(args, json_object_new_string(argv[i]));
+    json_object_object_add(o, "argv", args);
+    struct json_object *list = json_object_new_array();
+    for (int i = 0; i < 2; i++) {
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "profile", json_object_new_string(runs[i].profile));
+        json_object_object_add(r, "exit_status", json_object_new_int(runs[i].exit_status));
+        json_object_object_add(r, "duration_us", json_object_new_int64((int64_t)runs[i].duration_us));
+        json_object_object_add(r, "denials", ledger_to_json(runs[i].ledger));
+        json_object_array_add(list, r);
+    }
+    json_object_object_add(o, "runs", list);
+    json_object_object_add(o, "verdict", json_object_new_string(verdict_name(v)));
+    json_object_object_add(o, "exit_status", json_object_new_int(audit_verdict_exit_status(v)));
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die_errno("cannot write the audit report '%s'", path);
+    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (fclose(f) != 0 || !ok)
+        die_errno("writing the audit report '%s' failed", path);
+    json_object_put(o);
+}
+
 int cmd_audit(int argc, char **argv)
 {
     struct run_cli c;
@@ -130,6 +176,8 @@ int cmd_audit(int argc, char **argv)
         break;
     }
     log_verbosity = c.verbosity;
+    /* --strict needs nothing here: the verdict already exits 3 for a green
+     * after denials. */
     const char *names[2] = { c.profile ? c.profile : "qa", c.against ? c.against : "restrictive" };
     const char *labels[2] = { "run 1 of 2", "run 2 of 2" };
 
@@ -176,6 +224,8 @@ int cmd_audit(int argc, char **argv)
     }
     enum audit_verdict v = audit_decide(&runs[0], &runs[1]);
     audit_print_report(stderr, &runs[0], &runs[1], v);
+    if (c.report)
+        write_audit_report(c.report, c.command, runs, v);
 
     for (int i = 0; i < 2; i++) {
         sandbox_result_free(&results[i]);

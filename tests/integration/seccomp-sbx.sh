@@ -3,7 +3,7 @@
 # deny-list inside a real sandbox, exact counts with pids as seen inside,
 # the summary, --strict, and `sbx audit`'s exit statuses.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 16
+plan 18
 
 probe="$SBX_TEST_HELPERS/seccomp-probe"
 storm="$SBX_TEST_HELPERS/bind-storm"
@@ -12,7 +12,7 @@ if ! "$SBX" run -- true >/dev/null 2>"${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$"; then
     why=$(head -n1 "${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$")
     rm -f "${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$"
     i=0
-    while [ $i -lt 16 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
+    while [ $i -lt 18 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
     done_testing
 fi
 rm -f "${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$"
@@ -44,9 +44,14 @@ is "$out" "eperm=0 other=0 success=1" "default profile: bind(127.0.0.1:0) works 
 run_sbx run -q -p deny-network -- "$storm" 1 1 1
 is "$err" "" "-q: no summary"
 
-run_sbx audit -- "$storm" 1 1 1
+report=$(mktemp "${TMPDIR:-/tmp}/sbx-audit-report.XXXXXX")
+run_sbx audit --report "$report" -- "$storm" 1 1 1
 is "$status" 3 "audit: a command that ignores its EPERMs is a false green (3)"
 like "$err" "sbx: verdict: FALSE GREEN suspected" "audit says so"
+is "$(jq -r '.verdict' "$report")" "false-green" "audit --report: the verdict"
+is "$(jq -r '[.runs[0].denials.total, .runs[1].denials.total, .runs[1].denials.denials[0].address] | join(" ")' "$report")" \
+   "0 1 127.0.0.1:0" "audit --report: each run's ledger"
+rm -f "$report"
 run_sbx audit -- sh -c "out=\$(\"$storm\" 1 1 1); test \"\$out\" = 'eperm=0 other=0 success=1'"
 is "$status" 0 "audit: a command that fails on EPERM is trustworthy (0)"
 run_sbx audit -- false
