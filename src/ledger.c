@@ -432,10 +432,12 @@ static int read_msghdr_name(pid_t pid, uint64_t msg, bool compat, char *out, siz
     return read_sockaddr(pid, name, namelen, out, outlen);
 }
 
-/* The thread's process as seen inside the sandbox (the last NStgid field,
- * that of the innermost PID namespace) and its name. */
-static void read_process(pid_t tid, pid_t *inner, char *comm, size_t commlen)
+/* The thread's process: its pid here (Tgid), as seen inside the sandbox
+ * (the last NStgid field, that of the innermost PID namespace), and the
+ * thread's name. */
+static void read_process(pid_t tid, pid_t *tgid, pid_t *inner, char *comm, size_t commlen)
 {
+    *tgid = tid;
     *inner = tid;
     snprintf(comm, commlen, "?");
     char path[64];
@@ -449,6 +451,8 @@ static void read_process(pid_t tid, pid_t *inner, char *comm, size_t commlen)
             *next++ = '\0';
         if (strncmp(line, "Name:\t", 6) == 0) {
             snprintf(comm, commlen, "%s", line + 6);
+        } else if (strncmp(line, "Tgid:\t", 6) == 0) {
+            *tgid = (pid_t)atoi(line + 6);
         } else if (strncmp(line, "NStgid:", 7) == 0) {
             char *last = strrchr(line, '\t');
             if (last)
@@ -516,7 +520,9 @@ static void decode_call(const struct seccomp_notif *req, struct decoded_call *c)
 }
 
 /* Family and address of a socket call; -1 / "" when not known. */
-static int inspect_call(pid_t pid, const struct decoded_call *c, char *addr, size_t addrlen)
+/* pid: the calling thread (its memory); tgid: its process (its fd table,
+ * for pidfd_open, which takes only a process before Linux 6.9). */
+static int inspect_call(pid_t pid, pid_t tgid, const struct decoded_call *c, char *addr, size_t addrlen)
 {
     addr[0] = '\0';
     if (!c->args_readable || !seccomp_syscall_has_family(c->name))
@@ -533,7 +539,7 @@ static int inspect_call(pid_t pid, const struct decoded_call *c, char *addr, siz
         /* sendmmsg: the first message's header leads its struct mmsghdr */
         addr_family = read_msghdr_name(pid, c->args[1], c->compat, addr, addrlen);
 
-    int family = target_socket_family(pid, c->args[0]);
+    int family = target_socket_family(tgid, c->args[0]);
     return family >= 0 ? family : addr_family;
 }
 
@@ -604,15 +610,14 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     struct decoded_call call;
     decode_call(req, &call);
     char addr[ADDRESS_MAX];
-    int family = inspect_call(pid, &call, addr, sizeof addr);
-    pid_t inner = pid;
+    pid_t tgid, inner;
     char comm[16];
+    read_process(pid, &tgid, &inner, comm, sizeof comm);
+    int family = inspect_call(pid, tgid, &call, addr, sizeof addr);
     const struct ledger_rule *rule = match_rule(l, call.name, family);
     /* `deny = socketcall ...` names the i386 multiplexer itself */
     if (!rule && call.multiplexer[0])
         rule = match_rule(l, call.multiplexer, family);
-    if (rule)
-        read_process(pid, &inner, comm, sizeof comm);
 
     /* What was read belongs to this call only if the caller is still
      * waiting in it: its pid (and memory) could otherwise be another

@@ -6,6 +6,7 @@ tests_helpers_seccomp_run_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_helpers_bind_storm_SOURCES = tests/helpers/bind-storm.c
 tests_helpers_bind_storm_LDADD = -lpthread
 tests_helpers_seccomp_probe_SOURCES = tests/helpers/seccomp-probe.c
+tests_helpers_seccomp_probe_LDADD = -lpthread
 TESTS += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
 	tests/integration/seccomp-i386.sh
 EXTRA_DIST += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \

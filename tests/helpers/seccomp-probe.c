@@ -11,6 +11,7 @@
  *   socket-inet socket-unix   socket(AF_INET|AF_UNIX, SOCK_STREAM)
  *   listen-inet listen-unix   listen() on an unbound socket (no address
  *                 anywhere: the family must come from the socket itself)
+ *   listen-unix-thread   listen-unix from a second thread
  *   sendmsg-fds   sendmsg() to 127.0.0.1:9 on UDP sockets at fds 3..8 (the
  *                 numbers sbx's own channel had before exec): one result
  *                 per fd, comma-separated
@@ -21,6 +22,7 @@
 #include <arpa/inet.h>
 #include <linux/keyctl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -78,6 +80,14 @@ static const char *tiocsti(unsigned long request)
     return result(err ? -1 : 0);
 }
 
+static void *listen_unix_thread(void *arg)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    long rc = fd < 0 ? -1 : listen(fd, 1);
+    *(int *)arg = rc < 0 ? errno : 0;
+    return NULL;
+}
+
 static int child_fn(void *arg) { (void)arg; return 0; }
 
 int main(int argc, char **argv)
@@ -131,6 +141,16 @@ int main(int argc, char **argv)
             int fd = socket(c[7] == 'i' ? AF_INET : AF_UNIX, SOCK_STREAM, 0);
             rc = fd < 0 ? -1 : listen(fd, 1);
             r = result(rc);
+        } else if (strcmp(c, "listen-unix-thread") == 0) {
+            pthread_t th;
+            int err = 0;
+            if (pthread_create(&th, NULL, listen_unix_thread, &err) != 0) {
+                r = "setup-failed";
+            } else {
+                pthread_join(th, NULL);
+                errno = err;
+                r = result(err ? -1 : 0);
+            }
         } else if (strcmp(c, "sendmsg-fds") == 0) {
             static char list[256];
             list[0] = '\0';

@@ -40,7 +40,7 @@ run_cmd "$run" --deny 'listen:inet,inet6 EPERM' -- "$probe" listen-inet listen-u
 # (an unbound AF_UNIX socket cannot listen: EINVAL is the kernel's answer,
 # reached only because the supervisor let the call through)
 is "$out" "listen-inet=EPERM
-listen-unix=EINVAL" "listen:inet denies AF_INET and lets AF_UNIX through to the kernel"
+listen-unix=EINVAL" "listen:inet denies AF_INET and lets AF_UNIX through to the kernel, from any thread"
 like "$err" 'sbx: 1 operation denied: listen(AF_INET) x1 -> EPERM' "the family of an address-less call is read from the socket"
 
 # --strict: exit 3 only for exit 0 after denials.
