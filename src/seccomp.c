@@ -273,6 +273,9 @@ bool seccomp_install(const struct profile *p, int handoff_sock, const void *mess
     if (p->seccomp == SECCOMP_DEFAULT)
         add_default_deny_list(ctx, p);
 
+    verbose_step("seccomp: %s%s%zu deny rule(s) through the supervisor",
+                 p->seccomp == SECCOMP_DEFAULT ? "default deny-list" : "no deny-list",
+                 p->nested_userns ? ", " : " (no nested user namespaces), ", p->ndeny);
     errno = 0;
     rc = seccomp_load(ctx);
     /* libseccomp 2.5.4 can return a stale code (EFAULT from its API probe)
