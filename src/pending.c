@@ -7,13 +7,6 @@
 
 #include <stdio.h>
 
-int cmd_audit(int argc, char **argv)
-{
-    (void)argc; (void)argv;
-    fprintf(stderr, "sbx: 'sbx audit' is not available in this build yet\n");
-    return SBX_EXIT_FAILURE;
-}
-
 int cmd_probe(int argc, char **argv)
 {
     (void)argc; (void)argv;

@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "ledger.h"
 #include "log.h"
 #include "sandbox.h"
 #include "util.h"
@@ -41,6 +42,9 @@ int cmd_run(int argc, char **argv)
     };
     struct sandbox_result res = {0};
     int status = sandbox_run(&req, &res);
+    /* --strict: a green after denied operations proves nothing (SPEC). */
+    if (c.strict && status == 0 && ledger_total(res.ledger) > 0)
+        status = SBX_EXIT_STRICT;
 
     sandbox_result_free(&res);
     free(cwd);
