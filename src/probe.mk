@@ -1,1 +1,6 @@
-# Sources of the probe concern (added to src/libsbx.a).
+# Sources of the probe concern (added to src/libsbx.a): `sbx probe`, the run
+# record (`--report`) and the JSON helpers both share.
+src_libsbx_a_SOURCES += \
+	src/json_bytes.c src/json_bytes.h \
+	src/probe.c src/probe.h \
+	src/probe_profile.c src/probe_profile.h
