@@ -1,9 +1,402 @@
 #include "config.h"
+
 #include "cli.h"
+
+#include "commands.h"
+#include "log.h"
+#include "lookup.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    OPT_RW = 256,
+    OPT_RO,
+    OPT_TMPFS,
+    OPT_HIDE,
+    OPT_SETENV,
+    OPT_UNSETENV,
+    OPT_NOFILE,
+    OPT_TIMEOUT,
+    OPT_NETWORK,
+    OPT_REPORT,
+    OPT_STRICT,
+    OPT_AGAINST,
+};
+
+static const struct option run_options[] = {
+    {"profile", required_argument, NULL, 'p'},
+    {"chdir", required_argument, NULL, 'C'},
+    {"rw", required_argument, NULL, OPT_RW},
+    {"ro", required_argument, NULL, OPT_RO},
+    {"tmpfs", required_argument, NULL, OPT_TMPFS},
+    {"hide", required_argument, NULL, OPT_HIDE},
+    {"setenv", required_argument, NULL, OPT_SETENV},
+    {"unsetenv", required_argument, NULL, OPT_UNSETENV},
+    {"nofile", required_argument, NULL, OPT_NOFILE},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"network", required_argument, NULL, OPT_NETWORK},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"against", required_argument, NULL, OPT_AGAINST},
+    {"verbose", no_argument, NULL, 'v'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static void set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+static void add_override(struct run_cli *c, const char *section, const char *key, const char *value,
+                         const char *label)
+{
+    c->overrides = xrealloc(c->overrides, (c->noverrides + 1) * sizeof *c->overrides);
+    c->overrides[c->noverrides++] = (struct cli_override){section, key, value, label};
+}
+
+enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct run_cli *out,
+                              char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->verbosity = LOG_NORMAL;
+    err[0] = '\0';
+    const char *sub = mode == CLI_MODE_AUDIT ? "audit" : "run";
+    /* "+": stop at the first non-option, the command; ":": report a
+     * missing argument distinctly. opterr = 0: we word the messages. */
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+:p:C:vqh", run_options, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            out->profile = optarg;
+            break;
+        case 'C':
+            out->chdir = optarg;
+            break;
+        case OPT_RW:
+            add_override(out, "filesystem", "rw", optarg, "--rw");
+            break;
+        case OPT_RO:
+            add_override(out, "filesystem", "ro", optarg, "--ro");
+            break;
+        case OPT_TMPFS:
+            add_override(out, "filesystem", "tmpfs", optarg, "--tmpfs");
+            break;
+        case OPT_HIDE:
+            add_override(out, "filesystem", "hide", optarg, "--hide");
+            break;
+        case OPT_SETENV:
+            add_override(out, "environment", "set", optarg, "--setenv");
+            break;
+        case OPT_UNSETENV:
+            add_override(out, "environment", "unset", optarg, "--unsetenv");
+            break;
+        case OPT_NOFILE:
+            add_override(out, "limits", "nofile", optarg, "--nofile");
+            break;
+        case OPT_TIMEOUT:
+            add_override(out, "limits", "timeout", optarg, "--timeout");
+            break;
+        case OPT_NETWORK:
+            add_override(out, "network", "mode", optarg, "--network");
+            break;
+        case OPT_REPORT:
+            if (!*optarg) {
+                set_err(err, errlen, "--report needs a file name");
+                return CLI_USAGE;
+            }
+            out->report = optarg;
+            break;
+        case OPT_STRICT:
+            out->strict = true;
+            break;
+        case OPT_AGAINST:
+            if (mode != CLI_MODE_AUDIT) {
+                set_err(err, errlen, "--against belongs to 'sbx audit', not 'sbx %s'", sub);
+                return CLI_USAGE;
+            }
+            out->against = optarg;
+            break;
+        case 'v':
+            out->verbosity = LOG_VERBOSE;
+            break;
+        case 'q':
+            out->verbosity = LOG_QUIET;
+            break;
+        case 'h':
+            return CLI_HELP;
+        case ':':
+            set_err(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+            return CLI_USAGE;
+        default:
+            if (optopt)
+                set_err(err, errlen, "unknown option '-%c'", optopt);
+            else
+                set_err(err, errlen, "unknown option '%s'", argv[optind - 1]);
+            return CLI_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        set_err(err, errlen, "no command given: sbx %s [OPTIONS] [--] COMMAND [ARG...]", sub);
+        return CLI_USAGE;
+    }
+    if (!argv[optind][0]) {
+        set_err(err, errlen, "the command is an empty string");
+        return CLI_USAGE;
+    }
+    out->command = &argv[optind];
+    out->ncommand = argc - optind;
+    return CLI_OK;
+}
+
+void run_cli_free(struct run_cli *c)
+{
+    free(c->overrides);
+    memset(c, 0, sizeof *c);
+}
+
+/* ------------------------------------------------------------------ */
+
+const struct profile_vars *cli_profile_vars(void)
+{
+    static struct profile_vars v;
+    static char cwd[PATH_MAX], uid[16], gid[16];
+    static bool done;
+    if (done)
+        return &v;
+    done = true;
+    v.home = getenv("HOME");
+    if (!v.home || v.home[0] != '/') {
+        struct passwd *pw = getpwuid(getuid());
+        v.home = pw && pw->pw_dir ? xstrdup(pw->pw_dir) : NULL;
+    }
+    v.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
+    v.user = getenv("USER");
+    if (!v.user) {
+        struct passwd *pw = getpwuid(getuid());
+        v.user = pw && pw->pw_name ? xstrdup(pw->pw_name) : NULL;
+    }
+    snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
+    snprintf(gid, sizeof gid, "%u", (unsigned)getgid());
+    v.uid = uid;
+    v.gid = gid;
+    const char *t = getenv("TMPDIR");
+    v.tmpdir = t && t[0] == '/' ? t : "/tmp";
+    return &v;
+}
+
+static void print_errors(const struct profile_errors *errs)
+{
+    for (size_t i = 0; i < errs->n; i++)
+        fprintf(stderr, "sbx: %s\n", errs->msg[i]);
+}
+
+void cli_load_profile(struct profile *p, const char *name, const struct run_cli *c)
+{
+    struct profile_search search;
+    profile_search_from_env(&search);
+    struct profile_errors errs = {0};
+    const struct profile_vars *vars = cli_profile_vars();
+    profile_init_defaults(p);
+    bool ok = profile_load(p, name, &search, vars, &errs);
+    for (size_t i = 0; ok && c && i < c->noverrides; i++) {
+        const struct cli_override *o = &c->overrides[i];
+        ok = profile_apply_option(p, o->section, o->key, o->value, o->label, vars, &errs);
+    }
+    profile_search_free(&search);
+    if (!ok) {
+        print_errors(&errs);
+        profile_errors_free(&errs);
+        profile_free(p);
+        exit(SBX_EXIT_FAILURE);
+    }
+    profile_errors_free(&errs);
+}
+
+char *cli_command_cwd(const struct run_cli *c)
+{
+    const struct profile_vars *v = cli_profile_vars();
+    if (c->chdir && c->chdir[0] == '/')
+        return xstrdup(c->chdir);
+    if (!v->cwd)
+        die_errno("cannot tell the current directory (it may have been removed); use -C DIR");
+    if (c->chdir)
+        return xasprintf("%s/%s", v->cwd, c->chdir);
+    return xstrdup(v->cwd);
+}
+
+/* ------------------------------------------------------------------ */
+/* Help                                                                 */
+
+static const char usage_text[] =
+    "Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n"
+    "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
+    "       sbx probe [--json | --tap] [--profile P]\n"
+    "       sbx profile list | show NAME | check FILE...\n"
+    "       sbx --version | --help | help COMMAND\n";
+
+static void print_main_help(FILE *out)
+{
+    fputs("sbx runs a command in a namespace sandbox with a working loopback and\n"
+          "enough file descriptors, from a declarative INI profile.\n\n", out);
+    fputs(usage_text, out);
+    fputs("\nCommands:\n"
+          "  run       run COMMAND in a sandbox built from a profile\n"
+          "  audit     run COMMAND under two profiles and say whether its green is trustworthy\n"
+          "  probe     say what this environment can validate (namespaces, loopback, limits)\n"
+          "  profile   list, show or check profiles\n"
+          "  help      help on a command: sbx help run\n"
+          "\nExit status: the command's own; 128+N when killed by signal N; 124 timeout;\n"
+          "125 sbx failed; 126 command not executable; 127 command not found;\n"
+          "3 --strict and the command exited 0 after denied operations.\n"
+          "\nSee sbx(1) and sbx-profile(5).\n", out);
+}
+
+void cli_print_run_help(FILE *out, enum cli_mode mode)
+{
+    if (mode == CLI_MODE_AUDIT)
+        fputs("Usage: sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n\n"
+              "Runs COMMAND under P (default qa), then under Q (default restrictive), and\n"
+              "prints a verdict: 0 trustworthy or no network use, 3 FALSE GREEN suspected,\n"
+              "1 the command fails under P.\n\n"
+              "  -p, --profile NAME|PATH   the profile the command should pass under (qa)\n"
+              "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n",
+              out);
+    else
+        fputs("Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n\n"
+              "Runs COMMAND in a sandbox built from a profile. Options override the profile.\n\n"
+              "  -p, --profile NAME|PATH   profile to apply (default: $SBX_PROFILE or 'default')\n",
+              out);
+    fputs("  -C, --chdir DIR           working directory inside (default: the current one)\n"
+          "      --rw PATH             bind PATH read-write\n"
+          "      --ro PATH             bind PATH read-only\n"
+          "      --tmpfs PATH          mount an empty tmpfs on PATH\n"
+          "      --hide PATH           hide PATH (empty directory or empty file)\n"
+          "      --setenv NAME=VALUE   set a variable inside\n"
+          "      --unsetenv NAME       remove a variable inside\n"
+          "      --nofile N|max        RLIMIT_NOFILE inside ('max': the hard limit)\n"
+          "      --timeout DURATION    kill the command after DURATION (90s, 30m, 2h); exit 124\n"
+          "      --network loopback|none|host\n"
+          "                            own loopback (default), loopback down, or the host's\n"
+          "      --report FILE         write the run record (JSON) to FILE\n"
+          "      --strict              exit 3 when the command exits 0 after denied operations\n"
+          "  -v, --verbose             show each setup step and its duration\n"
+          "  -q, --quiet               only errors from sbx itself\n"
+          "  -h, --help                this help\n",
+          out);
+}
+
+static void print_profile_help(FILE *out)
+{
+    fputs("Usage: sbx profile list              profiles on the search path\n"
+          "       sbx profile show NAME|PATH    the effective profile, each line with its origin\n"
+          "       sbx profile check FILE...     report every error in each profile\n"
+          "\nSearch path: $SBX_PROFILE_PATH, ~/.config/sbx/profiles, " SBX_SYSCONFDIR "/sbx/profiles,\n"
+          SBX_PKGDATADIR "/profiles. See sbx-profile(5).\n",
+          out);
+}
+
+static void print_probe_help(FILE *out)
+{
+    fputs("Usage: sbx probe [--json | --tap] [--profile P]\n\n"
+          "Says what this environment can validate: namespaces, loopback bind and\n"
+          "connect, descriptor limits, seccomp, no_new_privs, Landlock. With --profile,\n"
+          "runs the checks inside a sandbox built from P. Exit 0 when network tests\n"
+          "can be validated here, 1 when they cannot.\n",
+          out);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sbx: %s\n", msg);
+    fputs(usage_text, stderr);
+    return SBX_EXIT_FAILURE;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_main_help(stdout);
+        return 0;
+    }
+    const char *what = argv[1];
+    if (!strcmp(what, "run"))
+        cli_print_run_help(stdout, CLI_MODE_RUN);
+    else if (!strcmp(what, "audit"))
+        cli_print_run_help(stdout, CLI_MODE_AUDIT);
+    else if (!strcmp(what, "profile"))
+        print_profile_help(stdout);
+    else if (!strcmp(what, "probe"))
+        print_probe_help(stdout);
+    else if (!strcmp(what, "help"))
+        print_main_help(stdout);
+    else
+        return usage_error("no help on '%s': commands are run, audit, probe, profile", what);
+    return 0;
+}
+
+int cli_run_usage_error(const char *sub, const char *msg)
+{
+    fprintf(stderr, "sbx: %s\n", msg);
+    fprintf(stderr, "Try 'sbx help %s'.\n", sub);
+    return SBX_EXIT_FAILURE;
+}
+
 int cli_main(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    printf("sbx %s\n", PACKAGE_VERSION);
-    return 0;
+    if (argc < 2)
+        return usage_error("no command given");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("sbx %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        print_main_help(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "help"))
+        return cmd_help(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "audit"))
+        return cmd_audit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "probe")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            print_probe_help(stdout);
+            return 0;
+        }
+        return cmd_probe(argc - 1, argv + 1);
+    }
+    if (!strcmp(cmd, "profile")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            print_profile_help(stdout);
+            return 0;
+        }
+        return cmd_profile(argc - 1, argv + 1);
+    }
+    if (cmd[0] == '-')
+        return usage_error("unknown option '%s' (options go after the command: sbx run -v ...)", cmd);
+    return usage_error("unknown command '%s'", cmd);
 }

@@ -7,6 +7,10 @@ src_libsbx_a_SOURCES = \
 	src/profile.c src/profile.h \
 	src/lookup.c src/lookup.h \
 	src/cli.c src/cli.h \
+	src/commands.h \
+	src/run_cmd.c \
+	src/profile_cmd.c \
+	src/pending.c \
 	src/sandbox.h
 
 bin_PROGRAMS += src/sbx

@@ -1,1 +1,108 @@
 #include "config.h"
+
+#include "lookup.h"
+
+#include "util.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+bool profile_name_is_path(const char *name)
+{
+    size_t n = strlen(name);
+    return strchr(name, '/') != NULL || (n >= 4 && !strcmp(name + n - 4, ".ini"));
+}
+
+void profile_search_add(struct profile_search *s, const char *dir)
+{
+    if (!dir || !*dir)
+        return;
+    s->dirs = xrealloc(s->dirs, (s->n + 1) * sizeof *s->dirs);
+    s->dirs[s->n++] = xstrdup(dir);
+}
+
+void profile_search_free(struct profile_search *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->dirs[i]);
+    free(s->dirs);
+    s->dirs = NULL;
+    s->n = 0;
+}
+
+/* True when this binary is the one in the build tree it was built in, so
+ * the shipped profiles are found before `make install`. */
+static bool running_from_build_tree(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = '\0';
+    char built[PATH_MAX];
+    snprintf(built, sizeof built, "%s/src/sbx", SBX_ABS_BUILDDIR);
+    return strcmp(exe, built) == 0;
+}
+
+void profile_search_from_env(struct profile_search *s)
+{
+    memset(s, 0, sizeof *s);
+    const char *env = getenv("SBX_PROFILE_PATH");
+    if (env) {
+        char *copy = xstrdup(env);
+        char *save = NULL;
+        for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
+            profile_search_add(s, tok);
+        free(copy);
+    }
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    if (xdg && xdg[0] == '/') {
+        char *d = xasprintf("%s/sbx/profiles", xdg);
+        profile_search_add(s, d);
+        free(d);
+    } else if (home && home[0] == '/') {
+        char *d = xasprintf("%s/.config/sbx/profiles", home);
+        profile_search_add(s, d);
+        free(d);
+    }
+    profile_search_add(s, SBX_SYSCONFDIR "/sbx/profiles");
+    profile_search_add(s, SBX_PKGDATADIR "/profiles");
+    if (running_from_build_tree())
+        profile_search_add(s, SBX_ABS_SRCDIR "/profiles");
+}
+
+char *profile_search_find(const struct profile_search *s, const char *name, const char *skip)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        char *path = xasprintf("%s/%s.ini", s->dirs[i], name);
+        struct stat st;
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            char canon[PATH_MAX];
+            if (!(skip && realpath(path, canon) && !strcmp(canon, skip)))
+                return path;
+        }
+        free(path);
+    }
+    return NULL;
+}
+
+char *profile_search_describe(const struct profile_search *s)
+{
+    if (!s || s->n == 0)
+        return xstrdup("(no directories)");
+    size_t len = 1;
+    for (size_t i = 0; i < s->n; i++)
+        len += strlen(s->dirs[i]) + 2;
+    char *out = xmalloc(len);
+    out[0] = '\0';
+    for (size_t i = 0; i < s->n; i++) {
+        if (i)
+            strcat(out, ", ");
+        strcat(out, s->dirs[i]);
+    }
+    return out;
+}

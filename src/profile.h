@@ -31,7 +31,11 @@ struct origin {
 
 enum ns_kind { NS_USER, NS_MOUNT, NS_NET, NS_PID, NS_IPC, NS_UTS, NS_COUNT };
 enum net_mode { NET_LOOPBACK, NET_NONE, NET_HOST };
-enum root_mode { ROOT_RO, ROOT_NONE };
+/* root = ro: the host / read-only; tmpfs: an empty root holding only what
+ * the rules add; host: the host's tree as it is (the only choice with
+ * [namespaces] mount = no). */
+enum root_mode { ROOT_RO, ROOT_TMPFS, ROOT_HOST };
+/* dev = minimal: a new /dev (see mount.c); none: /dev left as root gives it */
 enum dev_mode { DEV_MINIMAL, DEV_NONE };
 enum seccomp_mode { SECCOMP_DEFAULT, SECCOMP_NONE };
 
@@ -148,6 +152,10 @@ struct profile {
 
     /* scalars: where each was last set; lists keep per-entry origins */
     struct origin at[K_COUNT];
+
+    /* origin labels that are not files ("--rw", "--nofile"); owned */
+    char **labels;
+    size_t nlabels, caplabels;
 };
 
 /* Values of ${VAR} in profiles, supplied by the caller so the parser stays

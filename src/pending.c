@@ -1,0 +1,33 @@
+/* Subcommands whose feature lands later in this series. Each says so in
+ * one line and exits 125. Removed as the features are merged. */
+#include "config.h"
+
+#include "commands.h"
+#include "log.h"
+#include "sandbox.h"
+
+int cmd_audit(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    fprintf(stderr, "sbx: 'sbx audit' is not available in this build yet\n");
+    return SBX_EXIT_FAILURE;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    fprintf(stderr, "sbx: 'sbx probe' is not available in this build yet\n");
+    return SBX_EXIT_FAILURE;
+}
+
+int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
+{
+    (void)req; (void)res;
+    fprintf(stderr, "sbx: the sandbox is not available in this build yet\n");
+    return SBX_EXIT_FAILURE;
+}
+
+void sandbox_result_free(struct sandbox_result *res)
+{
+    (void)res;
+}

@@ -1,0 +1,161 @@
+/* `sbx profile list | show NAME | check FILE...` */
+#include "config.h"
+
+#include "cli.h"
+#include "commands.h"
+#include "log.h"
+#include "lookup.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct listed {
+    char *name;
+    char *path;
+    char *description;
+    const char *shadowed_by; /* directory of the profile that wins */
+};
+
+static int cmp_listed(const void *a, const void *b)
+{
+    const struct listed *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->shadowed_by != NULL) - (y->shadowed_by != NULL);
+}
+
+static int profile_list(void)
+{
+    struct profile_search search;
+    profile_search_from_env(&search);
+    struct listed *items = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t d = 0; d < search.n; d++) {
+        DIR *dir = opendir(search.dirs[d]);
+        if (!dir)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t len = strlen(de->d_name);
+            if (len <= 4 || strcmp(de->d_name + len - 4, ".ini") || de->d_name[0] == '.')
+                continue;
+            char *path = xasprintf("%s/%s", search.dirs[d], de->d_name);
+            struct stat st;
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+                free(path);
+                continue;
+            }
+            char *name = xstrndup(de->d_name, len - 4);
+            const char *winner = NULL;
+            for (size_t i = 0; i < n; i++)
+                if (!strcmp(items[i].name, name) && !items[i].shadowed_by)
+                    winner = items[i].path;
+            xgrow((void **)&items, &cap, n + 1, sizeof *items);
+            items[n].name = name;
+            items[n].path = path;
+            items[n].shadowed_by = winner;
+            /* The description needs the profile loaded with its includes:
+             * a broken profile still lists, with its first error. */
+            struct profile p;
+            struct profile_errors errs = {0};
+            profile_init_defaults(&p);
+            if (profile_load(&p, path, &search, cli_profile_vars(), &errs))
+                items[n].description = xstrdup(p.description ? p.description : "");
+            else
+                items[n].description = xasprintf("(broken: %s)", errs.n ? errs.msg[0] : "?");
+            profile_errors_free(&errs);
+            profile_free(&p);
+            n++;
+        }
+        closedir(dir);
+    }
+    qsort(items, n, sizeof *items, cmp_listed);
+    size_t w = 4;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(items[i].name) > w)
+            w = strlen(items[i].name);
+    printf("%-*s  %s\n", (int)w, "NAME", "DESCRIPTION / PATH");
+    for (size_t i = 0; i < n; i++) {
+        printf("%-*s  %s\n", (int)w, items[i].name, items[i].description);
+        if (items[i].shadowed_by)
+            printf("%-*s    %s (shadowed by %s)\n", (int)w, "", items[i].path, items[i].shadowed_by);
+        else
+            printf("%-*s    %s\n", (int)w, "", items[i].path);
+    }
+    if (n == 0) {
+        autofree char *dirs = profile_search_describe(&search);
+        fprintf(stderr, "sbx: no profiles found in %s\n", dirs);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(items[i].name);
+        free(items[i].path);
+        free(items[i].description);
+    }
+    free(items);
+    profile_search_free(&search);
+    return 0;
+}
+
+static int profile_show(const char *name)
+{
+    struct profile p;
+    cli_load_profile(&p, name, NULL);
+    profile_print(&p, stdout);
+    profile_free(&p);
+    return 0;
+}
+
+/* Every error of every file, then a summary; 125 when any file failed. */
+static int profile_check(int argc, char **argv)
+{
+    struct profile_search search;
+    profile_search_from_env(&search);
+    int bad = 0;
+    for (int i = 0; i < argc; i++) {
+        struct profile p;
+        struct profile_errors errs = {0};
+        profile_init_defaults(&p);
+        if (profile_load(&p, argv[i], &search, cli_profile_vars(), &errs)) {
+            printf("%s: ok\n", argv[i]);
+        } else {
+            bad++;
+            for (size_t e = 0; e < errs.n; e++)
+                fprintf(stderr, "sbx: %s\n", errs.msg[e]);
+        }
+        profile_errors_free(&errs);
+        profile_free(&p);
+    }
+    profile_search_free(&search);
+    if (bad)
+        fprintf(stderr, "sbx: %d of %d profile%s failed the check\n", bad, argc, argc == 1 ? "" : "s");
+    return bad ? SBX_EXIT_FAILURE : 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_run_usage_error("profile", "'sbx profile' needs list, show NAME or check FILE...");
+    const char *what = argv[1];
+    if (!strcmp(what, "list")) {
+        if (argc != 2)
+            return cli_run_usage_error("profile", "'sbx profile list' takes no arguments");
+        return profile_list();
+    }
+    if (!strcmp(what, "show")) {
+        if (argc != 3)
+            return cli_run_usage_error("profile", "'sbx profile show' takes one profile name or path");
+        return profile_show(argv[2]);
+    }
+    if (!strcmp(what, "check")) {
+        if (argc < 3)
+            return cli_run_usage_error("profile", "'sbx profile check' needs at least one file");
+        return profile_check(argc - 2, argv + 2);
+    }
+    char msg[256];
+    snprintf(msg, sizeof msg, "unknown 'sbx profile' command '%s' (list, show, check)", what);
+    return cli_run_usage_error("profile", msg);
+}
