@@ -13,13 +13,6 @@ int cmd_audit(int argc, char **argv)
     return SBX_EXIT_FAILURE;
 }
 
-int cmd_probe(int argc, char **argv)
-{
-    (void)argc; (void)argv;
-    fprintf(stderr, "sbx: 'sbx probe' is not available in this build yet\n");
-    return SBX_EXIT_FAILURE;
-}
-
 int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 {
     (void)req; (void)res;
