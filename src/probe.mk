@@ -4,3 +4,4 @@ src_libsbx_a_SOURCES += \
 	src/json_bytes.c src/json_bytes.h \
 	src/probe.c src/probe.h \
 	src/probe_profile.c src/probe_profile.h
+src_libsbx_a_SOURCES += src/report.c src/report.h

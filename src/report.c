@@ -1,0 +1,892 @@
+/* The run record (see report.h for how it is filled, docs/run-record.md
+ * for the keys).
+ *
+ * Two kinds of data:
+ *  - what the CLI knows in the supervisor (profile, command): kept as
+ *    json-c objects in the supervisor's memory;
+ *  - what the run core does, possibly in a forked child (mounts, limits,
+ *    maps, the failing step): appended as JSON lines to an event log in a
+ *    MAP_SHARED anonymous mapping, so children's writes survive them.
+ *    Appends reserve space with an atomic add, so processes appending at
+ *    once never overlap. The supervisor parses the log when it writes the
+ *    file and treats it as untrusted input: each line goes through
+ *    json_tokener, a line that does not parse is counted, not trusted. */
+#include "config.h"
+
+#include "report.h"
+
+#include "json_bytes.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Room for the events of one run. Pages are only touched as events are
+ * appended; a run that overflows it is marked "events_truncated". */
+#define RECORD_ARENA_SIZE (4u << 20)
+/* One event line at most (a mount of a PATH_MAX path is well below). */
+#define RECORD_EVENT_MAX (64u << 10)
+
+struct record_arena {
+    size_t used;        /* bytes reserved so far (atomic) */
+    int truncated;      /* an append did not fit (atomic) */
+    char data[];
+};
+
+struct run_record {
+    struct record_arena *arena;
+    size_t arena_size;
+    int fd;                     /* the report file, or -1 */
+    char *path;
+    pid_t owner;                /* the supervisor: the only writer of the file */
+    struct timespec start_real;
+    long long start_mono_us;
+    char *label;
+    struct json_object *profile;      /* record_profile() */
+    struct json_object *environment;  /* record_profile() + record_command() */
+    struct json_object *command;      /* record_command() */
+};
+
+static struct run_record *current;
+
+static long long mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void report_die_hook(const char *message);
+
+struct run_record *report_open(const char *path)
+{
+    struct run_record *rec = xcalloc(1, sizeof *rec);
+    rec->fd = -1;
+    rec->owner = getpid();
+    clock_gettime(CLOCK_REALTIME, &rec->start_real);
+    rec->start_mono_us = mono_us();
+    rec->arena_size = RECORD_ARENA_SIZE;
+    void *m = mmap(NULL, rec->arena_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        die_errno("--report: cannot map %u bytes for the run record", RECORD_ARENA_SIZE);
+    rec->arena = m;
+    if (path) {
+        rec->path = xstrdup(path);
+        /* Opened now: an unwritable report path must stop sbx before the
+         * command runs, not after. O_CLOEXEC: the sandbox never inherits it. */
+        rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+        if (rec->fd < 0) {
+            int e = errno;
+            record_free(rec);
+            die_with_errno(e, "--report: cannot open %s for writing", path);
+        }
+    }
+    current = rec;
+    die_hook = report_die_hook;
+    return rec;
+}
+
+void record_set_current(struct run_record *rec)
+{
+    current = rec;
+}
+
+struct run_record *record_current(void)
+{
+    return current;
+}
+
+void record_free(struct run_record *rec)
+{
+    if (!rec)
+        return;
+    if (current == rec) {
+        current = NULL;
+        if (die_hook == report_die_hook)
+            die_hook = NULL;
+    }
+    if (rec->arena)
+        munmap(rec->arena, rec->arena_size);
+    if (rec->fd >= 0)
+        close(rec->fd);
+    free(rec->path);
+    free(rec->label);
+    json_object_put(rec->profile);
+    json_object_put(rec->environment);
+    json_object_put(rec->command);
+    free(rec);
+}
+
+/* ---- the event log --------------------------------------------------- */
+
+/* Appends ev (consumed) with its process and time. Safe in any process
+ * that shares the mapping; never fails loudly: a full log is marked. */
+static void event_append(const char *type, struct json_object *ev)
+{
+    struct run_record *rec = current;
+    if (!rec || !rec->arena) {
+        json_object_put(ev);
+        return;
+    }
+    struct json_object *line = json_object_new_object();
+    json_object_object_add(line, "event", json_object_new_string(type));
+    json_object_object_add(line, "pid", json_object_new_int64(getpid()));
+    json_object_object_add(line, "t_us", json_object_new_int64(mono_us() - rec->start_mono_us));
+    json_object_object_foreach(ev, key, val)
+        json_object_object_add(line, key, json_object_get(val));
+    json_object_put(ev);
+    const char *text = json_object_to_json_string_ext(line, JSON_C_TO_STRING_PLAIN |
+                                                                JSON_C_TO_STRING_NOSLASHESCAPE);
+    size_t len = strlen(text);
+    size_t room = rec->arena_size - offsetof(struct record_arena, data);
+    if (len + 1 > RECORD_EVENT_MAX) {
+        __atomic_store_n(&rec->arena->truncated, 1, __ATOMIC_RELAXED);
+    } else {
+        size_t at = __atomic_fetch_add(&rec->arena->used, len + 1, __ATOMIC_RELAXED);
+        if (at + len + 1 > room) {
+            __atomic_store_n(&rec->arena->truncated, 1, __ATOMIC_RELAXED);
+        } else {
+            memcpy(rec->arena->data + at, text, len);
+            rec->arena->data[at + len] = '\n';
+        }
+    }
+    json_object_put(line);
+}
+
+static struct json_object *new_event(void)
+{
+    return json_object_new_object();
+}
+
+void record_step(const char *fmt, ...)
+{
+    if (!current)
+        return;
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "step", json_cstr_new(s));
+    free(s);
+    event_append("step", ev);
+}
+
+void record_namespace(const char *name, bool created)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "name", json_cstr_new(name));
+    json_object_object_add(ev, "created", json_object_new_boolean(created));
+    event_append("namespace", ev);
+}
+
+void record_id_map(const char *which, uint32_t inside, uint32_t outside, uint32_t count)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "which", json_cstr_new(which));
+    json_object_object_add(ev, "inside", json_object_new_int64(inside));
+    json_object_object_add(ev, "outside", json_object_new_int64(outside));
+    json_object_object_add(ev, "count", json_object_new_int64(count));
+    event_append("id_map", ev);
+}
+
+static struct json_object *json_rlim(uint64_t v)
+{
+    if (v == (uint64_t)RLIM_INFINITY || v > (uint64_t)INT64_MAX)
+        return json_object_new_string("unlimited");
+    return json_object_new_int64((int64_t)v);
+}
+
+void record_limit(const char *name, uint64_t soft, uint64_t hard)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "name", json_cstr_new(name));
+    json_object_object_add(ev, "soft", json_rlim(soft));
+    json_object_object_add(ev, "hard", json_rlim(hard));
+    event_append("limit", ev);
+}
+
+void record_network(const char *key, const char *value)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "key", json_cstr_new(key));
+    json_object_object_add(ev, "value", json_cstr_new(value));
+    event_append("network", ev);
+}
+
+void record_mount(const char *kind, const char *source, const char *target, const char *note)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "kind", json_cstr_new(kind));
+    json_object_object_add(ev, "source", json_cstr_new(source));
+    json_object_object_add(ev, "target", json_cstr_new(target));
+    json_object_object_add(ev, "note", json_cstr_new(note));
+    event_append("mount", ev);
+}
+
+void record_env(const char *action, const char *name)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "action", json_cstr_new(action));
+    json_object_object_add(ev, "name", json_cstr_new(name));
+    event_append("env", ev);
+}
+
+void record_denial(const char *syscall, const char *detail, int errnum, uint64_t count,
+                   long pid, const char *comm)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "syscall", json_cstr_new(syscall));
+    json_object_object_add(ev, "detail", json_cstr_new(detail));
+    const char *en = errnum ? errno_name(errnum) : NULL;
+    json_object_object_add(ev, "errno", en ? json_object_new_string(en) : NULL);
+    json_object_object_add(ev, "count", json_object_new_int64(count > INT64_MAX ? INT64_MAX
+                                                                              : (int64_t)count));
+    json_object_object_add(ev, "process_pid", pid > 0 ? json_object_new_int64(pid) : NULL);
+    json_object_object_add(ev, "process_comm", json_cstr_new(comm));
+    event_append("denial", ev);
+}
+
+void record_failure(const char *message)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "message", json_cstr_new(message));
+    event_append("failure", ev);
+}
+
+/* die() anywhere while a record is open. In a child of the supervisor the
+ * message joins the event log; the supervisor writes the file. */
+static void report_die_hook(const char *message)
+{
+    struct run_record *rec = current;
+    if (!rec)
+        return;
+    record_failure(message);
+    if (getpid() != rec->owner || rec->fd < 0)
+        return;
+    if (report_write(rec, NULL, SBX_EXIT_FAILURE))
+        return;
+}
+
+/* ---- what the CLI knows ---------------------------------------------- */
+
+static struct json_object *json_str_list(const struct str_list *l)
+{
+    struct json_object *a = json_object_new_array();
+    for (size_t i = 0; i < l->n; i++)
+        json_object_array_add(a, json_cstr_new(l->v[i].value));
+    return a;
+}
+
+static struct json_object *json_limit_asked(const struct limit_setting *s)
+{
+    if (!s->set)
+        return NULL;
+    if (s->max)
+        return json_object_new_string("max");
+    if (s->unlimited)
+        return json_object_new_string("unlimited");
+    return json_object_new_int64(s->value > INT64_MAX ? INT64_MAX : (int64_t)s->value);
+}
+
+static struct json_object *json_id_setting(const struct id_setting *s)
+{
+    return s->current ? json_object_new_string("current") : json_object_new_int64(s->value);
+}
+
+static const char *root_mode_name(enum root_mode m)
+{
+    switch (m) {
+    case ROOT_RO: return "ro";
+    case ROOT_TMPFS: return "tmpfs";
+    case ROOT_HOST: return "host";
+    }
+    return "?";
+}
+
+static struct json_object *environment_changes(const struct profile *p);
+
+void record_profile(const struct profile *p)
+{
+    struct run_record *rec = current;
+    if (!rec)
+        return;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", json_cstr_new(p->name));
+    json_object_object_add(o, "path", json_cstr_new(p->path));
+    json_object_object_add(o, "description", json_cstr_new(p->description));
+    struct json_object *files = json_object_new_array();
+    for (size_t i = 0; i < p->nfiles; i++)
+        json_object_array_add(files, json_cstr_new(p->files[i]));
+    json_object_object_add(o, "files", files);
+
+    struct json_object *ns = json_object_new_object();
+    for (int k = 0; k < NS_COUNT; k++)
+        json_object_object_add(ns, ns_kind_name((enum ns_kind)k), json_object_new_boolean(p->ns[k]));
+    json_object_object_add(o, "namespaces", ns);
+    json_object_object_add(o, "uid", json_id_setting(&p->uid));
+    json_object_object_add(o, "gid", json_id_setting(&p->gid));
+    json_object_object_add(o, "hostname", json_cstr_new(p->hostname));
+    json_object_object_add(o, "nested_userns", json_object_new_boolean(p->nested_userns));
+
+    struct json_object *net = json_object_new_object();
+    json_object_object_add(net, "mode", json_object_new_string(net_mode_name(p->net_mode)));
+    json_object_object_add(net, "outbound", json_object_new_boolean(p->outbound));
+    struct json_object *fwd = json_object_new_array();
+    for (size_t i = 0; i < p->nforward; i++)
+        json_object_array_add(fwd, json_object_new_int(p->forward[i]));
+    json_object_object_add(net, "forward", fwd);
+    json_object_object_add(o, "network", net);
+
+    struct json_object *limits = json_object_new_object();
+    for (int k = 0; k < LIMIT_COUNT; k++)
+        json_object_object_add(limits, limit_kind_name((enum limit_kind)k),
+                               json_limit_asked(&p->limits[k]));
+    json_object_object_add(o, "limits", limits);
+    json_object_object_add(o, "timeout_ms", p->timeout_ms ? json_object_new_int64(
+                                                               p->timeout_ms > INT64_MAX ? INT64_MAX
+                                                               : (int64_t)p->timeout_ms)
+                                                          : NULL);
+
+    struct json_object *fs = json_object_new_object();
+    json_object_object_add(fs, "root", json_object_new_string(root_mode_name(p->root)));
+    struct json_object *rules = json_object_new_array();
+    for (size_t i = 0; i < p->nfs; i++) {
+        struct json_object *r = json_object_new_object();
+        json_object_object_add(r, "kind", json_object_new_string(fs_kind_name(p->fs[i].kind)));
+        json_object_object_add(r, "path", json_cstr_new(p->fs[i].path));
+        json_object_object_add(r, "optional", json_object_new_boolean(p->fs[i].optional));
+        json_object_array_add(rules, r);
+    }
+    json_object_object_add(fs, "rules", rules);
+    json_object_object_add(fs, "proc", json_object_new_boolean(p->proc));
+    json_object_object_add(fs, "dev", json_object_new_string(p->dev == DEV_MINIMAL ? "minimal" : "none"));
+    json_object_object_add(o, "filesystem", fs);
+
+    struct json_object *sec = json_object_new_object();
+    json_object_object_add(sec, "no_new_privs", json_object_new_boolean(p->no_new_privs));
+    json_object_object_add(sec, "capabilities", json_str_list(&p->capabilities));
+    json_object_object_add(sec, "seccomp", json_object_new_string(p->seccomp == SECCOMP_DEFAULT
+                                                                       ? "default" : "none"));
+    struct json_object *deny = json_object_new_array();
+    for (size_t i = 0; i < p->ndeny; i++)
+        json_object_array_add(deny, json_cstr_new(p->deny[i].text));
+    json_object_object_add(sec, "deny", deny);
+    json_object_object_add(o, "security", sec);
+
+    json_object_put(rec->profile);
+    rec->profile = o;
+    json_object_put(rec->environment);
+    rec->environment = environment_changes(p);
+}
+
+bool env_name_looks_secret(const char *name)
+{
+    static const char *const words[] = {
+        "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "CREDENTIAL",
+        "AUTH", "COOKIE", "SESSION", "PRIVATE", "SIGNATURE", "CERT",
+    };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strcasestr(name, words[i]))
+            return true;
+    return false;
+}
+
+/* Splits a keep/unset entry ("PATH HOME LANG") and tells whether `name`
+ * is one of its words. */
+static bool list_has_name(const struct str_list *l, const char *name, size_t namelen)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const char *s = l->v[i].value;
+        while (*s) {
+            s += strspn(s, " \t");
+            size_t n = strcspn(s, " \t");
+            if (n && n == namelen && !memcmp(s, name, n))
+                return true;
+            s += n;
+        }
+    }
+    return false;
+}
+
+static bool set_has_name(const struct str_list *l, const char *name, size_t namelen)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const char *eq = strchr(l->v[i].value, '=');
+        size_t n = eq ? (size_t)(eq - l->v[i].value) : strlen(l->v[i].value);
+        if (n == namelen && !memcmp(l->v[i].value, name, n))
+            return true;
+    }
+    return false;
+}
+
+/* What the command's environment loses, gains and keeps compared with the
+ * caller's: names only. Values are never recorded: the file is evidence
+ * that gets attached to CI logs, and values are where secrets live. */
+static struct json_object *environment_changes(const struct profile *p)
+{
+    extern char **environ;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "clear", json_object_new_boolean(p->env_clear));
+    struct json_object *set = json_object_new_array();
+    for (size_t i = 0; i < p->env_set.n; i++) {
+        const char *v = p->env_set.v[i].value;
+        const char *eq = strchr(v, '=');
+        json_object_array_add(set, json_bytes_new(v, eq ? (size_t)(eq - v) : strlen(v)));
+    }
+    json_object_object_add(o, "set", set);
+    struct json_object *removed = json_object_new_array();
+    struct json_object *secret = json_object_new_array();
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
+        bool gone = (p->env_clear && !list_has_name(&p->env_keep, *e, n)) ||
+                    list_has_name(&p->env_unset, *e, n);
+        bool overwritten = set_has_name(&p->env_set, *e, n);
+        if (gone && !overwritten)
+            json_object_array_add(removed, json_bytes_new(*e, n));
+        if (!gone) {
+            char *name = xstrndup(*e, n);
+            if (env_name_looks_secret(name))
+                json_object_array_add(secret, json_bytes_new(*e, n));
+            free(name);
+        }
+    }
+    json_object_object_add(o, "removed", removed);
+    json_object_object_add(o, "unset_rules", json_str_list(&p->env_unset));
+    json_object_object_add(o, "keep_rules", json_str_list(&p->env_keep));
+    json_object_object_add(o, "secret_looking_passed", secret);
+    return o;
+}
+
+void record_command(char *const *argv, const char *cwd)
+{
+    struct run_record *rec = current;
+    if (!rec)
+        return;
+    struct json_object *o = json_object_new_object();
+    struct json_object *a = json_object_new_array();
+    for (size_t i = 0; argv && argv[i]; i++)
+        json_object_array_add(a, json_cstr_new(argv[i]));
+    json_object_object_add(o, "argv", a);
+    json_object_object_add(o, "cwd", json_cstr_new(cwd));
+    json_object_put(rec->command);
+    rec->command = o;
+}
+
+void record_label(const char *label)
+{
+    if (!current)
+        return;
+    free(current->label);
+    current->label = label ? xstrdup(label) : NULL;
+}
+
+/* ---- assembling the document ----------------------------------------- */
+
+static char *iso8601(const struct timespec *ts)
+{
+    struct tm tm;
+    gmtime_r(&ts->tv_sec, &tm);
+    char buf[64];
+    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + n, sizeof buf - n, ".%03ldZ", ts->tv_nsec / 1000000);
+    return xstrdup(buf);
+}
+
+static const char *event_string(struct json_object *ev, const char *key)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(ev, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static struct json_object *event_get(struct json_object *ev, const char *key)
+{
+    struct json_object *v = NULL;
+    json_object_object_get_ex(ev, key, &v);
+    return json_object_get(v);
+}
+
+/* A copy of ev without "event" (the key that routed it). */
+static struct json_object *event_body(struct json_object *ev)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_foreach(ev, key, val) {
+        if (strcmp(key, "event"))
+            json_object_object_add(o, key, json_object_get(val));
+    }
+    return o;
+}
+
+struct replay {
+    struct json_object *steps, *namespaces, *uid_map, *gid_map, *limits_applied,
+        *network_state, *mounts, *env_by_sbx, *denials, *failures;
+    int64_t denial_total;
+    size_t bad_lines;
+    bool truncated;
+};
+
+static void replay_events(struct run_record *rec, struct replay *r)
+{
+    r->steps = json_object_new_array();
+    r->namespaces = json_object_new_object();
+    r->uid_map = json_object_new_array();
+    r->gid_map = json_object_new_array();
+    r->limits_applied = json_object_new_object();
+    r->network_state = json_object_new_object();
+    r->mounts = json_object_new_array();
+    r->env_by_sbx = json_object_new_array();
+    r->denials = json_object_new_array();
+    r->failures = json_object_new_array();
+    if (!rec->arena)
+        return;
+    size_t room = rec->arena_size - offsetof(struct record_arena, data);
+    size_t used = __atomic_load_n(&rec->arena->used, __ATOMIC_ACQUIRE);
+    if (used > room)
+        used = room;
+    r->truncated = __atomic_load_n(&rec->arena->truncated, __ATOMIC_ACQUIRE);
+    const char *p = rec->arena->data, *end = p + used;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        struct json_object *ev = NULL;
+        if (len > 0 && len < RECORD_EVENT_MAX) {
+            struct json_tokener *tok = json_tokener_new();
+            ev = json_tokener_parse_ex(tok, p, (int)len);
+            if (json_tokener_get_error(tok) != json_tokener_success) {
+                json_object_put(ev);
+                ev = NULL;
+            }
+            json_tokener_free(tok);
+        }
+        p += len + 1;
+        const char *type = ev && json_object_is_type(ev, json_type_object)
+                               ? event_string(ev, "event") : NULL;
+        if (!type) {
+            /* a reserved slot never filled (a child died mid-append) reads
+             * as NUL bytes: also counted here */
+            if (len > 0)
+                r->bad_lines++;
+            json_object_put(ev);
+            continue;
+        }
+        if (!strcmp(type, "step")) {
+            json_object_array_add(r->steps, event_body(ev));
+        } else if (!strcmp(type, "namespace")) {
+            const char *name = event_string(ev, "name");
+            if (name)
+                json_object_object_add(r->namespaces, name, event_get(ev, "created"));
+        } else if (!strcmp(type, "id_map")) {
+            const char *which = event_string(ev, "which");
+            struct json_object *m = json_object_new_object();
+            json_object_object_add(m, "inside", event_get(ev, "inside"));
+            json_object_object_add(m, "outside", event_get(ev, "outside"));
+            json_object_object_add(m, "count", event_get(ev, "count"));
+            json_object_array_add(which && !strcmp(which, "gid") ? r->gid_map : r->uid_map, m);
+        } else if (!strcmp(type, "limit")) {
+            const char *name = event_string(ev, "name");
+            if (name) {
+                struct json_object *l = json_object_new_object();
+                json_object_object_add(l, "soft", event_get(ev, "soft"));
+                json_object_object_add(l, "hard", event_get(ev, "hard"));
+                json_object_object_add(r->limits_applied, name, l);
+            }
+        } else if (!strcmp(type, "network")) {
+            const char *key = event_string(ev, "key");
+            if (key)
+                json_object_object_add(r->network_state, key, event_get(ev, "value"));
+        } else if (!strcmp(type, "mount")) {
+            json_object_array_add(r->mounts, event_body(ev));
+        } else if (!strcmp(type, "env")) {
+            json_object_array_add(r->env_by_sbx, event_body(ev));
+        } else if (!strcmp(type, "denial")) {
+            struct json_object *c;
+            if (json_object_object_get_ex(ev, "count", &c))
+                r->denial_total += json_object_get_int64(c);
+            json_object_array_add(r->denials, event_body(ev));
+        } else if (!strcmp(type, "failure")) {
+            json_object_array_add(r->failures, event_body(ev));
+        } else {
+            r->bad_lines++;
+        }
+        json_object_put(ev);
+    }
+}
+
+static const char *signal_name(int sig)
+{
+    const char *abbrev = sigabbrev_np(sig);
+    static __thread char buf[16];
+    if (!abbrev)
+        return NULL;
+    snprintf(buf, sizeof buf, "SIG%s", abbrev);
+    return buf;
+}
+
+/* The last step recorded before the first failure, or the last step. */
+static struct json_object *failed_step(struct replay *r)
+{
+    size_t n = json_object_array_length(r->steps);
+    if (n == 0)
+        return NULL;
+    struct json_object *last = json_object_array_get_idx(r->steps, n - 1);
+    struct json_object *s;
+    if (!json_object_object_get_ex(last, "step", &s))
+        return NULL;
+    return json_object_get(s);
+}
+
+struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
+                                   int exit_status)
+{
+    struct replay r = {0};
+    replay_events(rec, &r);
+
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "format", json_object_new_int(1));
+    json_object_object_add(o, "sbx_version", json_object_new_string(PACKAGE_VERSION));
+    json_object_object_add(o, "kind", json_object_new_string("run"));
+    json_object_object_add(o, "label", json_cstr_new(rec->label));
+    char *start = iso8601(&rec->start_real);
+    json_object_object_add(o, "start_time", json_object_new_string(start));
+    free(start);
+    json_object_object_add(o, "start_time_unix_ms",
+                           json_object_new_int64((int64_t)rec->start_real.tv_sec * 1000 +
+                                                 rec->start_real.tv_nsec / 1000000));
+    long long duration = res && res->duration_us ? (long long)res->duration_us
+                                                 : mono_us() - rec->start_mono_us;
+    json_object_object_add(o, "duration_us", json_object_new_int64(duration));
+
+    struct json_object *argv = NULL, *cwd = NULL;
+    if (rec->command) {
+        json_object_object_get_ex(rec->command, "argv", &argv);
+        json_object_object_get_ex(rec->command, "cwd", &cwd);
+    }
+    json_object_object_add(o, "argv", json_object_get(argv));
+    json_object_object_add(o, "cwd", json_object_get(cwd));
+
+    struct json_object *prof = rec->profile;
+    struct json_object *pp = json_object_new_object();
+    struct json_object *v;
+#define FROM_PROFILE(dst, key) \
+    json_object_object_add(dst, key, prof && json_object_object_get_ex(prof, key, &v) ? json_object_get(v) : NULL)
+    FROM_PROFILE(pp, "name");
+    FROM_PROFILE(pp, "path");
+    FROM_PROFILE(pp, "files");
+    FROM_PROFILE(pp, "description");
+    json_object_object_add(o, "profile", pp);
+
+    struct json_object *ns = json_object_new_object();
+    struct json_object *asked = NULL;
+    if (prof && json_object_object_get_ex(prof, "namespaces", &asked))
+        json_object_object_add(ns, "asked", json_object_get(asked));
+    else
+        json_object_object_add(ns, "asked", NULL);
+    json_object_object_add(ns, "created", r.namespaces);
+    json_object_object_add(o, "namespaces", ns);
+
+    struct json_object *ids = json_object_new_object();
+    FROM_PROFILE(ids, "uid");
+    FROM_PROFILE(ids, "gid");
+    json_object_object_add(ids, "uid_map", r.uid_map);
+    json_object_object_add(ids, "gid_map", r.gid_map);
+    FROM_PROFILE(ids, "hostname");
+    FROM_PROFILE(ids, "nested_userns");
+    json_object_object_add(o, "ids", ids);
+
+    struct json_object *limits = json_object_new_object();
+    struct json_object *lasked = NULL;
+    json_object_object_add(limits, "asked", prof && json_object_object_get_ex(prof, "limits", &lasked)
+                                                ? json_object_get(lasked) : NULL);
+    json_object_object_add(limits, "applied", r.limits_applied);
+    json_object_object_add(o, "limits", limits);
+
+    struct json_object *timeout = json_object_new_object();
+    FROM_PROFILE(timeout, "timeout_ms");
+    json_object_object_add(timeout, "expired", json_object_new_boolean(res && res->timed_out));
+    json_object_object_add(o, "timeout", timeout);
+
+    struct json_object *net = json_object_new_object();
+    struct json_object *pnet = NULL;
+    if (prof && json_object_object_get_ex(prof, "network", &pnet)) {
+        json_object_object_foreach(pnet, key, val)
+            json_object_object_add(net, key, json_object_get(val));
+    }
+    json_object_object_add(net, "state", r.network_state);
+    json_object_object_add(o, "network", net);
+
+    struct json_object *fs = json_object_new_object();
+    struct json_object *pfs = NULL;
+    json_object_object_add(fs, "asked", prof && json_object_object_get_ex(prof, "filesystem", &pfs)
+                                            ? json_object_get(pfs) : NULL);
+    json_object_object_add(fs, "done", r.mounts);
+    json_object_object_add(o, "mounts", fs);
+
+    struct json_object *env = rec->environment ? json_object_get(rec->environment)
+                                               : json_object_new_object();
+    json_object_object_add(env, "changed_by_sbx", r.env_by_sbx);
+    json_object_object_add(o, "environment", env);
+
+    FROM_PROFILE(o, "security");
+#undef FROM_PROFILE
+
+    json_object_object_add(o, "steps", r.steps);
+
+    /* how it ended */
+    struct json_object *result = json_object_new_object();
+    bool ran = res && res->command_ran;
+    int sig = res ? res->term_signal : 0;
+    json_object_object_add(result, "exit_status", json_object_new_int(exit_status));
+    json_object_object_add(result, "command_ran", json_object_new_boolean(ran));
+    json_object_object_add(result, "exit_code",
+                           ran && res && WIFEXITED(res->wait_status) && !sig
+                               ? json_object_new_int(WEXITSTATUS(res->wait_status)) : NULL);
+    json_object_object_add(result, "signal", sig ? json_object_new_int(sig) : NULL);
+    const char *sname = sig ? signal_name(sig) : NULL;
+    json_object_object_add(result, "signal_name", sname ? json_object_new_string(sname) : NULL);
+    json_object_object_add(result, "timed_out", json_object_new_boolean(res && res->timed_out));
+    json_object_object_add(o, "result", result);
+
+    struct json_object *denials = json_object_new_object();
+    json_object_object_add(denials, "total", json_object_new_int64(r.denial_total));
+    json_object_object_add(denials, "entries", r.denials);
+    json_object_object_add(o, "denials", denials);
+
+    /* failure: sbx itself failed (setup), with the step it was on */
+    size_t nfail = json_object_array_length(r.failures);
+    bool setup_failed = !res || (!ran && exit_status == SBX_EXIT_FAILURE) || (nfail && !ran);
+    if (setup_failed || nfail) {
+        struct json_object *f = json_object_new_object();
+        json_object_object_add(f, "step", failed_step(&r));
+        struct json_object *msg = NULL;
+        if (nfail)
+            json_object_object_get_ex(json_object_array_get_idx(r.failures, 0), "message", &msg);
+        json_object_object_add(f, "message", json_object_get(msg));
+        json_object_object_add(f, "messages", json_object_get(r.failures));
+        json_object_object_add(o, "failure", f);
+    } else {
+        json_object_object_add(o, "failure", NULL);
+    }
+    json_object_put(r.failures);
+
+    const char *verdict;
+    if (setup_failed)
+        verdict = "setup_failed";
+    else if (res->timed_out)
+        verdict = "timed_out";
+    else if (!ran && exit_status == 127)
+        verdict = "command_not_found";
+    else if (!ran && exit_status == 126)
+        verdict = "command_not_executable";
+    else if (!ran)
+        verdict = "setup_failed";
+    else if (sig)
+        verdict = "killed_by_signal";
+    else if (WIFEXITED(res->wait_status) && WEXITSTATUS(res->wait_status) == 0)
+        verdict = r.denial_total ? "false_green_suspected" : "passed";
+    else
+        verdict = "failed";
+    json_object_object_add(o, "verdict", json_object_new_string(verdict));
+
+    json_object_object_add(o, "events_truncated", json_object_new_boolean(r.truncated));
+    json_object_object_add(o, "events_unreadable", json_object_new_int64((int64_t)r.bad_lines));
+    return o;
+}
+
+/* ---- files ----------------------------------------------------------- */
+
+static bool write_json_fd(int fd, struct json_object *o, const char *path)
+{
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                             JSON_C_TO_STRING_SPACED |
+                                                             JSON_C_TO_STRING_NOSLASHESCAPE);
+    bool ok = write_all(fd, text, strlen(text)) && write_all(fd, "\n", 1);
+    if (!ok)
+        warn_errno("--report: cannot write the run record to %s", path);
+    return ok;
+}
+
+bool report_write(struct run_record *rec, const struct sandbox_result *res, int exit_status)
+{
+    if (!rec)
+        return true;
+    if (current == rec && die_hook == report_die_hook)
+        die_hook = NULL;
+    struct json_object *o = record_to_json(rec, res, exit_status);
+    bool ok = true;
+    if (rec->fd >= 0) {
+        ok = write_json_fd(rec->fd, o, rec->path);
+        if (close(rec->fd) < 0 && ok) {
+            warn_errno("--report: cannot write the run record to %s", rec->path);
+            ok = false;
+        }
+        rec->fd = -1;
+    }
+    json_object_put(o);
+    record_free(rec);
+    return ok;
+}
+
+bool report_write_audit(const char *path, struct run_record *under,
+                        const struct sandbox_result *under_res, int under_status,
+                        struct run_record *against, const struct sandbox_result *against_res,
+                        int against_status, const char *verdict, int exit_status)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0) {
+        warn_errno("--report: cannot open %s for writing", path);
+        record_free(under);
+        record_free(against);
+        return false;
+    }
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "format", json_object_new_int(1));
+    json_object_object_add(o, "sbx_version", json_object_new_string(PACKAGE_VERSION));
+    json_object_object_add(o, "kind", json_object_new_string("audit"));
+    json_object_object_add(o, "verdict", json_cstr_new(verdict));
+    json_object_object_add(o, "exit_status", json_object_new_int(exit_status));
+    json_object_object_add(o, "under", under ? record_to_json(under, under_res, under_status) : NULL);
+    json_object_object_add(o, "against", against ? record_to_json(against, against_res,
+                                                                  against_status) : NULL);
+    bool ok = write_json_fd(fd, o, path);
+    if (close(fd) < 0 && ok) {
+        warn_errno("--report: cannot write the run record to %s", path);
+        ok = false;
+    }
+    json_object_put(o);
+    record_free(under);
+    record_free(against);
+    return ok;
+}

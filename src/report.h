@@ -1,0 +1,111 @@
+/* The run record: `sbx run --report FILE` (and `sbx audit --report FILE`)
+ * writes, as JSON, what the sandbox really was and how the command ended,
+ * so a test result can be read next to its evidence. Keys:
+ * docs/run-record.md.
+ *
+ * How the pieces fill it:
+ *  - the CLI opens it (report_open) before loading the profile, hands it
+ *    the profile and command (record_profile, record_command) and, after
+ *    sandbox_run(), writes it (report_write).
+ *  - the run core reports what it actually did, from any process: the
+ *    supervisor, init inside, or the command's pre-exec setup. The record
+ *    lives in a MAP_SHARED anonymous mapping made before any fork, so
+ *    record_*() calls in forked children reach the supervisor without a
+ *    pipe. Each call appends one JSON line; nothing is lost at exec since
+ *    the command never calls them.
+ *  - die() anywhere: report_open() installs die_hook; in the supervisor it
+ *    writes the record with the failed step, in a child it only appends the
+ *    failure (the supervisor writes the file when it dies or returns 125).
+ *
+ * Every record_*() is a no-op when no record is open (no --report), so
+ * the run core calls them unconditionally. */
+#ifndef SBX_REPORT_H
+#define SBX_REPORT_H
+
+#include "profile.h"
+#include "sandbox.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct run_record;
+
+/* Creates the record and makes it current. path: the file, opened
+ * (created, truncated) now so that an unwritable path fails before the
+ * command runs (die(), 125); NULL: no file (audit keeps two records and
+ * writes them with report_write_audit). Installs die_hook. */
+struct run_record *report_open(const char *path);
+
+/* Makes rec the record that record_*() calls go to (NULL: none). */
+void record_set_current(struct run_record *rec);
+struct run_record *record_current(void);
+
+/* --- filled by the CLI ------------------------------------------------ */
+
+/* The effective profile (after command-line overrides): name, path,
+ * included files, namespaces, ids, limits asked, network, filesystem
+ * rules, environment changes (names only), security settings. */
+void record_profile(const struct profile *p);
+/* The command and where it starts. */
+void record_command(char *const *argv, const char *cwd);
+/* For audit: "qa" / "restrictive" run labels. */
+void record_label(const char *label);
+
+/* --- filled by the run core (any process, before exec) --------------- */
+
+/* A setup step about to run ("create namespaces", "mount plan", ...):
+ * when sbx fails, the last step recorded is the one that failed. */
+void record_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A namespace created (or, created == false, shared with the host). */
+void record_namespace(const char *name, bool created);
+/* One line written to uid_map / gid_map: which = "uid" or "gid". */
+void record_id_map(const char *which, uint32_t inside, uint32_t outside, uint32_t count);
+/* A resource limit as applied (what getrlimit returns afterwards);
+ * RLIM_INFINITY is recorded as "unlimited". name: limit_kind_name(). */
+void record_limit(const char *name, uint64_t soft, uint64_t hard);
+/* Network state facts: ("lo", "up"), ("ipv4", "127.0.0.1/8"),
+ * ("outbound", "pasta pid 123") ... */
+void record_network(const char *key, const char *value);
+/* One mount as done: kind "ro", "rw", "tmpfs", "hide", "proc", "dev",
+ * "root"...; source may be NULL; note: NULL, or why it differs from the
+ * plan ("skipped: missing (rw?)"). */
+void record_mount(const char *kind, const char *source, const char *target, const char *note);
+/* An environment change the run core made beyond the profile's rules
+ * (action "set" or "unset"; the name only, never the value). */
+void record_env(const char *action, const char *name);
+/* One kind of denied operation, as the ledger counted it. */
+void record_denial(const char *syscall, const char *detail, int errnum, uint64_t count,
+                   long pid, const char *comm);
+/* A setup failure: the message die() printed. Called by die_hook. */
+void record_failure(const char *message);
+
+/* --- the file ---------------------------------------------------------- */
+
+/* The record as a JSON object (caller puts it). res: NULL when sbx failed
+ * before sandbox_run() returned. exit_status: what sbx exits with. */
+struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
+                                   int exit_status);
+
+/* Writes the record to the file given to report_open(), closes it and
+ * frees rec. res: the result of sandbox_run() (NULL if it did not
+ * return); exit_status: sbx's own exit status. Returns false (after a
+ * warning naming the file) when the file cannot be written: the caller
+ * then exits 125, since the evidence it asked for is missing. */
+bool report_write(struct run_record *rec, const struct sandbox_result *res, int exit_status);
+
+/* `sbx audit --report FILE`: one object with both runs and the verdict.
+ * Frees both records. Same return as report_write. */
+bool report_write_audit(const char *path, struct run_record *under,
+                        const struct sandbox_result *under_res, int under_status,
+                        struct run_record *against, const struct sandbox_result *against_res,
+                        int against_status, const char *verdict, int exit_status);
+
+/* Frees a record without writing it. */
+void record_free(struct run_record *rec);
+
+/* True for names that look like they hold secrets (TOKEN, SECRET,
+ * PASSWORD, KEY, ...): documented in docs/run-record.md. */
+bool env_name_looks_secret(const char *name);
+
+#endif
