@@ -1336,7 +1336,10 @@ static bool do_include(struct loader *L, const struct entry *e, const char *file
     }
     char *path;
     if (profile_name_is_path(name)) {
-        path = name[0] == '/' ? xstrdup(name) : xasprintf("%s/%s", profile_dir, name);
+        const char *rel = name;
+        while (rel[0] == '.' && rel[1] == '/')
+            rel += 2;
+        path = name[0] == '/' ? xstrdup(name) : xasprintf("%s/%s", profile_dir, rel);
         if (access(path, F_OK) != 0 && optional) {
             free(path);
             return true;

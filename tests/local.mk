@@ -10,3 +10,7 @@ include tests/run.mk
 include tests/mount.mk
 include tests/seccomp.mk
 include tests/probe.mk
+
+# Built by `make` (not only `make check`): README's quick start runs it.
+noinst_PROGRAMS += tests/helpers/loopback-fds
+tests_helpers_loopback_fds_SOURCES = tests/helpers/loopback-fds.c

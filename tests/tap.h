@@ -90,7 +90,13 @@ static inline int ok(int pass, const char *fmt, ...)
 static inline void skip(const char *reason)
 {
     tap_count++;
-    printf("ok %d # SKIP %s\n", tap_count, reason);
+    const char *strict = getenv("SBX_TEST_NO_SKIP");
+    if (strict && !strcmp(strict, "1")) {
+        tap_failed++;
+        printf("not ok %d - %s # skip not allowed in CI (SBX_TEST_NO_SKIP=1)\n", tap_count, reason);
+    } else {
+        printf("ok %d # SKIP %s\n", tap_count, reason);
+    }
     fflush(stdout);
 }
 

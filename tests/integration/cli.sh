@@ -1,0 +1,110 @@
+#!/bin/sh
+# What a user sees from sbx's command line: help, version, usage errors
+# (exit 125 with a usage line), profile lookup order and `profile show`.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+make_tmpdir
+
+run_sbx --version
+is "$status" 0 "--version exits 0"
+like "$out" "sbx " "--version prints the version"
+
+run_sbx --help
+is "$status" 0 "--help exits 0"
+for word in run audit probe profile; do
+    like "$out" "sbx $word" "--help shows 'sbx $word'"
+done
+
+for sub in run audit probe profile; do
+    run_sbx help $sub
+    is "$status" 0 "help $sub exits 0"
+    like "$out" "Usage: sbx $sub" "help $sub shows its usage"
+done
+run_sbx run --help
+like "$out" "--nofile N|max" "run --help lists --nofile"
+
+run_sbx
+is "$status" 125 "no arguments: exit 125"
+like "$err" "Usage: sbx run" "no arguments: usage line"
+run_sbx frobnicate
+is "$status" 125 "unknown command: exit 125"
+like "$err" "unknown command 'frobnicate'" "unknown command: named"
+run_sbx --frob
+is "$status" 125 "unknown top-level option: exit 125"
+run_sbx help frob
+is "$status" 125 "help on an unknown command: exit 125"
+
+run_sbx run
+is "$status" 125 "run without a command: exit 125"
+like "$err" "no command given" "run without a command: says so"
+like "$err" "sbx help run" "run without a command: points at help"
+run_sbx run --bogus true
+is "$status" 125 "run --bogus: exit 125"
+like "$err" "unknown option '--bogus'" "run --bogus: named"
+run_sbx run --nofile
+is "$status" 125 "run --nofile without a value: exit 125"
+like "$err" "'--nofile' needs an argument" "run --nofile: says it needs an argument"
+run_sbx run --nofile lots -- true
+is "$status" 125 "run --nofile lots: exit 125"
+like "$err" "--nofile: nofile: 'lots' is not valid" "run --nofile lots: the option and the value are named"
+run_sbx run --network wifi -- true
+is "$status" 125 "run --network wifi: exit 125"
+like "$err" "expected one of loopback, none, host" "run --network wifi: lists the choices"
+run_sbx run --rw relative/../x -- true
+isnt "$status" 0 "run --rw relative: does not run unchecked"
+
+run_sbx profile
+is "$status" 125 "profile without a command: exit 125"
+run_sbx profile show
+is "$status" 125 "profile show without a name: exit 125"
+run_sbx profile frob
+is "$status" 125 "profile frob: exit 125"
+run_sbx profile check
+is "$status" 125 "profile check without files: exit 125"
+
+# Shipped profiles are found from the build tree and all pass the check.
+run_sbx profile check default qa devbackend deny-network no-loopback low-nofile restrictive
+is "$status" 0 "every shipped profile passes the check"
+run_sbx profile list
+is "$status" 0 "profile list exits 0"
+for p in default qa devbackend deny-network no-loopback low-nofile restrictive; do
+    like "$out" "$p " "profile list shows $p"
+done
+
+run_sbx profile show qa
+is "$status" 0 "profile show qa exits 0"
+like "$out" "nofile = max" "profile show qa: merged value"
+like "$out" "qa.ini:" "profile show qa: origin in qa.ini"
+like "$out" "default.ini:" "profile show qa: origin in the included default.ini"
+like "$out" "; default" "profile show qa: built-in defaults are marked"
+
+run_sbx run -p no-such-profile -- true
+is "$status" 125 "run with an unknown profile: exit 125"
+like "$err" "no profile 'no-such-profile'" "unknown profile: named"
+like "$err" "$SBX_TOP_SRCDIR/profiles" "unknown profile: the search path is listed"
+
+# Lookup order: $SBX_PROFILE_PATH, then the user's config dir, then the
+# shipped ones.
+mkdir -p "$tmpdir/env" "$tmpdir/xdg/sbx/profiles"
+printf '[profile]\ndescription = from-env\ninclude = qa\n' >"$tmpdir/env/qa.ini"
+printf '[profile]\ndescription = from-xdg\n' >"$tmpdir/xdg/sbx/profiles/qa.ini"
+printf '[profile]\ndescription = only-xdg\n' >"$tmpdir/xdg/sbx/profiles/mine.ini"
+run_cmd env SBX_PROFILE_PATH="$tmpdir/env" XDG_CONFIG_HOME="$tmpdir/xdg" "$SBX" profile show qa
+like "$out" "description = from-env" "lookup: \$SBX_PROFILE_PATH wins"
+run_cmd env SBX_PROFILE_PATH="$tmpdir/env" XDG_CONFIG_HOME="$tmpdir/none" "$SBX" profile show qa
+like "$out" "nofile = max" "lookup: a user profile may include the shipped one it shadows"
+run_cmd env XDG_CONFIG_HOME="$tmpdir/xdg" "$SBX" profile show qa
+like "$out" "description = from-xdg" "lookup: the user's config dir before the shipped profiles"
+run_cmd env XDG_CONFIG_HOME="$tmpdir/xdg" "$SBX" profile show mine
+like "$out" "description = only-xdg" "lookup: a profile only in the user's dir"
+run_cmd env SBX_PROFILE_PATH="$tmpdir/env" XDG_CONFIG_HOME="$tmpdir/xdg" "$SBX" profile list
+like "$out" "shadowed by $tmpdir/env/qa.ini" "profile list marks shadowed profiles"
+run_cmd env HOME="$tmpdir/home" XDG_CONFIG_HOME= "$SBX" profile show qa
+like "$out" "qa.ini" "lookup: falls back to the shipped profiles"
+
+# $SBX_PROFILE chooses the profile when -p is not given
+printf '[profile]\ninclude = qa\n[limits]\nnofile = bogus\n' >"$tmpdir/env/broken.ini"
+run_cmd env SBX_PROFILE_PATH="$tmpdir/env" SBX_PROFILE=broken "$SBX" run -- true
+is "$status" 125 "\$SBX_PROFILE picks the profile"
+like "$err" "broken.ini:4: nofile: 'bogus' is not valid" "\$SBX_PROFILE: its errors are reported"
+
+done_testing

@@ -1,0 +1,85 @@
+/* Unit tests of `sbx run` / `sbx audit` option parsing (cli_parse_run). */
+#include "config.h"
+
+#include "../tap.h"
+#include "cli.h"
+#include "log.h"
+
+#define ARGV(...) ((char *[]){__VA_ARGS__, NULL})
+#define ARGC(...) ((int)(sizeof((char *[]){__VA_ARGS__}) / sizeof(char *)))
+#define PARSE(mode, out, ...) cli_parse_run(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), mode, out, err, sizeof err)
+
+int main(void)
+{
+    struct run_cli c;
+    char err[512];
+
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "-p", "qa", "--", "cargo", "test"), CLI_OK, "plain run parses");
+    is_str(c.profile, "qa", "-p sets the profile");
+    is_int(c.ncommand, 2, "command after --");
+    is_str(c.command[0], "cargo", "command argv[0]");
+    is_str(c.command[2], NULL, "command NULL-terminated");
+    run_cli_free(&c);
+
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--rw", "/a", "--nofile", "max", "--timeout", "5s", "--network", "none",
+                 "--setenv", "A=1", "--unsetenv", "B", "--ro", "/b", "--tmpfs", "/c", "--hide", "/d", "--strict",
+                 "--report", "r.json", "-C", "/x", "-v", "ls", "-l"),
+           CLI_OK, "every run option parses");
+    is_int(c.noverrides, 9, "nine profile overrides, in order");
+    if (c.noverrides == 9) {
+        is_str(c.overrides[0].key, "rw", "first override is --rw");
+        is_str(c.overrides[1].section, "limits", "--nofile goes to [limits]");
+        is_str(c.overrides[2].key, "timeout", "--timeout is [limits] timeout");
+        is_str(c.overrides[3].key, "mode", "--network is [network] mode");
+        is_str(c.overrides[4].value, "A=1", "--setenv value");
+        is_str(c.overrides[8].label, "--hide", "--hide label");
+    }
+    ok(c.strict, "--strict");
+    is_str(c.report, "r.json", "--report");
+    is_str(c.chdir, "/x", "-C");
+    is_int(c.verbosity, LOG_VERBOSE, "-v");
+    is_str(c.command[0], "ls", "first non-option starts the command");
+    is_str(c.command[1], "-l", "options after the command belong to it");
+    run_cli_free(&c);
+
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "-q", "true"), CLI_OK, "-q parses");
+    is_int(c.verbosity, LOG_QUIET, "-q is quiet");
+    run_cli_free(&c);
+
+    is_int(PARSE(CLI_MODE_RUN, &c, "run"), CLI_USAGE, "no command is a usage error");
+    like_str(err, "no command given", "no command: message");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--"), CLI_USAGE, "only -- is a usage error");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--bogus", "true"), CLI_USAGE, "unknown long option");
+    like_str(err, "unknown option '--bogus'", "unknown long option: named");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "-Z", "true"), CLI_USAGE, "unknown short option");
+    like_str(err, "unknown option '-Z'", "unknown short option: named");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--nofile"), CLI_USAGE, "missing argument");
+    like_str(err, "option '--nofile' needs an argument", "missing argument: named");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "-p"), CLI_USAGE, "missing -p argument");
+    like_str(err, "option '-p' needs an argument", "missing -p argument: named");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--against", "x", "true"), CLI_USAGE, "--against is audit-only");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--help"), CLI_HELP, "--help");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", ""), CLI_USAGE, "empty command string");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--report", "", "true"), CLI_USAGE, "empty --report");
+    run_cli_free(&c);
+
+    is_int(PARSE(CLI_MODE_AUDIT, &c, "audit", "--against", "restrictive", "-p", "qa", "--", "make", "test"),
+           CLI_OK, "audit parses");
+    is_str(c.against, "restrictive", "--against");
+    is_str(c.command[0], "make", "audit command");
+    run_cli_free(&c);
+    /* parsing twice in one process works (getopt state is reset) */
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "-p", "a", "x"), CLI_OK, "second parse in one process");
+    is_str(c.profile, "a", "second parse reads its own arguments");
+    run_cli_free(&c);
+    return done_testing();
+}
