@@ -790,13 +790,19 @@ static void check_hints(struct probe_results *r)
                "; ", r->pid1_comm ? r->pid1_comm : "(unreadable)");
     free(found);
 
+    /* sbx sets container=sbx and SBX_PROFILE inside every sandbox; outside,
+     * SBX_PROFILE alone may just name the default profile for sbx run. */
     in->status = PROBE_INFO;
-    if (r->sbx_profile) {
-        set_text(in, xstrdup(r->sbx_profile));
-        set_detail(in, "SBX_PROFILE is set: inside sbx with profile %s (or it names the default "
-                   "profile for sbx run)", r->sbx_profile);
+    bool sbx_container = r->container_env && !strcmp(r->container_env, "sbx");
+    if (sbx_container) {
+        set_text(in, xstrdup(r->sbx_profile ? r->sbx_profile : "unknown"));
+        set_detail(in, "container=sbx: inside sbx, profile %s",
+                   r->sbx_profile ? r->sbx_profile : "not named (SBX_PROFILE unset)");
+    } else if (r->sbx_profile) {
+        set_detail(in, "not inside sbx (no container=sbx); SBX_PROFILE=%s names the default "
+                   "profile for sbx run", r->sbx_profile);
     } else {
-        set_detail(in, "SBX_PROFILE is not set: not inside sbx");
+        set_detail(in, "not inside sbx: no container=sbx, no SBX_PROFILE");
     }
 }
 

@@ -5,3 +5,4 @@ src_libsbx_a_SOURCES += \
 	src/probe.c src/probe.h \
 	src/probe_profile.c src/probe_profile.h
 src_libsbx_a_SOURCES += src/report.c src/report.h
+EXTRA_DIST += docs/probe-json.md docs/run-record.md

@@ -33,17 +33,8 @@ int probe_in_profile(const char *name, const char *format_flag)
     struct profile p;
     cli_load_profile(&p, name, NULL);
 
-    /* The inner probe reports which profile it runs under (inside_sbx). */
-    char *set = xasprintf("SBX_PROFILE=%s", name);
-    struct profile_errors errs = {0};
-    if (!profile_apply_option(&p, "environment", "set", set, "probe --profile",
-                              cli_profile_vars(), &errs)) {
-        for (size_t i = 0; i < errs.n; i++)
-            warn("%s", errs.msg[i]);
-        die("probe --profile %s: cannot pass SBX_PROFILE into the sandbox", name);
-    }
-    profile_errors_free(&errs);
-
+    /* No need to pass the profile's name: sbx sets container=sbx and
+     * SBX_PROFILE inside every sandbox (env.c), which inside_sbx reports. */
     char *exe = probe_executable(&p);
     char *argv[] = {exe, (char *)"probe", (char *)format_flag, NULL};
     struct sandbox_request req = {
@@ -56,7 +47,6 @@ int probe_in_profile(const char *name, const char *format_flag)
     int status = sandbox_run(&req, &res);
     sandbox_result_free(&res);
     free(exe);
-    free(set);
     profile_free(&p);
     return status;
 }

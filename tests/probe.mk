@@ -3,3 +3,12 @@ check_PROGRAMS += tests/unit/report-test
 tests_unit_report_test_SOURCES = tests/unit/report-test.c tests/tap.h
 tests_unit_report_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/report-test
+
+check_PROGRAMS += tests/helpers/seccomp-deny
+tests_helpers_seccomp_deny_SOURCES = tests/helpers/seccomp-deny.c
+tests_helpers_seccomp_deny_LDADD = $(LIBSECCOMP_LIBS)
+
+# Probe without a sandbox: formats, lo down (a netns made by the test), a
+# seccomp filter, a low descriptor limit.
+TESTS += tests/integration/probe-formats.sh tests/integration/probe-env.sh
+EXTRA_DIST += tests/integration/probe-formats.sh tests/integration/probe-env.sh
