@@ -28,6 +28,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,8 @@ struct run_record {
     int fd;                     /* the report file, or -1 */
     char *path;
     pid_t owner;                /* the supervisor: the only writer of the file */
+    ino_t owner_pidns;          /* with owner: see is_owner() */
+    bool written;
     struct timespec start_real;
     long long start_mono_us;
     char *label;
@@ -69,11 +72,36 @@ static long long mono_us(void)
 
 static void report_die_hook(const char *message);
 
+static ino_t pidns_inode(void)
+{
+    struct stat st;
+    return stat("/proc/self/ns/pid", &st) == 0 ? st.st_ino : 0;
+}
+
+/* Whether this process is the one that opened the record. A pid alone is
+ * not enough: init is pid 1 in its namespace, and so is sbx when it runs
+ * as a container's first process. */
+static bool is_owner(const struct run_record *rec)
+{
+    return getpid() == rec->owner && pidns_inode() == rec->owner_pidns;
+}
+
+/* sbx leaving without writing the record (a profile error exits 125
+ * directly): write it then, rather than leave an empty file behind. */
+static void report_atexit(void)
+{
+    struct run_record *rec = current;
+    if (rec && rec->fd >= 0 && !rec->written && is_owner(rec))
+        report_write(rec, NULL, SBX_EXIT_FAILURE);
+}
+
 struct run_record *report_open(const char *path)
 {
+    static bool atexit_done;
     struct run_record *rec = xcalloc(1, sizeof *rec);
     rec->fd = -1;
     rec->owner = getpid();
+    rec->owner_pidns = pidns_inode();
     clock_gettime(CLOCK_REALTIME, &rec->start_real);
     rec->start_mono_us = mono_us();
     rec->arena_size = RECORD_ARENA_SIZE;
@@ -94,6 +122,10 @@ struct run_record *report_open(const char *path)
     }
     current = rec;
     die_hook = report_die_hook;
+    if (!atexit_done && path) {
+        atexit_done = true;
+        atexit(report_atexit);
+    }
     return rec;
 }
 
@@ -292,10 +324,14 @@ static void report_die_hook(const char *message)
     if (!rec)
         return;
     record_failure(message);
-    if (getpid() != rec->owner || rec->fd < 0)
+    if (!is_owner(rec) || rec->fd < 0)
         return;
-    if (report_write(rec, NULL, SBX_EXIT_FAILURE))
-        return;
+    report_write(rec, NULL, SBX_EXIT_FAILURE);
+}
+
+void report_child_die_hook(const char *message)
+{
+    record_failure(message);
 }
 
 /* ---- what the CLI knows ---------------------------------------------- */
@@ -842,6 +878,7 @@ bool report_write(struct run_record *rec, const struct sandbox_result *res, int 
 {
     if (!rec)
         return true;
+    rec->written = true;
     if (current == rec && die_hook == report_die_hook)
         die_hook = NULL;
     struct json_object *o = record_to_json(rec, res, exit_status);

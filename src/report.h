@@ -14,8 +14,11 @@
  *    pipe. Each call appends one JSON line; nothing is lost at exec since
  *    the command never calls them.
  *  - die() anywhere: report_open() installs die_hook; in the supervisor it
- *    writes the record with the failed step, in a child it only appends the
- *    failure (the supervisor writes the file when it dies or returns 125).
+ *    writes the record with the failed step. Children set die_hook =
+ *    report_child_die_hook, which only appends the message; the supervisor
+ *    writes the file when sandbox_run() returns 125.
+ *  - exit() without a record written (cli_load_profile() exits 125 on a
+ *    bad profile): an atexit handler writes it, so no empty file remains.
  *
  * Every record_*() is a no-op when no record is open (no --report), so
  * the run core calls them unconditionally. */
@@ -79,6 +82,10 @@ void record_denial(const char *syscall, const char *detail, int errnum, uint64_t
                    long pid, const char *comm);
 /* A setup failure: the message die() printed. Called by die_hook. */
 void record_failure(const char *message);
+/* die_hook for forked children of the supervisor (init, the command
+ * before exec): only appends the message to the record, never writes the
+ * file, so it is safe where the common rule says "die_hook = NULL". */
+void report_child_die_hook(const char *message);
 
 /* --- the file ---------------------------------------------------------- */
 
