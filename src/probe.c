@@ -274,8 +274,21 @@ out:
     _exit(0);
 }
 
+/* Whether CapEff in /proc/self/status holds capability `cap`. */
+static bool has_effective_capability(int cap)
+{
+    char *status = read_file_text("/proc/self/status", 1 << 20, NULL);
+    if (!status)
+        return false;
+    const char *line = strstr(status, "\nCapEff:");
+    unsigned long long caps = line ? strtoull(line + 8, NULL, 16) : 0;
+    free(status);
+    return cap < 64 && (caps >> cap & 1);
+}
+
 /* Why user namespaces are refused, from everything that can refuse them. */
-static char *userns_hints(const struct probe_results *r, int errnum, bool seccomp_filter)
+static char *userns_hints(const struct probe_results *r, int errnum, const char *step,
+                          bool seccomp_filter)
 {
     char *hints = xstrdup("");
     char *next;
@@ -302,6 +315,14 @@ static char *userns_hints(const struct probe_results *r, int errnum, bool seccom
                  "docker: --security-opt seccomp=unconfined)");
     if (errnum == EINVAL)
         ADD_HINT("the kernel lacks CONFIG_USER_NS");
+    /* Linux 5.12 (commit db2e718a4798): mapping uid 0 of the parent
+     * namespace needs CAP_SETFCAP there, so root without capabilities (as
+     * inside a sandbox that maps root to itself) cannot map itself. */
+    if (errnum == EPERM && strstr(step, "uid_map") && geteuid() == 0 &&
+        !has_effective_capability(31 /* CAP_SETFCAP */))
+        ADD_HINT("mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
+                 "which this process lacks: a nested user namespace works here only for a "
+                 "non-root uid");
     if (!*hints && (errnum == EPERM || errnum == EACCES))
         ADD_HINT("refused by the kernel or an LSM (inside a chroot, or a sandbox that forbids nesting?)");
 #undef ADD_HINT
@@ -372,7 +393,7 @@ static void check_namespaces(struct probe_results *r, bool seccomp_filter)
         }
         c[i].status = status_for_errno(o.err[i]);
         c[i].errnum = o.err[i];
-        char *hints = userns_hints(r, o.err[i], seccomp_filter);
+        char *hints = userns_hints(r, o.err[i], o.step[0], seccomp_filter);
         if (!strncmp(o.step[i], "not tried", 9))
             set_detail(&c[i], "%s (%s)", o.step[i], strerror(o.err[i]));
         else
