@@ -800,9 +800,12 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
 
     json_object_object_add(o, "steps", r.steps);
 
-    /* how it ended */
+    /* how it ended; a die() recorded means sbx failed before the command
+     * was executed, even where the run core counts its setup process as
+     * "the command" (a failed chdir in it exits 125 like the command) */
+    size_t nfail = json_object_array_length(r.failures);
     struct json_object *result = json_object_new_object();
-    bool ran = res && res->command_ran;
+    bool ran = res && res->command_ran && nfail == 0;
     int sig = res ? res->term_signal : 0;
     json_object_object_add(result, "exit_status", json_object_new_int(exit_status));
     json_object_object_add(result, "command_ran", json_object_new_boolean(ran));
@@ -821,8 +824,7 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
     json_object_object_add(o, "denials", denials);
 
     /* failure: sbx itself failed (setup), with the step it was on */
-    size_t nfail = json_object_array_length(r.failures);
-    bool setup_failed = !res || (!ran && exit_status == SBX_EXIT_FAILURE) || (nfail && !ran);
+    bool setup_failed = !res || nfail > 0 || (!ran && exit_status == SBX_EXIT_FAILURE);
     if (setup_failed || nfail) {
         struct json_object *f = json_object_new_object();
         json_object_object_add(f, "step", failed_step(&r));
