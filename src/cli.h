@@ -60,6 +60,4 @@ char *cli_command_cwd(const struct run_cli *c);
 
 void cli_print_run_help(FILE *out, enum cli_mode mode);
 
-int cli_main(int argc, char **argv);
-
 #endif

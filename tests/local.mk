@@ -14,3 +14,4 @@ include tests/probe.mk
 # Built by `make` (not only `make check`): README's quick start runs it.
 noinst_PROGRAMS += tests/helpers/loopback-fds
 tests_helpers_loopback_fds_SOURCES = tests/helpers/loopback-fds.c
+include tests/fuzz.mk
