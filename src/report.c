@@ -48,20 +48,30 @@ struct record_arena {
 struct run_record {
     struct record_arena *arena;
     size_t arena_size;
-    int fd;                     /* the report file, or -1 */
-    char *path;
-    pid_t owner;                /* the supervisor: the only writer of the file */
-    ino_t owner_pidns;          /* with owner: see is_owner() */
-    bool written;
     struct timespec start_real;
     long long start_mono_us;
     char *label;
     struct json_object *profile;      /* record_profile() */
-    struct json_object *environment;  /* record_profile() + record_command() */
+    struct json_object *environment;  /* record_profile() */
     struct json_object *command;      /* record_command() */
 };
 
+/* The one --report file of this sbx process: a run record (sbx run), or
+ * an audit holding one record per run. */
+struct report_file {
+    int fd;
+    char *path;
+    pid_t owner;                /* the supervisor: the only writer of the file */
+    ino_t owner_pidns;          /* with owner: see is_owner() */
+    bool audit;
+    struct run_record *run;     /* sbx run: the record */
+    /* sbx audit: each run, as JSON once it ended (NULL: did not end) */
+    struct json_object *audit_runs[2];
+    struct run_record *audit_open[2];   /* runs begun, not yet ended */
+};
+
 static struct run_record *current;
+static struct report_file *file;
 
 static long long mono_us(void)
 {
@@ -71,6 +81,9 @@ static long long mono_us(void)
 }
 
 static void report_die_hook(const char *message);
+static void warn_with_errno_name(int errnum, const char *path);
+static bool report_file_finish(struct json_object *doc);
+static struct json_object *audit_document(const char *verdict, int exit_status);
 
 static ino_t pidns_inode(void)
 {
@@ -78,30 +91,39 @@ static ino_t pidns_inode(void)
     return stat("/proc/self/ns/pid", &st) == 0 ? st.st_ino : 0;
 }
 
-/* Whether this process is the one that opened the record. A pid alone is
+/* Whether this process is the one that opened the file. A pid alone is
  * not enough: init is pid 1 in its namespace, and so is sbx when it runs
  * as a container's first process. */
-static bool is_owner(const struct run_record *rec)
+static bool is_owner(void)
 {
-    return getpid() == rec->owner && pidns_inode() == rec->owner_pidns;
+    return file && getpid() == file->owner && pidns_inode() == file->owner_pidns;
 }
 
-/* sbx leaving without writing the record (a profile error exits 125
- * directly): write it then, rather than leave an empty file behind. */
+/* sbx failing (die) or leaving without writing the file (a profile error
+ * exits 125 directly): write what is known, rather than leave an empty
+ * file behind. The run under way counts as failed in setup. */
+static void report_write_unfinished(void)
+{
+    if (!is_owner() || file->fd < 0)
+        return;
+    if (file->audit) {
+        for (int i = 0; i < 2; i++)
+            if (file->audit_open[i] && !file->audit_runs[i])
+                file->audit_runs[i] = record_to_json(file->audit_open[i], NULL, SBX_EXIT_FAILURE);
+        report_file_finish(audit_document(NULL, SBX_EXIT_FAILURE));
+    } else if (file->run) {
+        report_write(file->run, NULL, SBX_EXIT_FAILURE);
+    }
+}
+
 static void report_atexit(void)
 {
-    struct run_record *rec = current;
-    if (rec && rec->fd >= 0 && !rec->written && is_owner(rec))
-        report_write(rec, NULL, SBX_EXIT_FAILURE);
+    report_write_unfinished();
 }
 
-struct run_record *report_open(const char *path)
+static struct run_record *record_new(void)
 {
-    static bool atexit_done;
     struct run_record *rec = xcalloc(1, sizeof *rec);
-    rec->fd = -1;
-    rec->owner = getpid();
-    rec->owner_pidns = pidns_inode();
     clock_gettime(CLOCK_REALTIME, &rec->start_real);
     rec->start_mono_us = mono_us();
     rec->arena_size = RECORD_ARENA_SIZE;
@@ -109,22 +131,56 @@ struct run_record *report_open(const char *path)
     if (m == MAP_FAILED)
         die_errno("--report: cannot map %u bytes for the run record", RECORD_ARENA_SIZE);
     rec->arena = m;
-    if (path) {
-        rec->path = xstrdup(path);
-        /* Opened now: an unwritable report path must stop sbx before the
-         * command runs, not after. O_CLOEXEC: the sandbox never inherits it. */
-        rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-        if (rec->fd < 0) {
-            int e = errno;
-            record_free(rec);
-            die_with_errno(e, "--report: cannot open %s for writing", path);
-        }
-    }
-    current = rec;
+    return rec;
+}
+
+/* Opens the file now: an unwritable report path must stop sbx before the
+ * command runs, not after. O_CLOEXEC: the sandbox never inherits it. */
+static void report_file_open(const char *path, bool audit)
+{
+    static bool atexit_done;
+    if (file)
+        die("--report: a report file is already open (%s)", file->path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0)
+        die_errno("--report: cannot open %s for writing", path);
+    file = xcalloc(1, sizeof *file);
+    file->fd = fd;
+    file->path = xstrdup(path);
+    file->owner = getpid();
+    file->owner_pidns = pidns_inode();
+    file->audit = audit;
     die_hook = report_die_hook;
-    if (!atexit_done && path) {
+    if (!atexit_done) {
         atexit_done = true;
         atexit(report_atexit);
+    }
+}
+
+static void report_file_free(void)
+{
+    if (!file)
+        return;
+    if (file->fd >= 0)
+        close(file->fd);
+    for (int i = 0; i < 2; i++) {
+        json_object_put(file->audit_runs[i]);
+        record_free(file->audit_open[i]);
+    }
+    free(file->path);
+    free(file);
+    file = NULL;
+    if (die_hook == report_die_hook)
+        die_hook = NULL;
+}
+
+struct run_record *report_open(const char *path)
+{
+    struct run_record *rec = record_new();
+    current = rec;
+    if (path) {
+        report_file_open(path, false);
+        file->run = rec;
     }
     return rec;
 }
@@ -143,16 +199,15 @@ void record_free(struct run_record *rec)
 {
     if (!rec)
         return;
-    if (current == rec) {
+    if (current == rec)
         current = NULL;
-        if (die_hook == report_die_hook)
-            die_hook = NULL;
-    }
+    if (file && file->run == rec)
+        file->run = NULL;
+    for (int i = 0; file && i < 2; i++)
+        if (file->audit_open[i] == rec)
+            file->audit_open[i] = NULL;
     if (rec->arena)
         munmap(rec->arena, rec->arena_size);
-    if (rec->fd >= 0)
-        close(rec->fd);
-    free(rec->path);
     free(rec->label);
     json_object_put(rec->profile);
     json_object_put(rec->environment);
@@ -316,17 +371,12 @@ void record_failure(const char *message)
     event_append("failure", ev);
 }
 
-/* die() anywhere while a record is open. In a child of the supervisor the
- * message joins the event log; the supervisor writes the file. */
+/* die() in the supervisor while a report is open: the message joins the
+ * record under way, and the file is written. */
 static void report_die_hook(const char *message)
 {
-    struct run_record *rec = current;
-    if (!rec)
-        return;
     record_failure(message);
-    if (!is_owner(rec) || rec->fd < 0)
-        return;
-    report_write(rec, NULL, SBX_EXIT_FAILURE);
+    report_write_unfinished();
 }
 
 void report_child_die_hook(const char *message)
@@ -540,13 +590,6 @@ void record_command(char *const *argv, const char *cwd)
     rec->command = o;
 }
 
-void record_label(const char *label)
-{
-    if (!current)
-        return;
-    free(current->label);
-    current->label = label ? xstrdup(label) : NULL;
-}
 
 /* ---- assembling the document ----------------------------------------- */
 
@@ -863,16 +906,35 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
     return o;
 }
 
+static void warn_with_errno_name(int errnum, const char *path)
+{
+    errno = errnum;
+    warn_errno("--report: cannot write the run record to %s", path);
+}
+
 /* ---- files ----------------------------------------------------------- */
 
-static bool write_json_fd(int fd, struct json_object *o, const char *path)
+/* Writes doc (consumed) to the open file, closes it and frees the file
+ * state. Returns false after a warning naming the file. */
+static bool report_file_finish(struct json_object *doc)
 {
-    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-                                                             JSON_C_TO_STRING_SPACED |
-                                                             JSON_C_TO_STRING_NOSLASHESCAPE);
-    bool ok = write_all(fd, text, strlen(text)) && write_all(fd, "\n", 1);
-    if (!ok)
-        warn_errno("--report: cannot write the run record to %s", path);
+    bool ok = true;
+    if (file && file->fd >= 0) {
+        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+                                                                   JSON_C_TO_STRING_SPACED |
+                                                                   JSON_C_TO_STRING_NOSLASHESCAPE);
+        ok = write_all(file->fd, text, strlen(text)) && write_all(file->fd, "\n", 1);
+        int e = errno;
+        if (close(file->fd) < 0 && ok) {
+            e = errno;
+            ok = false;
+        }
+        file->fd = -1;
+        if (!ok)
+            warn_with_errno_name(e, file->path);
+    }
+    json_object_put(doc);
+    report_file_free();
     return ok;
 }
 
@@ -880,52 +942,63 @@ bool report_write(struct run_record *rec, const struct sandbox_result *res, int 
 {
     if (!rec)
         return true;
-    rec->written = true;
-    if (current == rec && die_hook == report_die_hook)
-        die_hook = NULL;
     struct json_object *o = record_to_json(rec, res, exit_status);
     bool ok = true;
-    if (rec->fd >= 0) {
-        ok = write_json_fd(rec->fd, o, rec->path);
-        if (close(rec->fd) < 0 && ok) {
-            warn_errno("--report: cannot write the run record to %s", rec->path);
-            ok = false;
-        }
-        rec->fd = -1;
+    if (file && file->run == rec) {
+        file->run = NULL;
+        ok = report_file_finish(o);
+    } else {
+        json_object_put(o);
     }
-    json_object_put(o);
     record_free(rec);
     return ok;
 }
 
-bool report_write_audit(const char *path, struct run_record *under,
-                        const struct sandbox_result *under_res, int under_status,
-                        struct run_record *against, const struct sandbox_result *against_res,
-                        int against_status, const char *verdict, int exit_status)
+/* ---- sbx audit --------------------------------------------------------- */
+
+void report_audit_open(const char *path)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-    if (fd < 0) {
-        warn_errno("--report: cannot open %s for writing", path);
-        record_free(under);
-        record_free(against);
-        return false;
+    report_file_open(path, true);
+}
+
+struct run_record *report_audit_begin_run(int index, const char *label)
+{
+    struct run_record *rec = record_new();
+    rec->label = label ? xstrdup(label) : NULL;
+    current = rec;
+    if (file && file->audit && index >= 0 && index < 2) {
+        record_free(file->audit_open[index]);
+        file->audit_open[index] = rec;
     }
+    return rec;
+}
+
+void report_audit_end_run(int index, const struct sandbox_result *res, int exit_status)
+{
+    if (!file || !file->audit || index < 0 || index > 1 || !file->audit_open[index])
+        return;
+    struct run_record *rec = file->audit_open[index];
+    json_object_put(file->audit_runs[index]);
+    file->audit_runs[index] = record_to_json(rec, res, exit_status);
+    record_free(rec);
+}
+
+static struct json_object *audit_document(const char *verdict, int exit_status)
+{
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "format", json_object_new_int(1));
     json_object_object_add(o, "sbx_version", json_object_new_string(PACKAGE_VERSION));
     json_object_object_add(o, "kind", json_object_new_string("audit"));
     json_object_object_add(o, "verdict", json_cstr_new(verdict));
     json_object_object_add(o, "exit_status", json_object_new_int(exit_status));
-    json_object_object_add(o, "under", under ? record_to_json(under, under_res, under_status) : NULL);
-    json_object_object_add(o, "against", against ? record_to_json(against, against_res,
-                                                                  against_status) : NULL);
-    bool ok = write_json_fd(fd, o, path);
-    if (close(fd) < 0 && ok) {
-        warn_errno("--report: cannot write the run record to %s", path);
-        ok = false;
-    }
-    json_object_put(o);
-    record_free(under);
-    record_free(against);
-    return ok;
+    json_object_object_add(o, "under", json_object_get(file ? file->audit_runs[0] : NULL));
+    json_object_object_add(o, "against", json_object_get(file ? file->audit_runs[1] : NULL));
+    return o;
+}
+
+bool report_audit_write(const char *verdict, int exit_status)
+{
+    if (!file || !file->audit)
+        return true;
+    return report_file_finish(audit_document(verdict, exit_status));
 }

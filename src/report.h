@@ -36,8 +36,8 @@ struct run_record;
 
 /* Creates the record and makes it current. path: the file, opened
  * (created, truncated) now so that an unwritable path fails before the
- * command runs (die(), 125); NULL: no file (audit keeps two records and
- * writes them with report_write_audit). Installs die_hook. */
+ * command runs (die(), 125); NULL: no file (unit tests). Installs
+ * die_hook (the supervisor's) and an atexit handler. */
 struct run_record *report_open(const char *path);
 
 /* Makes rec the record that record_*() calls go to (NULL: none). */
@@ -52,8 +52,6 @@ struct run_record *record_current(void);
 void record_profile(const struct profile *p);
 /* The command and where it starts. */
 void record_command(char *const *argv, const char *cwd);
-/* For audit: "qa" / "restrictive" run labels. */
-void record_label(const char *label);
 
 /* --- filled by the run core (any process, before exec) --------------- */
 
@@ -101,12 +99,19 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
  * then exits 125, since the evidence it asked for is missing. */
 bool report_write(struct run_record *rec, const struct sandbox_result *res, int exit_status);
 
-/* `sbx audit --report FILE`: one object with both runs and the verdict.
- * Frees both records. Same return as report_write. */
-bool report_write_audit(const char *path, struct run_record *under,
-                        const struct sandbox_result *under_res, int under_status,
-                        struct run_record *against, const struct sandbox_result *against_res,
-                        int against_status, const char *verdict, int exit_status);
+/* `sbx audit --report FILE`: one object holding both runs and the verdict.
+ *   report_audit_open(path);                       before loading profiles
+ *   rec = report_audit_begin_run(i, label);        i = 0 (under), 1 (against)
+ *   record_profile(...); record_command(...); sandbox_run(...);
+ *   report_audit_end_run(i, &result, status);      before sandbox_result_free
+ *   report_audit_write(verdict, exit_status);
+ * A die() or exit() in between writes what is known (verdict null, the
+ * run under way as setup_failed). */
+void report_audit_open(const char *path);
+struct run_record *report_audit_begin_run(int index, const char *label);
+void report_audit_end_run(int index, const struct sandbox_result *res, int exit_status);
+/* Returns false (after a warning) when the file cannot be written. */
+bool report_audit_write(const char *verdict, int exit_status);
 
 /* Frees a record without writing it. */
 void record_free(struct run_record *rec);

@@ -283,6 +283,60 @@ static void test_unwritable(void)
              "and names the file and errno");
 }
 
+static void test_audit(void)
+{
+    char *path = xasprintf("%s/audit.json", tmpdir);
+    struct profile p;
+    load_profile(&p);
+    char *argv[] = {"make", "check", NULL};
+    report_audit_open(path);
+    report_audit_begin_run(0, "under qa");
+    record_profile(&p);
+    record_command(argv, "/src");
+    struct sandbox_result pass = {.command_ran = true};
+    report_audit_end_run(0, &pass, 0);
+    report_audit_begin_run(1, "against restrictive");
+    record_profile(&p);
+    record_command(argv, "/src");
+    record_denial("bind", "AF_INET 127.0.0.1:0", EPERM, 4, 7, "t");
+    report_audit_end_run(1, &pass, 0);
+    ok(report_audit_write("false_green_suspected", 3), "report_audit_write succeeds");
+    struct json_object *o = read_json(path);
+    is_str(get_str(o, "kind"), "audit", "audit: kind audit");
+    is_str(get_str(o, "verdict"), "false_green_suspected", "audit: the verdict");
+    is_int(get_int(o, "exit_status"), 3, "audit: exit_status");
+    is_str(get_str(o, "under.label"), "under qa", "audit: under.label");
+    is_str(get_str(o, "under.verdict"), "passed", "audit: under passed");
+    is_str(get_str(o, "against.verdict"), "false_green_suspected", "audit: against is a false green");
+    is_int(get_int(o, "against.denials.total"), 4, "audit: against's denials");
+    is_int(get_int(o, "under.denials.total"), 0, "audit: each run has its own event log");
+    json_object_put(o);
+
+    /* sbx fails during the second run: both runs are in the file */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        report_audit_open(path);
+        report_audit_begin_run(0, "under qa");
+        report_audit_end_run(0, &pass, 0);
+        report_audit_begin_run(1, "against restrictive");
+        record_step("create namespaces (clone)");
+        die("clone: Operation not permitted");
+    }
+    int ws;
+    waitpid(pid, &ws, 0);
+    is_int(WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, 125, "audit: die() during a run exits 125");
+    o = read_json(path);
+    ok(get(o, "verdict") == NULL, "audit after die(): no verdict");
+    is_int(get_int(o, "exit_status"), 125, "audit after die(): exit_status 125");
+    is_str(get_str(o, "under.verdict"), "passed", "audit after die(): the first run is kept");
+    is_str(get_str(o, "against.verdict"), "setup_failed", "audit after die(): the second failed in setup");
+    is_str(get_str(o, "against.failure.step"), "create namespaces (clone)", "audit after die(): its step");
+    json_object_put(o);
+    profile_free(&p);
+    free(path);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -292,6 +346,7 @@ int main(void)
     test_verdicts();
     test_setup_failure();
     test_unwritable();
+    test_audit();
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         diag("could not remove %s", tmpdir);
