@@ -21,7 +21,7 @@ report() { # report ARGS...: sbx run --report $r ARGS, sets status, err; checks 
 run_sbx run -- true
 case $err in
 *"not available in this build"*)
-    for i in $(seq 1 56); do skip "the run core is not in this build (sbx run: $err)"; done
+    for i in $(seq 1 58); do skip "the run core is not in this build (sbx run: $err)"; done
     done_testing ;;
 esac
 
@@ -128,5 +128,12 @@ like "$err" "sbx: --report: cannot open /nonexistent-sbx-dir/r.json for writing:
     "unwritable --report: names the file and the errno"
 test -e "$tmpdir/ran2"
 isnt $? 0 "unwritable --report: the command did not run"
+
+# --- -v: each setup step with its duration in microseconds (issue 6)
+run_sbx run -v -p qa -- true
+is "$status" 0 "-v: exit 0"
+steps=$(printf '%s\n' "$err" | grep -Ec '^sbx: \[ *[0-9]+ us\] ')
+[ "$steps" -ge 3 ]
+ok $? "-v: at least 3 setup steps with their microseconds ($steps)"
 
 done_testing
