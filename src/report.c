@@ -345,21 +345,43 @@ void record_env(const char *action, const char *name)
     event_append("env", ev);
 }
 
-void record_denial(const char *syscall, const char *detail, int errnum, uint64_t count,
-                   long pid, const char *comm)
+/* One row of denials.entries; the ledger's rows take the same shape. */
+static struct json_object *denial_entry(const char *syscall, const char *family,
+                                        const char *address, int errnum, uint64_t count,
+                                        struct json_object *processes, uint64_t more_processes)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "syscall", json_cstr_new(syscall));
+    json_object_object_add(o, "family", json_cstr_new(family));
+    json_object_object_add(o, "address", json_cstr_new(address && *address ? address : NULL));
+    const char *en = errnum ? errno_name(errnum) : NULL;
+    json_object_object_add(o, "errno", en ? json_object_new_string(en) : NULL);
+    json_object_object_add(o, "count", json_object_new_int64(count > INT64_MAX ? INT64_MAX
+                                                                              : (int64_t)count));
+    json_object_object_add(o, "processes", processes ? processes : json_object_new_array());
+    json_object_object_add(o, "more_processes",
+                           json_object_new_int64(more_processes > INT64_MAX ? INT64_MAX
+                                                                           : (int64_t)more_processes));
+    return o;
+}
+
+static struct json_object *denial_process(long pid, const char *comm)
+{
+    struct json_object *p = json_object_new_object();
+    json_object_object_add(p, "pid", json_object_new_int64(pid));
+    json_object_object_add(p, "comm", json_cstr_new(comm));
+    return p;
+}
+
+void record_denial(const char *syscall, const char *family, const char *address, int errnum,
+                   uint64_t count, long pid, const char *comm)
 {
     if (!current)
         return;
-    struct json_object *ev = new_event();
-    json_object_object_add(ev, "syscall", json_cstr_new(syscall));
-    json_object_object_add(ev, "detail", json_cstr_new(detail));
-    const char *en = errnum ? errno_name(errnum) : NULL;
-    json_object_object_add(ev, "errno", en ? json_object_new_string(en) : NULL);
-    json_object_object_add(ev, "count", json_object_new_int64(count > INT64_MAX ? INT64_MAX
-                                                                              : (int64_t)count));
-    json_object_object_add(ev, "process_pid", pid > 0 ? json_object_new_int64(pid) : NULL);
-    json_object_object_add(ev, "process_comm", json_cstr_new(comm));
-    event_append("denial", ev);
+    struct json_object *procs = json_object_new_array();
+    if (pid > 0)
+        json_object_array_add(procs, denial_process(pid, comm));
+    event_append("denial", denial_entry(syscall, family, address, errnum, count, procs, 0));
 }
 
 void record_failure(const char *message)
@@ -714,7 +736,11 @@ static void replay_events(struct run_record *rec, struct replay *r)
             struct json_object *c;
             if (json_object_object_get_ex(ev, "count", &c))
                 r->denial_total += json_object_get_int64(c);
-            json_object_array_add(r->denials, event_body(ev));
+            struct json_object *row = event_body(ev);
+            /* who recorded it is not who was denied: keep the row's own keys */
+            json_object_object_del(row, "pid");
+            json_object_object_del(row, "t_us");
+            json_object_array_add(r->denials, row);
         } else if (!strcmp(type, "failure")) {
             json_object_array_add(r->failures, event_body(ev));
         } else {

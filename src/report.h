@@ -75,9 +75,12 @@ void record_mount(const char *kind, const char *source, const char *target, cons
 /* An environment change the run core made beyond the profile's rules
  * (action "set" or "unset"; the name only, never the value). */
 void record_env(const char *action, const char *name);
-/* One kind of denied operation, as the ledger counted it. */
-void record_denial(const char *syscall, const char *detail, int errnum, uint64_t count,
-                   long pid, const char *comm);
+/* One kind of denied operation: family "AF_INET" or NULL, address
+ * "127.0.0.1:0" or NULL, pid/comm of a process that made it (pid 0: none
+ * known). The ledger of sandbox_result is read by record_to_json itself;
+ * this is for denials counted elsewhere (and tests). */
+void record_denial(const char *syscall, const char *family, const char *address, int errnum,
+                   uint64_t count, long pid, const char *comm);
 /* A setup failure: the message die() printed. Called by die_hook. */
 void record_failure(const char *message);
 /* die_hook for forked children of the supervisor (init, the command

@@ -120,7 +120,7 @@ static void test_killed_run(void)
     }
     int ws;
     waitpid(pid, &ws, 0);
-    record_denial("bind", "AF_INET 127.0.0.1:0", EPERM, 3, 12, "runner");
+    record_denial("bind", "AF_INET", "127.0.0.1:0", EPERM, 3, 12, "runner");
 
     struct sandbox_result res = {
         .exit_status = 128 + SIGKILL, .wait_status = SIGKILL, .term_signal = SIGKILL,
@@ -153,6 +153,11 @@ static void test_killed_run(void)
     is_str(get_str(o, "network.mode"), "loopback", "network mode");
     is_int(get_int(o, "denials.total"), 3, "denials counted");
     is_str(get_str(o, "denials.entries.0.errno"), "EPERM", "denial errno name");
+    is_str(get_str(o, "denials.entries.0.address"), "127.0.0.1:0", "denial address");
+    is_str(get_str(o, "denials.entries.0.family"), "AF_INET", "denial family");
+    is_int(get_int(o, "denials.entries.0.processes.0.pid"), 12, "denial process pid");
+    is_str(get_str(o, "denials.entries.0.processes.0.comm"), "runner", "denial process name");
+    ok(get(o, "denials.entries.0.t_us") == NULL, "no recorder's t_us in a denial row");
     is_str(get_str(o, "argv.2"), "kill -9 $$", "argv kept");
     is_str(get_str(o, "argv.3.base64"), "//4=", "non-UTF-8 argv as base64");
     ok(get(o, "failure") == NULL && json_object_object_get_ex(o, "failure", NULL),
@@ -181,7 +186,7 @@ static struct json_object *run_result(int exit_status, int wait_status, int sig,
     struct run_record *rec = report_open(path);
     record_profile(&p);
     for (int i = 0; i < denials; i++)
-        record_denial("connect", NULL, EPERM, 1, 0, NULL);
+        record_denial("connect", NULL, NULL, EPERM, 1, 0, NULL);
     struct sandbox_result res = {.exit_status = exit_status, .wait_status = wait_status,
                                  .term_signal = sig, .command_ran = ran, .timed_out = timed_out};
     report_write(rec, &res, exit_status);
@@ -298,7 +303,7 @@ static void test_audit(void)
     report_audit_begin_run(1, "against restrictive");
     record_profile(&p);
     record_command(argv, "/src");
-    record_denial("bind", "AF_INET 127.0.0.1:0", EPERM, 4, 7, "t");
+    record_denial("bind", "AF_INET", "127.0.0.1:0", EPERM, 4, 7, "t");
     report_audit_end_run(1, &pass, 0);
     ok(report_audit_write("false_green_suspected", 3), "report_audit_write succeeds");
     struct json_object *o = read_json(path);
