@@ -15,3 +15,4 @@ include tests/probe.mk
 noinst_PROGRAMS += tests/helpers/loopback-fds
 tests_helpers_loopback_fds_SOURCES = tests/helpers/loopback-fds.c
 include tests/fuzz.mk
+include tests/docs.mk
