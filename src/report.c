@@ -67,6 +67,7 @@ struct report_file {
     struct run_record *run;     /* sbx run: the record */
     /* sbx audit: each run, as JSON once it ended (NULL: did not end) */
     struct json_object *audit_runs[2];
+    struct json_object *audit_argv;     /* the command, from record_command() */
     struct run_record *audit_open[2];   /* runs begun, not yet ended */
 };
 
@@ -167,6 +168,7 @@ static void report_file_free(void)
         json_object_put(file->audit_runs[i]);
         record_free(file->audit_open[i]);
     }
+    json_object_put(file->audit_argv);
     free(file->path);
     free(file);
     file = NULL;
@@ -345,7 +347,7 @@ void record_env(const char *action, const char *name)
     event_append("env", ev);
 }
 
-/* One row of denials.entries; the ledger's rows take the same shape. */
+/* One row of denials.denials, in the shape of ledger_to_json()'s rows. */
 static struct json_object *denial_entry(const char *syscall, const char *family,
                                         const char *address, int errnum, uint64_t count,
                                         struct json_object *processes, uint64_t more_processes)
@@ -610,6 +612,10 @@ void record_command(char *const *argv, const char *cwd)
     json_object_object_add(o, "cwd", json_cstr_new(cwd));
     json_object_put(rec->command);
     rec->command = o;
+    if (file && file->audit) {
+        json_object_put(file->audit_argv);
+        file->audit_argv = json_object_get(a);
+    }
 }
 
 
@@ -654,7 +660,7 @@ static struct json_object *event_body(struct json_object *ev)
 struct replay {
     struct json_object *steps, *namespaces, *uid_map, *gid_map, *limits_applied,
         *network_state, *mounts, *env_by_sbx, *denials, *failures;
-    int64_t denial_total;
+    int64_t denial_total, denial_allowed, denial_unlisted;
     size_t bad_lines;
     bool truncated;
 };
@@ -889,7 +895,9 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
 
     struct json_object *denials = json_object_new_object();
     json_object_object_add(denials, "total", json_object_new_int64(r.denial_total));
-    json_object_object_add(denials, "entries", r.denials);
+    json_object_object_add(denials, "allowed", json_object_new_int64(r.denial_allowed));
+    json_object_object_add(denials, "unlisted", json_object_new_int64(r.denial_unlisted));
+    json_object_object_add(denials, "denials", r.denials);
     json_object_object_add(o, "denials", denials);
 
     /* failure: sbx itself failed (setup), with the step it was on */
@@ -1015,10 +1023,13 @@ static struct json_object *audit_document(const char *verdict, int exit_status)
     json_object_object_add(o, "format", json_object_new_int(1));
     json_object_object_add(o, "sbx_version", json_object_new_string(PACKAGE_VERSION));
     json_object_object_add(o, "kind", json_object_new_string("audit"));
+    json_object_object_add(o, "argv", json_object_get(file ? file->audit_argv : NULL));
     json_object_object_add(o, "verdict", json_cstr_new(verdict));
     json_object_object_add(o, "exit_status", json_object_new_int(exit_status));
-    json_object_object_add(o, "under", json_object_get(file ? file->audit_runs[0] : NULL));
-    json_object_object_add(o, "against", json_object_get(file ? file->audit_runs[1] : NULL));
+    struct json_object *runs = json_object_new_array();
+    for (int i = 0; i < 2; i++)
+        json_object_array_add(runs, json_object_get(file ? file->audit_runs[i] : NULL));
+    json_object_object_add(o, "runs", runs);
     return o;
 }
 

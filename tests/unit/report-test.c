@@ -152,12 +152,12 @@ static void test_killed_run(void)
     is_str(get_str(o, "network.state.lo"), "up", "network state");
     is_str(get_str(o, "network.mode"), "loopback", "network mode");
     is_int(get_int(o, "denials.total"), 3, "denials counted");
-    is_str(get_str(o, "denials.entries.0.errno"), "EPERM", "denial errno name");
-    is_str(get_str(o, "denials.entries.0.address"), "127.0.0.1:0", "denial address");
-    is_str(get_str(o, "denials.entries.0.family"), "AF_INET", "denial family");
-    is_int(get_int(o, "denials.entries.0.processes.0.pid"), 12, "denial process pid");
-    is_str(get_str(o, "denials.entries.0.processes.0.comm"), "runner", "denial process name");
-    ok(get(o, "denials.entries.0.t_us") == NULL, "no recorder's t_us in a denial row");
+    is_str(get_str(o, "denials.denials.0.errno"), "EPERM", "denial errno name");
+    is_str(get_str(o, "denials.denials.0.address"), "127.0.0.1:0", "denial address");
+    is_str(get_str(o, "denials.denials.0.family"), "AF_INET", "denial family");
+    is_int(get_int(o, "denials.denials.0.processes.0.pid"), 12, "denial process pid");
+    is_str(get_str(o, "denials.denials.0.processes.0.comm"), "runner", "denial process name");
+    ok(get(o, "denials.denials.0.t_us") == NULL, "no recorder's t_us in a denial row");
     is_str(get_str(o, "argv.2"), "kill -9 $$", "argv kept");
     is_str(get_str(o, "argv.3.base64"), "//4=", "non-UTF-8 argv as base64");
     ok(get(o, "failure") == NULL && json_object_object_get_ex(o, "failure", NULL),
@@ -305,16 +305,17 @@ static void test_audit(void)
     record_command(argv, "/src");
     record_denial("bind", "AF_INET", "127.0.0.1:0", EPERM, 4, 7, "t");
     report_audit_end_run(1, &pass, 0);
-    ok(report_audit_write("false_green_suspected", 3), "report_audit_write succeeds");
+    ok(report_audit_write("false-green", 3), "report_audit_write succeeds");
     struct json_object *o = read_json(path);
     is_str(get_str(o, "kind"), "audit", "audit: kind audit");
-    is_str(get_str(o, "verdict"), "false_green_suspected", "audit: the verdict");
+    is_str(get_str(o, "argv.1"), "check", "audit: argv");
+    is_str(get_str(o, "verdict"), "false-green", "audit: the verdict, as audit names it");
     is_int(get_int(o, "exit_status"), 3, "audit: exit_status");
-    is_str(get_str(o, "under.label"), "under qa", "audit: under.label");
-    is_str(get_str(o, "under.verdict"), "passed", "audit: under passed");
-    is_str(get_str(o, "against.verdict"), "false_green_suspected", "audit: against is a false green");
-    is_int(get_int(o, "against.denials.total"), 4, "audit: against's denials");
-    is_int(get_int(o, "under.denials.total"), 0, "audit: each run has its own event log");
+    is_str(get_str(o, "runs.0.label"), "under qa", "audit: under.label");
+    is_str(get_str(o, "runs.0.verdict"), "passed", "audit: under passed");
+    is_str(get_str(o, "runs.1.verdict"), "false_green_suspected", "audit: against is a false green");
+    is_int(get_int(o, "runs.1.denials.total"), 4, "audit: against's denials");
+    is_int(get_int(o, "runs.0.denials.total"), 0, "audit: each run has its own event log");
     json_object_put(o);
 
     /* sbx fails during the second run: both runs are in the file */
@@ -334,9 +335,9 @@ static void test_audit(void)
     o = read_json(path);
     ok(get(o, "verdict") == NULL, "audit after die(): no verdict");
     is_int(get_int(o, "exit_status"), 125, "audit after die(): exit_status 125");
-    is_str(get_str(o, "under.verdict"), "passed", "audit after die(): the first run is kept");
-    is_str(get_str(o, "against.verdict"), "setup_failed", "audit after die(): the second failed in setup");
-    is_str(get_str(o, "against.failure.step"), "create namespaces (clone)", "audit after die(): its step");
+    is_str(get_str(o, "runs.0.verdict"), "passed", "audit after die(): the first run is kept");
+    is_str(get_str(o, "runs.1.verdict"), "setup_failed", "audit after die(): the second failed in setup");
+    is_str(get_str(o, "runs.1.failure.step"), "create namespaces (clone)", "audit after die(): its step");
     json_object_put(o);
     profile_free(&p);
     free(path);
