@@ -253,6 +253,19 @@ static void event_append(const char *type, struct json_object *ev)
     json_object_put(line);
 }
 
+void record_append_raw(const char *bytes, size_t len)
+{
+    struct run_record *rec = current;
+    if (!rec || !rec->arena)
+        return;
+    size_t room = rec->arena_size - offsetof(struct record_arena, data);
+    size_t at = __atomic_fetch_add(&rec->arena->used, len, __ATOMIC_RELAXED);
+    if (at + len > room)
+        __atomic_store_n(&rec->arena->truncated, 1, __ATOMIC_RELAXED);
+    else
+        memcpy(rec->arena->data + at, bytes, len);
+}
+
 static struct json_object *new_event(void)
 {
     return json_object_new_object();
@@ -631,30 +644,111 @@ static char *iso8601(const struct timespec *ts)
     return xstrdup(buf);
 }
 
-static const char *event_string(struct json_object *ev, const char *key)
+/* ---- reading the event log back ------------------------------------- *
+ * Every value is copied as its documented type or becomes null, and every
+ * string goes through json_bytes again: json_tokener accepts raw bytes
+ * that are not UTF-8 inside strings, and a child may have written any. */
+
+enum field_type { F_TEXT, F_INT, F_BOOL, F_INT_OR_TEXT, F_PROCESSES };
+
+struct field {
+    const char *key;
+    enum field_type type;
+};
+
+static struct json_object *copy_text(struct json_object *v)
+{
+    if (json_object_is_type(v, json_type_string))
+        return json_bytes_new(json_object_get_string(v), (size_t)json_object_get_string_len(v));
+    /* json_bytes' own {"base64", "text"} form, if it is well-formed */
+    struct json_object *b64, *text;
+    if (json_object_is_type(v, json_type_object) && json_object_object_length(v) == 2 &&
+        json_object_object_get_ex(v, "base64", &b64) && json_object_is_type(b64, json_type_string) &&
+        json_object_object_get_ex(v, "text", &text) && json_object_is_type(text, json_type_string) &&
+        utf8_valid(json_object_get_string(b64), (size_t)json_object_get_string_len(b64)) &&
+        utf8_valid(json_object_get_string(text), (size_t)json_object_get_string_len(text))) {
+        struct json_object *o = json_object_new_object();
+        json_object_object_add(o, "base64", json_object_get(b64));
+        json_object_object_add(o, "text", json_object_get(text));
+        return o;
+    }
+    return NULL;
+}
+
+static struct json_object *copy_value(struct json_object *v, enum field_type type)
+{
+    if (!v)
+        return NULL;
+    switch (type) {
+    case F_TEXT:
+        return copy_text(v);
+    case F_INT:
+        return json_object_is_type(v, json_type_int) ? json_object_new_int64(json_object_get_int64(v))
+                                                     : NULL;
+    case F_BOOL:
+        return json_object_is_type(v, json_type_boolean)
+                   ? json_object_new_boolean(json_object_get_boolean(v)) : NULL;
+    case F_INT_OR_TEXT:
+        return json_object_is_type(v, json_type_int) ? json_object_new_int64(json_object_get_int64(v))
+                                                     : copy_text(v);
+    case F_PROCESSES: {
+        if (!json_object_is_type(v, json_type_array))
+            return json_object_new_array();
+        struct json_object *a = json_object_new_array();
+        size_t n = json_object_array_length(v);
+        for (size_t i = 0; i < n && i < 64; i++) {
+            struct json_object *e = json_object_array_get_idx(v, i), *pid = NULL, *comm = NULL;
+            if (!json_object_is_type(e, json_type_object))
+                continue;
+            json_object_object_get_ex(e, "pid", &pid);
+            json_object_object_get_ex(e, "comm", &comm);
+            struct json_object *p = json_object_new_object();
+            json_object_object_add(p, "pid", copy_value(pid, F_INT));
+            json_object_object_add(p, "comm", copy_value(comm, F_TEXT));
+            json_object_array_add(a, p);
+        }
+        return a;
+    }
+    }
+    return NULL;
+}
+
+static struct json_object *copy_fields(struct json_object *ev, const struct field *fields, size_t n)
+{
+    struct json_object *o = json_object_new_object();
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *v = NULL;
+        json_object_object_get_ex(ev, fields[i].key, &v);
+        json_object_object_add(o, fields[i].key, copy_value(v, fields[i].type));
+    }
+    return o;
+}
+
+#define COPY_FIELDS(ev, ...)                                                   \
+    copy_fields(ev, (const struct field[]){__VA_ARGS__},                       \
+                sizeof((const struct field[]){__VA_ARGS__}) / sizeof(struct field))
+
+/* A string field usable as an object key: NULL when absent; valid UTF-8. */
+static char *event_key(struct json_object *ev, const char *key)
 {
     struct json_object *v;
     if (!json_object_object_get_ex(ev, key, &v) || !json_object_is_type(v, json_type_string))
         return NULL;
-    return json_object_get_string(v);
+    return utf8_lossy(json_object_get_string(v), (size_t)json_object_get_string_len(v));
 }
 
-static struct json_object *event_get(struct json_object *ev, const char *key)
+static bool event_type_is(struct json_object *ev, const char *type)
 {
-    struct json_object *v = NULL;
-    json_object_object_get_ex(ev, key, &v);
-    return json_object_get(v);
+    struct json_object *v;
+    return json_object_object_get_ex(ev, "event", &v) && json_object_is_type(v, json_type_string) &&
+           !strcmp(json_object_get_string(v), type);
 }
 
-/* A copy of ev without "event" (the key that routed it). */
-static struct json_object *event_body(struct json_object *ev)
+/* Counts come from children: a hostile one must not make us overflow. */
+static int64_t saturating_add(int64_t a, int64_t b)
 {
-    struct json_object *o = json_object_new_object();
-    json_object_object_foreach(ev, key, val) {
-        if (strcmp(key, "event"))
-            json_object_object_add(o, key, json_object_get(val));
-    }
-    return o;
+    int64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
 }
 
 struct replay {
@@ -699,9 +793,7 @@ static void replay_events(struct run_record *rec, struct replay *r)
             json_tokener_free(tok);
         }
         p += len + 1;
-        const char *type = ev && json_object_is_type(ev, json_type_object)
-                               ? event_string(ev, "event") : NULL;
-        if (!type) {
+        if (!ev || !json_object_is_type(ev, json_type_object)) {
             /* a reserved slot never filled (a child died mid-append) reads
              * as NUL bytes: also counted here */
             if (len > 0)
@@ -709,49 +801,50 @@ static void replay_events(struct run_record *rec, struct replay *r)
             json_object_put(ev);
             continue;
         }
-        if (!strcmp(type, "step")) {
-            json_object_array_add(r->steps, event_body(ev));
-        } else if (!strcmp(type, "namespace")) {
-            const char *name = event_string(ev, "name");
-            if (name)
-                json_object_object_add(r->namespaces, name, event_get(ev, "created"));
-        } else if (!strcmp(type, "id_map")) {
-            const char *which = event_string(ev, "which");
-            struct json_object *m = json_object_new_object();
-            json_object_object_add(m, "inside", event_get(ev, "inside"));
-            json_object_object_add(m, "outside", event_get(ev, "outside"));
-            json_object_object_add(m, "count", event_get(ev, "count"));
-            json_object_array_add(which && !strcmp(which, "gid") ? r->gid_map : r->uid_map, m);
-        } else if (!strcmp(type, "limit")) {
-            const char *name = event_string(ev, "name");
-            if (name) {
-                struct json_object *l = json_object_new_object();
-                json_object_object_add(l, "soft", event_get(ev, "soft"));
-                json_object_object_add(l, "hard", event_get(ev, "hard"));
-                json_object_object_add(r->limits_applied, name, l);
-            }
-        } else if (!strcmp(type, "network")) {
-            const char *key = event_string(ev, "key");
-            if (key)
-                json_object_object_add(r->network_state, key, event_get(ev, "value"));
-        } else if (!strcmp(type, "mount")) {
-            json_object_array_add(r->mounts, event_body(ev));
-        } else if (!strcmp(type, "env")) {
-            json_object_array_add(r->env_by_sbx, event_body(ev));
-        } else if (!strcmp(type, "denial")) {
+        char *key = NULL;
+        if (event_type_is(ev, "step")) {
+            json_object_array_add(r->steps, COPY_FIELDS(ev, {"pid", F_INT}, {"t_us", F_INT},
+                                                        {"step", F_TEXT}));
+        } else if (event_type_is(ev, "namespace") && (key = event_key(ev, "name"))) {
+            struct json_object *created = NULL;
+            json_object_object_get_ex(ev, "created", &created);
+            json_object_object_add(r->namespaces, key, copy_value(created, F_BOOL));
+        } else if (event_type_is(ev, "id_map")) {
+            key = event_key(ev, "which");
+            json_object_array_add(key && !strcmp(key, "gid") ? r->gid_map : r->uid_map,
+                                  COPY_FIELDS(ev, {"inside", F_INT}, {"outside", F_INT},
+                                              {"count", F_INT}));
+        } else if (event_type_is(ev, "limit") && (key = event_key(ev, "name"))) {
+            json_object_object_add(r->limits_applied, key,
+                                   COPY_FIELDS(ev, {"soft", F_INT_OR_TEXT}, {"hard", F_INT_OR_TEXT}));
+        } else if (event_type_is(ev, "network") && (key = event_key(ev, "key"))) {
+            struct json_object *value = NULL;
+            json_object_object_get_ex(ev, "value", &value);
+            json_object_object_add(r->network_state, key, copy_value(value, F_TEXT));
+        } else if (event_type_is(ev, "mount")) {
+            json_object_array_add(r->mounts, COPY_FIELDS(ev, {"pid", F_INT}, {"t_us", F_INT},
+                                                         {"kind", F_TEXT}, {"source", F_TEXT},
+                                                         {"target", F_TEXT}, {"note", F_TEXT}));
+        } else if (event_type_is(ev, "env")) {
+            json_object_array_add(r->env_by_sbx, COPY_FIELDS(ev, {"pid", F_INT}, {"t_us", F_INT},
+                                                             {"action", F_TEXT}, {"name", F_TEXT}));
+        } else if (event_type_is(ev, "denial")) {
+            /* who recorded a denial is not who was denied: no pid, t_us */
+            struct json_object *row = COPY_FIELDS(ev, {"syscall", F_TEXT}, {"family", F_TEXT},
+                                                  {"address", F_TEXT}, {"errno", F_TEXT},
+                                                  {"count", F_INT}, {"processes", F_PROCESSES},
+                                                  {"more_processes", F_INT});
             struct json_object *c;
-            if (json_object_object_get_ex(ev, "count", &c))
-                r->denial_total += json_object_get_int64(c);
-            struct json_object *row = event_body(ev);
-            /* who recorded it is not who was denied: keep the row's own keys */
-            json_object_object_del(row, "pid");
-            json_object_object_del(row, "t_us");
+            if (json_object_object_get_ex(row, "count", &c) && c && json_object_get_int64(c) > 0)
+                r->denial_total = saturating_add(r->denial_total, json_object_get_int64(c));
             json_object_array_add(r->denials, row);
-        } else if (!strcmp(type, "failure")) {
-            json_object_array_add(r->failures, event_body(ev));
+        } else if (event_type_is(ev, "failure")) {
+            json_object_array_add(r->failures, COPY_FIELDS(ev, {"pid", F_INT}, {"t_us", F_INT},
+                                                           {"message", F_TEXT}));
         } else {
             r->bad_lines++;
         }
+        free(key);
         json_object_put(ev);
     }
 }

@@ -88,6 +88,10 @@ void record_failure(const char *message);
  * file, so it is safe where the common rule says "die_hook = NULL". */
 void report_child_die_hook(const char *message);
 
+/* Tests only: appends bytes to the event log as they are, to check that
+ * the supervisor survives whatever a dying or hostile child left there. */
+void record_append_raw(const char *bytes, size_t len);
+
 /* --- the file ---------------------------------------------------------- */
 
 /* The record as a JSON object (caller puts it). res: NULL when sbx failed

@@ -343,6 +343,48 @@ static void test_audit(void)
     free(path);
 }
 
+/* The event log is written by processes the supervisor does not trust to
+ * finish (or to behave): torn lines, NULs of a slot never filled, invalid
+ * UTF-8 and JSON of the wrong shape must neither crash nor leak through. */
+static void test_hostile_events(void)
+{
+    char *path = xasprintf("%s/hostile.json", tmpdir);
+    struct run_record *rec = report_open(path);
+    record_step("before");
+    static const char nul_slot[8] = {0};
+    record_append_raw(nul_slot, sizeof nul_slot);
+    record_append_raw("\n", 1);
+    const char *lines[] = {
+        "{\"event\":\"step\",\"pid\":1,\"t_us\":5,\"step\":\"torn",  /* no end: next line */
+        "\n",
+        "[1,2,3]\n",
+        "{\"event\":\"step\",\"step\":\"bad \xff\xfe bytes\"}\n",
+        "{\"event\":\"limit\",\"name\":42}\n",
+        "{\"event\":\"mount\",\"target\":{\"nested\":[1]}}\n",
+        "{\"event\":\"no-such-event\"}\n",
+        "{\"event\":\"denial\",\"count\":\"many\"}\n",
+        "{\"event\":\"denial\",\"count\":9223372036854775807}\n",
+        "{\"event\":\"denial\",\"count\":9223372036854775807}\n",
+        "not json at all\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        record_append_raw(lines[i], strlen(lines[i]));
+    record_step("after");
+    struct sandbox_result res = {.command_ran = true};
+    ok(report_write(rec, &res, 0), "hostile events: the record is written");
+    char *text = read_file_text(path, 1 << 22, NULL);
+    ok(text && utf8_valid(text, strlen(text)), "hostile events: the file is valid UTF-8");
+    free(text);
+    struct json_object *o = read_json(path);
+    ok(o != NULL, "hostile events: the file is valid JSON");
+    is_str(get_str(o, "steps.0.step"), "before", "hostile events: the good steps survive");
+    long long unreadable = get_int(o, "events_unreadable");
+    ok(unreadable >= 4, "hostile events: unreadable lines are counted (%lld)", unreadable);
+    is_int(get_int(o, "denials.total"), INT64_MAX, "hostile events: huge counts saturate, no overflow");
+    json_object_put(o);
+    free(path);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -353,6 +395,7 @@ int main(void)
     test_setup_failure();
     test_unwritable();
     test_audit();
+    test_hostile_events();
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         diag("could not remove %s", tmpdir);
