@@ -18,3 +18,8 @@ EXTRA_DIST += tests/integration/probe-formats.sh tests/integration/probe-env.sh
 # in (CI turns that into a failure).
 TESTS += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
 EXTRA_DIST += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
+
+check_PROGRAMS += tests/unit/probe-test
+tests_unit_probe_test_SOURCES = tests/unit/probe-test.c tests/tap.h
+tests_unit_probe_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/probe-test
