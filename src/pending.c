@@ -4,23 +4,12 @@
 
 #include "commands.h"
 #include "log.h"
-#include "sandbox.h"
+
+#include <stdio.h>
 
 int cmd_audit(int argc, char **argv)
 {
     (void)argc; (void)argv;
     fprintf(stderr, "sbx: 'sbx audit' is not available in this build yet\n");
     return SBX_EXIT_FAILURE;
-}
-
-int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
-{
-    (void)req; (void)res;
-    fprintf(stderr, "sbx: the sandbox is not available in this build yet\n");
-    return SBX_EXIT_FAILURE;
-}
-
-void sandbox_result_free(struct sandbox_result *res)
-{
-    (void)res;
 }

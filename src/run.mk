@@ -1,1 +1,13 @@
 # Sources of the run concern (added to src/libsbx.a).
+src_libsbx_a_SOURCES += \
+	src/sandbox.c src/context.h \
+	src/channel.c src/channel.h \
+	src/ns.c src/ns.h \
+	src/net.c src/net.h \
+	src/rlimits.c src/rlimits.h \
+	src/caps.c src/caps.h \
+	src/env.c src/env.h \
+	src/command.c src/command.h \
+	src/init.c src/init.h \
+	src/supervise.c src/supervise.h
+EXTRA_DIST += docs/run.md

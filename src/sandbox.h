@@ -26,6 +26,16 @@ struct sandbox_result {
     bool command_ran;       /* false: setup failed or exec failed */
     uint64_t duration_us;   /* from the start of setup to the end */
     struct ledger *ledger;  /* denials; NULL when no deny rule applied */
+
+    /* What was set up, for the run record (--report); filled by
+     * sandbox_run() before the sandbox is created. */
+    bool ns_created[NS_COUNT];  /* false for net under mode = host */
+    uint32_t uid_inside, uid_outside, gid_inside, gid_outside;
+    bool loopback_up;           /* lo up in a network namespace of its own */
+    struct {
+        bool set;               /* false: the caller's limit, inherited */
+        uint64_t soft, hard;    /* as applied; UINT64_MAX = unlimited */
+    } limits[LIMIT_COUNT];
 };
 
 /* Runs req->argv in a new sandbox and waits for it. Setup failures exit

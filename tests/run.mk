@@ -1,1 +1,29 @@
 # Tests of the run concern.
+check_PROGRAMS += tests/helpers/loopback-echo tests/helpers/open-fds \
+	tests/helpers/list-fds tests/helpers/wait-signal tests/helpers/deny-userns \
+	tests/helpers/count-sigint
+tests_helpers_deny_userns_LDADD = $(LIBSECCOMP_LIBS)
+TESTS += \
+	tests/integration/run-namespaces.sh \
+	tests/integration/run-network.sh \
+	tests/integration/run-limits.sh \
+	tests/integration/run-privileges.sh \
+	tests/integration/run-exit-status.sh \
+	tests/integration/run-signals.sh \
+	tests/integration/run-refusals.sh
+EXTRA_DIST += tests/integration/run-common.sh \
+	tests/integration/run-namespaces.sh \
+	tests/integration/run-network.sh \
+	tests/integration/run-limits.sh \
+	tests/integration/run-privileges.sh \
+	tests/integration/run-exit-status.sh \
+	tests/integration/run-signals.sh \
+	tests/integration/run-refusals.sh
+check_PROGRAMS += tests/unit/run-test
+tests_unit_run_test_SOURCES = tests/unit/run-test.c
+tests_unit_run_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/run-test
+check_PROGRAMS += tests/unit/sandbox-test
+tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
+tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/sandbox-test

@@ -1,0 +1,14 @@
+/* Privileges of the command: capabilities (libcap) and no_new_privs. */
+#ifndef SBX_CAPS_H
+#define SBX_CAPS_H
+
+#include "profile.h"
+
+/* Drops every capability not named in p->capabilities from the bounding,
+ * ambient, inheritable, permitted and effective sets. Kept capabilities
+ * are raised in the ambient set so that they survive execve() for a
+ * non-root uid; for uid 0 inside, the bounding set is what limits exec.
+ * Then sets no_new_privs when p asks for it. Dies on error. */
+void privileges_drop(const struct profile *p);
+
+#endif

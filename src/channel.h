@@ -1,0 +1,38 @@
+/* The socket between the processes inside the sandbox and the supervisor.
+ *
+ * A SOCK_SEQPACKET socketpair created before clone(): message boundaries
+ * are kept, SCM_RIGHTS carries the seccomp notification fd out of the
+ * sandbox, and when the supervisor dies (even by SIGKILL) init sees
+ * POLLHUP on its end, which backs up PR_SET_PDEATHSIG. */
+#ifndef SBX_CHANNEL_H
+#define SBX_CHANNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum channel_msg_type {
+    /* command -> supervisor: execve() failed; value = errno */
+    CHANNEL_EXEC_FAILED = 1,
+    /* init -> supervisor: the command ended; value = its wait status */
+    CHANNEL_COMMAND_STATUS,
+    /* command -> supervisor: a seccomp user-notification fd rides along */
+    CHANNEL_NOTIFY_FD,
+    /* command -> supervisor: a setup step before exec failed (it said
+     * which, and exits 125): the command itself never ran */
+    CHANNEL_SETUP_FAILED,
+};
+
+struct channel_msg {
+    int32_t type;
+    int32_t value;
+};
+
+/* Sends one message, with pass_fd attached when >= 0. */
+bool channel_send(int sock, int type, int value, int pass_fd);
+
+/* Receives one message without blocking when nonblock is set. Returns 1
+ * with *msg filled (and *fd_out the received fd or -1), 0 at end of file or
+ * when nothing is queued (nonblock), -1 with errno on error. */
+int channel_recv(int sock, struct channel_msg *msg, int *fd_out, bool nonblock);
+
+#endif

@@ -1,0 +1,129 @@
+#include "config.h"
+
+#include "command.h"
+
+#include "caps.h"
+#include "channel.h"
+#include "rlimits.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* INTEGRATION POINT (seccomp.c, another helper's): becomes
+ * `return seccomp_install(p);` when seccomp.c lands on main. Until then no
+ * filter is installed and no notification fd exists. */
+static int install_seccomp_filter(const struct profile *p)
+{
+    (void)p;
+    return -1;
+}
+
+/* Marks every descriptor above 2 close-on-exec, so that only 0, 1 and 2
+ * reach the command whatever the caller leaked to us, while the channel
+ * stays usable until execve() succeeds. */
+static void close_extra_fds_on_exec(void)
+{
+    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+        return;
+    if (errno != ENOSYS && errno != EINVAL)
+        die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
+    /* Kernels before 5.11: no CLOSE_RANGE_CLOEXEC. */
+    long max = sysconf(_SC_OPEN_MAX);
+    for (long fd = 3; fd < max && fd < 65536; fd++) {
+        int flags = fcntl((int)fd, F_GETFD);
+        if (flags >= 0)
+            fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC);
+    }
+}
+
+/* execvp() reports EACCES when a PATH directory could not be searched,
+ * even if the command exists nowhere: that is "not found" (127), not
+ * "found but not executable" (126), as shells have it. */
+static bool found_in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    for (const char *dir = path;; ) {
+        size_t len = strcspn(dir, ":");
+        char *candidate = xasprintf("%.*s%s%s", (int)len, dir, len ? "/" : "", name);
+        struct stat st;
+        bool exists = stat(candidate, &st) == 0;
+        free(candidate);
+        if (exists)
+            return true;
+        if (!dir[len])
+            return false;
+        dir += len + 1;
+    }
+}
+
+static int setup_channel_fd = -1;
+
+/* die() in the command's process: tell the supervisor that the exit
+ * status 125 it will see is sbx's, not the command's. */
+static void report_setup_failure(const char *message)
+{
+    (void)message;
+    channel_send(setup_channel_fd, CHANNEL_SETUP_FAILED, 0, -1);
+}
+
+noreturn void command_exec(const struct sandbox_context *ctx)
+{
+    const struct profile *p = ctx->profile;
+    log_use_underscore_exit = 1;
+    setup_channel_fd = ctx->channel_fd;
+    die_hook = report_setup_failure;
+
+    /* Without a PID namespace nothing tears the command down with init. */
+    if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+        die_errno("prctl(PR_SET_PDEATHSIG)");
+
+    if (chdir(ctx->cwd) < 0)
+        die_errno("cannot change to the working directory '%s' inside the sandbox", ctx->cwd);
+
+    limits_apply(&ctx->limits);
+    close_extra_fds_on_exec();
+    privileges_drop(p);
+
+    /* Integration point with seccomp.c: the filter goes in last, after
+     * no_new_privs (the kernel requires it without CAP_SYS_ADMIN), and its
+     * notification fd leaves for the supervisor before we exec. */
+    if (sigprocmask(SIG_SETMASK, &ctx->caller_mask, NULL) < 0)
+        die_errno("sigprocmask");
+    int notify_fd = install_seccomp_filter(p);
+    if (notify_fd >= 0) {
+        if (!channel_send(ctx->channel_fd, CHANNEL_NOTIFY_FD, 0, notify_fd))
+            die_errno("passing the seccomp notification fd to the supervisor");
+        close(notify_fd);
+    }
+
+    environ = ctx->envp;
+    /* execvp() searches the PATH of the environment just set: argv[0] is
+     * looked up inside, as the command would see it. */
+    execvp(ctx->argv[0], ctx->argv);
+
+    int e = errno;
+    bool bare = !strchr(ctx->argv[0], '/');
+    if (e == EACCES && bare && !found_in_path(ctx->argv[0]))
+        e = ENOENT;
+    int status = e == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXECUTE;
+    if (e == ENOENT && bare)
+        warn("%s: command not found in PATH inside the sandbox", ctx->argv[0]);
+    else
+        warn("cannot execute '%s': %s", ctx->argv[0], strerror(e));
+    channel_send(ctx->channel_fd, CHANNEL_EXEC_FAILED, e, -1);
+    _exit(status);
+}

@@ -1,0 +1,20 @@
+/* The command's process: the last steps before execve(), in the order the
+ * kernel requires (limits and environment while we still can, capabilities
+ * dropped, no_new_privs before the seccomp filter, which needs it). */
+#ifndef SBX_COMMAND_H
+#define SBX_COMMAND_H
+
+#include "context.h"
+
+#include <stdnoreturn.h>
+
+/* Exit statuses of SPEC for a command that could not be executed. */
+#define SBX_EXIT_CANNOT_EXECUTE 126
+#define SBX_EXIT_NOT_FOUND 127
+
+/* Never returns: execs ctx->argv, or reports CHANNEL_EXEC_FAILED to the
+ * supervisor and exits 127 (not found) or 126 (cannot execute). Setup
+ * errors exit 125. Runs in a forked child: uses _exit. */
+noreturn void command_exec(const struct sandbox_context *ctx);
+
+#endif

@@ -1,0 +1,189 @@
+#include "config.h"
+
+#include "init.h"
+
+#include "channel.h"
+#include "command.h"
+#include "log.h"
+#include "net.h"
+#include "ns.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+const int forwarded_signal_count = sizeof forwarded_signals / sizeof forwarded_signals[0];
+
+/* The supervisor holds the only other end of the channel: a hang-up on
+ * ours means it is gone. */
+static bool supervisor_gone(int channel_fd)
+{
+    struct pollfd pfd = { .fd = channel_fd, .events = 0 };
+    return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* INTEGRATION POINT (mount.c, another helper's): becomes
+ * `mount_setup(ctx->profile, ctx->cwd);` when mount.c lands on main. Until
+ * then only what the run core needs: nothing propagates to the host, and
+ * /proc shows the sandbox's own PID namespace. */
+static void mount_setup_core(const struct sandbox_context *ctx)
+{
+    if (!(ctx->clone_flags & CLONE_NEWNS))
+        return;
+    /* A shared / (systemd's default) would propagate our mounts to the
+     * host's mount namespace. */
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        die_errno("making the sandbox's mount tree private (mount / MS_REC|MS_PRIVATE)");
+    if ((ctx->clone_flags & CLONE_NEWPID) && ctx->profile->proc) {
+        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
+            int e = errno;
+            die_with_errno(e,
+                           "mounting a fresh /proc for the sandbox's PID namespace failed%s",
+                           e == EPERM || e == EACCES
+                               ? ": the kernel allows it in a user namespace only where the "
+                                 "existing /proc is fully visible (container runtimes hide "
+                                 "parts of it), or a security module refuses; run sbx where "
+                                 "/proc is not overmounted, or set proc = no in [filesystem]"
+                               : "");
+        }
+    }
+}
+
+/* Kills everything left inside once the command is gone. In a PID
+ * namespace kill(-1) from its init reaches every process in it and no
+ * other; without one, init is a child subreaper, so orphans of the command
+ * became our children and /proc lists them. */
+static void kill_leftovers(void)
+{
+    if (getpid() == 1) {
+        kill(-1, SIGKILL);
+        return;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    for (int round = 0; round < 1000; round++) {
+        char *text = read_file_text(path, 1 << 20, NULL);
+        if (!text || !*text) {
+            free(text);
+            break;
+        }
+        for (char *s = text; *s;) {
+            char *end;
+            long pid = strtol(s, &end, 10);
+            if (end == s)
+                break;
+            if (pid > 0)
+                kill((pid_t)pid, SIGKILL);
+            s = end;
+        }
+        free(text);
+        while (waitpid(-1, NULL, 0) > 0)
+            ;
+    }
+}
+
+noreturn void init_main(struct sandbox_context *ctx)
+{
+    const struct profile *p = ctx->profile;
+    log_use_underscore_exit = 1;
+    die_hook = NULL;
+
+    /* If the supervisor dies, even by SIGKILL, init dies, and with PID 1
+     * gone the kernel kills everything in the PID namespace. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+        die_errno("prctl(PR_SET_PDEATHSIG)");
+    /* The race: the supervisor may have died before prctl(); we were then
+     * reparented and no signal will ever come. */
+    if (supervisor_gone(ctx->channel_fd))
+        _exit(SBX_EXIT_FAILURE);
+    if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+        die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
+
+    if (ctx->clone_flags & CLONE_NEWUSER) {
+        ns_write_id_maps(p, ctx->outer_uid, ctx->outer_gid);
+        verbose_step("uid/gid maps written");
+    }
+    if (ctx->clone_flags & CLONE_NEWUTS)
+        ns_set_hostname(p);
+    mount_setup_core(ctx);
+    verbose_step("mounts done");
+    if ((ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK) {
+        loopback_up();
+        verbose_step("loopback up");
+    }
+
+    /* Every forwarded signal and SIGCHLD are blocked since before clone()
+     * (the supervisor did it), so none was lost in between: they wait in
+     * the queue signalfd reads. Blocked signals also reach a PID 1 that
+     * has no handler, which the kernel would otherwise drop. */
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    for (int i = 0; i < forwarded_signal_count; i++)
+        sigaddset(&mask, forwarded_signals[i]);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+    if (sfd < 0)
+        die_errno("signalfd in the sandbox's init");
+
+    pid_t command = fork();
+    if (command < 0)
+        die_errno("fork of the command");
+    if (command == 0)
+        command_exec(ctx);
+    verbose_step("command started");
+
+    struct pollfd pfd[2] = {
+        { .fd = sfd, .events = POLLIN },
+        { .fd = ctx->channel_fd, .events = 0 },
+    };
+    int status = 0;
+    for (bool done = false; !done;) {
+        if (poll(pfd, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            die_errno("poll in the sandbox's init");
+        }
+        if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+            /* The supervisor is gone; PR_SET_PDEATHSIG should have got us
+             * first, this is the backstop. */
+            kill_leftovers();
+            _exit(SBX_EXIT_FAILURE);
+        }
+        if (!(pfd[0].revents & POLLIN))
+            continue;
+        struct signalfd_siginfo si;
+        ssize_t n = read(sfd, &si, sizeof si);
+        if (n != (ssize_t)sizeof si)
+            continue;
+        if (si.ssi_signo == SIGCHLD) {
+            pid_t w;
+            int st;
+            while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+                if (w == command) {
+                    status = st;
+                    done = true;
+                }
+            }
+        } else if (si.ssi_code != SI_KERNEL) {
+            /* SI_KERNEL: the terminal sent it to the whole foreground
+             * process group, which holds the command too; forwarding it
+             * would deliver it twice. */
+            kill(command, (int)si.ssi_signo);
+        }
+    }
+    kill_leftovers();
+    if (!channel_send(ctx->channel_fd, CHANNEL_COMMAND_STATUS, status, -1))
+        _exit(SBX_EXIT_FAILURE);
+    _exit(0);
+}

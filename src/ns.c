@@ -1,0 +1,246 @@
+#include "config.h"
+
+#include "ns.h"
+
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const struct {
+    int flag;
+    const char *name;
+    const char *sysctl; /* the per-namespace-type limit in /proc/sys/user */
+} ns_flags[] = {
+    { CLONE_NEWUSER, "CLONE_NEWUSER", "max_user_namespaces" },
+    { CLONE_NEWNS, "CLONE_NEWNS", "max_mnt_namespaces" },
+    { CLONE_NEWNET, "CLONE_NEWNET", "max_net_namespaces" },
+    { CLONE_NEWPID, "CLONE_NEWPID", "max_pid_namespaces" },
+    { CLONE_NEWIPC, "CLONE_NEWIPC", "max_ipc_namespaces" },
+    { CLONE_NEWUTS, "CLONE_NEWUTS", "max_uts_namespaces" },
+};
+
+int ns_clone_flags(const struct profile *p)
+{
+    int flags = 0;
+    if (p->ns[NS_USER])
+        flags |= CLONE_NEWUSER;
+    if (p->ns[NS_MOUNT])
+        flags |= CLONE_NEWNS;
+    if (p->ns[NS_NET] && p->net_mode != NET_HOST)
+        flags |= CLONE_NEWNET;
+    if (p->ns[NS_PID])
+        flags |= CLONE_NEWPID;
+    if (p->ns[NS_IPC])
+        flags |= CLONE_NEWIPC;
+    if (p->ns[NS_UTS])
+        flags |= CLONE_NEWUTS;
+    return flags;
+}
+
+const char *ns_flags_text(int flags, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof ns_flags / sizeof ns_flags[0]; i++) {
+        if (!(flags & ns_flags[i].flag))
+            continue;
+        int n = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", ns_flags[i].name);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+    if (!used)
+        snprintf(buf, len, "no new namespace");
+    return buf;
+}
+
+/* -1 when the file is missing or unreadable. */
+static long read_long_file(const char *path)
+{
+    char *text = read_file_text(path, 64, NULL);
+    if (!text)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    bool good = errno == 0 && end != text;
+    free(text);
+    return good ? v : -1;
+}
+
+/* The "Seccomp:" mode of /proc/self/status: 2 means a filter is installed,
+ * as in another agent's sandbox or a container runtime. */
+static long seccomp_mode(void)
+{
+    char *status = read_file_text("/proc/self/status", 1 << 16, NULL);
+    if (!status)
+        return -1;
+    long mode = -1;
+    const char *line = strstr(status, "\nSeccomp:");
+    if (line)
+        mode = strtol(line + strlen("\nSeccomp:"), NULL, 10);
+    free(status);
+    return mode;
+}
+
+const char *ns_explain_failure(int err, int flags, char *buf, size_t len)
+{
+    bool userns = flags & CLONE_NEWUSER;
+    if (err == ENOSPC) {
+        for (size_t i = 0; i < sizeof ns_flags / sizeof ns_flags[0]; i++) {
+            if (!(flags & ns_flags[i].flag))
+                continue;
+            char path[64];
+            snprintf(path, sizeof path, "/proc/sys/user/%s", ns_flags[i].sysctl);
+            long v = read_long_file(path);
+            if (v == 0) {
+                snprintf(buf, len,
+                         "%s are disabled (user.%s = 0); enable them with "
+                         "`sysctl -w user.%s=15000` as root (in a container: on the host)",
+                         i == 0 ? "user namespaces" : "these namespaces", ns_flags[i].sysctl,
+                         ns_flags[i].sysctl);
+                return buf;
+            }
+        }
+        snprintf(buf, len,
+                 "a namespace limit is reached (see /proc/sys/user/max_*_namespaces); "
+                 "raise it with sysctl, or end other sandboxes");
+        return buf;
+    }
+    if (err == EUSERS) {
+        snprintf(buf, len, "namespaces are nested too deeply (the kernel allows 32 levels)");
+        return buf;
+    }
+    if (err == EINVAL) {
+        snprintf(buf, len,
+                 "the kernel lacks one of these namespace types (CONFIG_USER_NS, CONFIG_NET_NS, ...); "
+                 "disable it in the profile's [namespaces]");
+        return buf;
+    }
+    if (err == EPERM || err == EACCES) {
+        if (seccomp_mode() == 2) {
+            snprintf(buf, len,
+                     "a seccomp filter around sbx (Seccomp: 2 in /proc/self/status: another "
+                     "sandbox or a container runtime) refuses clone/unshare; run sbx outside that "
+                     "sandbox or allow namespace creation in its policy");
+            return buf;
+        }
+        if (!userns && geteuid() != 0) {
+            snprintf(buf, len,
+                     "these namespaces need CAP_SYS_ADMIN without a user namespace; "
+                     "set user = yes in [namespaces]");
+            return buf;
+        }
+        if (userns && read_long_file("/proc/sys/kernel/unprivileged_userns_clone") == 0 &&
+            geteuid() != 0) {
+            snprintf(buf, len,
+                     "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone "
+                     "= 0); enable them with `sysctl -w kernel.unprivileged_userns_clone=1` as root");
+            return buf;
+        }
+        if (userns && read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1) {
+            snprintf(buf, len,
+                     "AppArmor restricts unprivileged user namespaces "
+                     "(kernel.apparmor_restrict_unprivileged_userns = 1); allow sbx with an "
+                     "AppArmor profile granting `userns,`, or `sysctl -w "
+                     "kernel.apparmor_restrict_unprivileged_userns=0` as root");
+            return buf;
+        }
+        snprintf(buf, len,
+                 "the kernel or a security module refuses namespace creation here "
+                 "(a chroot, a container without user namespaces, or a Linux security module); "
+                 "run `sbx probe` for details");
+        return buf;
+    }
+    snprintf(buf, len, "unexpected error");
+    return buf;
+}
+
+pid_t ns_clone(int flags)
+{
+    /* The raw syscall, as bubblewrap does: glibc's clone() wants a stack
+     * and a function, while fork semantics (the child continues here with
+     * a copy of everything) are what the sandbox's init needs. */
+    pid_t pid = (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
+    if (pid < 0) {
+        int e = errno;
+        char fbuf[160], why[512];
+        die_with_errno(e, "creating the sandbox's namespaces (clone %s) failed: %s",
+                       ns_flags_text(flags, fbuf, sizeof fbuf),
+                       ns_explain_failure(e, flags, why, sizeof why));
+    }
+    return pid;
+}
+
+uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid)
+{
+    return p->uid.current ? outer_uid : (uid_t)p->uid.value;
+}
+
+gid_t ns_inside_gid(const struct profile *p, gid_t outer_gid)
+{
+    return p->gid.current ? outer_gid : (gid_t)p->gid.value;
+}
+
+/* Returns 0 or an errno. */
+static int write_proc_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int e = 0;
+    ssize_t n = write(fd, text, strlen(text));
+    if (n < 0)
+        e = errno;
+    else if ((size_t)n != strlen(text))
+        e = EIO;
+    close(fd);
+    return e;
+}
+
+static noreturn void die_map(int e, const char *path, const char *text)
+{
+    char why[512] = "";
+    if (e == EPERM || e == EACCES)
+        ns_explain_failure(e, CLONE_NEWUSER, why, sizeof why);
+    char line[64];
+    snprintf(line, sizeof line, "%s", text);
+    line[strcspn(line, "\n")] = '\0';
+    die_with_errno(e, "writing '%s' to %s failed%s%s", line, path, *why ? ": " : "", why);
+}
+
+void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid)
+{
+    char text[64];
+    /* Kernels before 3.19 have no setgroups file and need none. */
+    int e = write_proc_file("/proc/self/setgroups", "deny");
+    if (e && e != ENOENT)
+        die_map(e, "/proc/self/setgroups", "deny");
+
+    snprintf(text, sizeof text, "%u %u 1\n", (unsigned)ns_inside_uid(p, outer_uid),
+             (unsigned)outer_uid);
+    if ((e = write_proc_file("/proc/self/uid_map", text)))
+        die_map(e, "/proc/self/uid_map", text);
+
+    snprintf(text, sizeof text, "%u %u 1\n", (unsigned)ns_inside_gid(p, outer_gid),
+             (unsigned)outer_gid);
+    if ((e = write_proc_file("/proc/self/gid_map", text)))
+        die_map(e, "/proc/self/gid_map", text);
+}
+
+void ns_set_hostname(const struct profile *p)
+{
+    if (!p->hostname || !*p->hostname)
+        return;
+    if (sethostname(p->hostname, strlen(p->hostname)) < 0)
+        die_errno("sethostname('%s') in the new UTS namespace", p->hostname);
+}

@@ -1,0 +1,42 @@
+/* Namespaces: which ones a profile asks for, creating them with clone(),
+ * and what must be written from inside once they exist (uid/gid maps,
+ * setgroups, hostname). Refusals are diagnosed: which step, the errno, the
+ * likely cause (sysctl, AppArmor, an outer seccomp filter) and the fix. */
+#ifndef SBX_NS_H
+#define SBX_NS_H
+
+#include "profile.h"
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* CLONE_NEW* flags for p. mode = host never gets a network namespace. */
+int ns_clone_flags(const struct profile *p);
+
+/* "CLONE_NEWUSER|CLONE_NEWNS|..." into buf, for messages. */
+const char *ns_flags_text(int flags, char *buf, size_t len);
+
+/* clone() with fork() semantics into the namespaces of `flags`: returns the
+ * child's pid in the parent and 0 in the child. On failure dies (exit 125)
+ * with a diagnosis; never falls back to fewer namespaces. */
+pid_t ns_clone(int flags);
+
+/* Explains why clone()/unshare() with `flags` failed with errno err: a
+ * likely cause and its fix, into buf (for ns_clone and `sbx probe`). */
+const char *ns_explain_failure(int err, int flags, char *buf, size_t len);
+
+/* The uid and gid the command has inside, per p->uid / p->gid. */
+uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid);
+gid_t ns_inside_gid(const struct profile *p, gid_t outer_gid);
+
+/* In the new user namespace's first process: denies setgroups (needed to
+ * write gid_map without CAP_SETGID outside, and it keeps the command from
+ * dropping supplementary groups that deny it access, CVE-2014-8989), then
+ * maps one uid and one gid: inside per p, outside the caller's. Dies on
+ * error. */
+void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid);
+
+/* sethostname() in the new UTS namespace, when p sets a hostname. */
+void ns_set_hostname(const struct profile *p);
+
+#endif

@@ -1,0 +1,165 @@
+#include "config.h"
+
+#include "sandbox.h"
+
+#include "context.h"
+#include "env.h"
+#include "init.h"
+#include "rlimits.h"
+#include "log.h"
+#include "ns.h"
+#include "supervise.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* With 0, 1 or 2 closed, the socketpair would take its number and the
+ * command would write its output into the channel. */
+static void ensure_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int null = open("/dev/null", O_RDWR);
+        if (null < 0)
+            die_errno("opening /dev/null for the closed descriptor %d", fd);
+        if (null != fd)
+            die("opening /dev/null for the closed descriptor %d gave %d", fd, null);
+    }
+}
+
+static void describe_network(const struct profile *p, int flags)
+{
+    if (p->net_mode == NET_HOST)
+        verbose("network: mode = host: the command shares the host's network namespace "
+                "(no network isolation)");
+    else if (!(flags & CLONE_NEWNET))
+        verbose("network: net = no in [namespaces]: the command shares the host's network "
+                "namespace (no network isolation; mode = %s has no effect)",
+                net_mode_name(p->net_mode));
+    else if (p->net_mode == NET_NONE)
+        verbose("network: mode = none: own network namespace, lo left down");
+    else
+        verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
+}
+
+/* The run record's view of what is about to be set up. */
+static void describe_setup(const struct sandbox_context *ctx, struct sandbox_result *res)
+{
+    static const int ns_flag[NS_COUNT] = {
+        [NS_USER] = CLONE_NEWUSER, [NS_MOUNT] = CLONE_NEWNS, [NS_NET] = CLONE_NEWNET,
+        [NS_PID] = CLONE_NEWPID,   [NS_IPC] = CLONE_NEWIPC,  [NS_UTS] = CLONE_NEWUTS,
+    };
+    for (int k = 0; k < NS_COUNT; k++)
+        res->ns_created[k] = ctx->clone_flags & ns_flag[k];
+    res->uid_outside = ctx->outer_uid;
+    res->gid_outside = ctx->outer_gid;
+    res->uid_inside = (ctx->clone_flags & CLONE_NEWUSER)
+                          ? ns_inside_uid(ctx->profile, ctx->outer_uid) : ctx->outer_uid;
+    res->gid_inside = (ctx->clone_flags & CLONE_NEWUSER)
+                          ? ns_inside_gid(ctx->profile, ctx->outer_gid) : ctx->outer_gid;
+    res->loopback_up = (ctx->clone_flags & CLONE_NEWNET) && ctx->profile->net_mode == NET_LOOPBACK;
+    for (int k = 0; k < LIMIT_COUNT; k++) {
+        const struct limit_target *t = &ctx->limits.target[k];
+        res->limits[k].set = t->set;
+        res->limits[k].soft = t->want.rlim_cur == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_cur;
+        res->limits[k].hard = t->want.rlim_max == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_max;
+    }
+}
+
+int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
+{
+    uint64_t started = now_us();
+    const struct profile *p = req->profile;
+    memset(res, 0, sizeof *res);
+
+    if (!req->argv || !req->argv[0] || !*req->argv[0])
+        die("no command to run");
+    if (!req->cwd || req->cwd[0] != '/')
+        die("the working directory '%s' is not an absolute path", req->cwd ? req->cwd : "");
+    ensure_standard_fds();
+
+    struct sandbox_context ctx = {
+        .profile = p,
+        .argv = req->argv,
+        .cwd = req->cwd,
+        .clone_flags = ns_clone_flags(p),
+        .outer_uid = geteuid(),
+        .outer_gid = getegid(),
+    };
+    struct strv env = { 0 };
+    env_build(p, environ, &env);
+    ctx.envp = env.v;
+    limits_prepare(p, &ctx.limits);
+
+    describe_setup(&ctx, res);
+
+    char flags_text[160];
+    verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
+                 ns_flags_text(ctx.clone_flags, flags_text, sizeof flags_text));
+    describe_network(p, ctx.clone_flags);
+
+    int channel[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) < 0)
+        die_errno("socketpair for the supervisor's channel");
+    ctx.channel_fd = channel[1];
+
+    /* A caller that ignores SIGCHLD would have init reaped behind our
+     * back, and its status lost. */
+    struct sigaction default_action = { .sa_handler = SIG_DFL }, caller_chld;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(SIGCHLD, &default_action, &caller_chld);
+    supervise_block_signals(&ctx.caller_mask);
+
+    /* The child continues from here with copies of stdio buffers; it
+     * leaves with _exit() and never flushes them, but flush anyway so that
+     * nothing written so far is duplicated or delayed. */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t init_pid = ns_clone(ctx.clone_flags);
+    if (init_pid == 0) {
+        close(channel[0]);
+        init_main(&ctx);
+    }
+    close(channel[1]);
+    verbose_step("namespaces created, init is pid %d outside", (int)init_pid);
+
+    struct supervisor sup;
+    supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
+    /* INTEGRATION POINT (seccomp.c): set sup.on_notify_fd to a function
+     * that creates the ledger (res->ledger) and calls
+     * supervise_add_fd(&sup, fd, ledger_handle wrapper, ledger). */
+    supervise_run(&sup, res);
+    supervise_free(&sup);
+    close(channel[0]);
+
+    sigprocmask(SIG_SETMASK, &ctx.caller_mask, NULL);
+    sigaction(SIGCHLD, &caller_chld, NULL);
+    strv_free(&env);
+    res->duration_us = now_us() - started;
+    verbose_step("sandbox ended: exit status %d", res->exit_status);
+    return res->exit_status;
+}
+
+void sandbox_result_free(struct sandbox_result *res)
+{
+    /* INTEGRATION POINT (seccomp.c): free res->ledger. */
+    res->ledger = NULL;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# When the kernel or an outer sandbox refuses a step, sbx exits 125 naming
+# the step, the errno, the likely cause and the fix, and never runs the
+# command unsandboxed. Each refusal is produced for real, locally.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+. "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
+plan 18
+make_tmpdir
+witness="$tmpdir/ran"
+
+# An outer seccomp filter refusing user namespaces (another agent's sandbox).
+run_cmd "$H/deny-userns" "$SBX" run -- touch "$witness"
+is "$status" 125 "seccomp-blocked clone: exit 125"
+like "$err" "clone CLONE_NEWUSER" "names the step"
+like "$err" "seccomp filter around sbx" "names the likely cause"
+like "$err" "Operation not permitted" "names the errno"
+[ ! -e "$witness" ]; ok $? "the command did not run unsandboxed"
+
+# user.max_user_namespaces = 0: set in a user namespace of our own (the
+# limit is per namespace), so the host is untouched.
+if unshare -U --map-root-user true 2>/dev/null; then
+    run_cmd unshare -U --map-root-user sh -c \
+        'echo 0 >/proc/sys/user/max_user_namespaces && exec "$0" run -- touch "$1"' "$SBX" "$witness"
+    is "$status" 125 "max_user_namespaces = 0: exit 125"
+    like "$err" "user.max_user_namespaces = 0" "names the sysctl"
+    like "$err" "sysctl -w user.max_user_namespaces=" "gives the fix"
+    like "$err" "No space left on device" "names the errno (ENOSPC)"
+    [ ! -e "$witness" ]; ok $? "the command did not run unsandboxed"
+
+    # /proc not mountable: an overmounted /proc (as container runtimes
+    # leave it) makes the kernel refuse a new proc mount in a user ns.
+    run_cmd unshare -Urm sh -c \
+        'mount -t tmpfs none /proc/sys && exec "$0" run -- touch "$1"' "$SBX" "$witness"
+    is "$status" 125 "/proc not mountable: exit 125"
+    like "$err" "/proc" "names /proc"
+    like "$err" "Operation not permitted" "names the errno"
+    like "$err" "fully visible" "names the likely cause"
+    [ ! -e "$witness" ]; ok $? "the command did not run unsandboxed"
+else
+    for i in 1 2 3 4 5 6 7 8 9 10; do skip "unshare(1) cannot create a user namespace here"; done
+fi
+
+# user = no: other namespaces need CAP_SYS_ADMIN of the caller. Root with
+# it gets them (and the command still no capability); anyone else is
+# refused with the fix.
+profile nouser <<INI
+[namespaces]
+user = no
+INI
+capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
+sbx_run -p "$prof" -- sh -c 'grep ^CapEff: /proc/self/status; readlink /proc/self/ns/user; touch "$1"' sh "$witness"
+if [ $(( (0x$capeff >> 21) & 1 )) = 1 ]; then
+    is "$status" 0 "user = no with CAP_SYS_ADMIN: runs"
+    like "$out" "CapEff:	0000000000000000" "... without capabilities"
+    like "$out" "$(readlink /proc/self/ns/user)" "... in the host's user namespace, as asked"
+    rm -f "$witness"
+else
+    is "$status" 125 "user = no without CAP_SYS_ADMIN: exit 125"
+    like "$err" "set user = yes" "gives the fix"
+    [ ! -e "$witness" ]; ok $? "the command did not run"
+fi
+
+done_testing

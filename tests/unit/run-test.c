@@ -1,0 +1,249 @@
+/* Unit tests of the run core's pure parts and its descriptor plumbing:
+ * exit-status mapping, the environment, clone flags, the channel (with
+ * SCM_RIGHTS), the supervisor's watched fds, the limits plan. */
+#include "config.h"
+
+#include "../tap.h"
+
+#include "channel.h"
+#include "env.h"
+#include "ns.h"
+#include "profile.h"
+#include "rlimits.h"
+#include "supervise.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void add(struct str_list *l, const char *v)
+{
+    xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = (struct str_entry){ .value = xstrdup(v) };
+}
+
+static const char *env_get(const struct strv *env, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < env->n; i++)
+        if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=')
+            return env->v[i] + len + 1;
+    return NULL;
+}
+
+static void test_exit_status(void)
+{
+    is_int(exit_status_from_wait(0), 0, "exit 0 -> 0");
+    is_int(exit_status_from_wait(42 << 8), 42, "exit 42 -> 42");
+    is_int(exit_status_from_wait(SIGSEGV), 139, "SIGSEGV -> 139");
+    is_int(exit_status_from_wait(SIGABRT | 0x80), 134, "SIGABRT with core -> 134");
+    is_int(exit_status_from_wait(SIGKILL), 137, "SIGKILL -> 137");
+}
+
+static void test_env(void)
+{
+    char *base[] = { "PATH=/bin", "HOME=/root", "SECRET=x", "NOEQUALS", "container=docker", NULL };
+    struct profile p;
+    profile_init_defaults(&p);
+    p.name = xstrdup("qa");
+
+    struct strv env = { 0 };
+    env_build(&p, base, &env);
+    is_str(env_get(&env, "PATH"), "/bin", "clear = no keeps PATH");
+    is_str(env_get(&env, "SECRET"), "x", "clear = no keeps everything");
+    is_str(env_get(&env, "container"), "sbx", "container=sbx replaces the caller's");
+    is_str(env_get(&env, "SBX_PROFILE"), "qa", "SBX_PROFILE is the profile's name");
+    int noeq = 0;
+    for (size_t i = 0; i < env.n; i++)
+        noeq += !strcmp(env.v[i], "NOEQUALS");
+    is_int(noeq, 0, "an entry without '=' is dropped");
+    is_int(env.n, 5, "PATH HOME SECRET container SBX_PROFILE");
+    ok(env.v[env.n] == NULL, "the vector is NULL-terminated");
+    strv_free(&env);
+
+    add(&p.env_unset, "SECRET HOME");
+    add(&p.env_set, "CI=true");
+    add(&p.env_set, "PATH=/usr/bin:/bin");
+    env_build(&p, base, &env);
+    ok(env_get(&env, "SECRET") == NULL && env_get(&env, "HOME") == NULL,
+       "unset removes every listed name");
+    is_str(env_get(&env, "CI"), "true", "set adds");
+    is_str(env_get(&env, "PATH"), "/usr/bin:/bin", "set replaces");
+    strv_free(&env);
+
+    p.env_clear = true;
+    add(&p.env_keep, "HOME");
+    add(&p.env_keep, "SECRET");
+    env_build(&p, base, &env);
+    ok(env_get(&env, "HOME") == NULL, "unset wins over keep");
+    ok(env_get(&env, "SECRET") == NULL, "unset wins over keep (2)");
+    is_str(env_get(&env, "PATH"), "/usr/bin:/bin", "clear = yes still applies set");
+    is_int(env.n, 4, "clear = yes: PATH CI container SBX_PROFILE only");
+    strv_free(&env);
+    profile_free(&p);
+}
+
+static void test_clone_flags(void)
+{
+    struct profile p;
+    profile_init_defaults(&p);
+    char buf[200];
+    int all = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC |
+              CLONE_NEWUTS;
+    is_int(ns_clone_flags(&p), all, "defaults: all six namespaces");
+    p.net_mode = NET_HOST;
+    is_int(ns_clone_flags(&p), all & ~CLONE_NEWNET, "mode = host: no network namespace");
+    p.net_mode = NET_NONE;
+    p.ns[NS_PID] = false;
+    is_int(ns_clone_flags(&p), all & ~CLONE_NEWPID, "pid = no: no PID namespace");
+    is_str(ns_flags_text(CLONE_NEWUSER | CLONE_NEWNET, buf, sizeof buf),
+           "CLONE_NEWUSER|CLONE_NEWNET", "flags are named in messages");
+    like_str(ns_explain_failure(EUSERS, CLONE_NEWUSER, buf, sizeof buf), "32 levels",
+             "EUSERS is explained as nesting depth");
+    like_str(ns_explain_failure(EINVAL, CLONE_NEWUSER, buf, sizeof buf), "CONFIG_USER_NS",
+             "EINVAL is explained as a missing kernel feature");
+    p.uid.current = false;
+    p.uid.value = 0;
+    is_int(ns_inside_uid(&p, 1000), 0, "uid = 0 maps to 0 inside");
+    is_int(ns_inside_gid(&p, 1000), 1000, "gid = current stays the caller's");
+    profile_free(&p);
+}
+
+static void test_channel(void)
+{
+    int sv[2];
+    ok(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == 0, "socketpair");
+    struct channel_msg m;
+    int fd;
+    is_int(channel_recv(sv[0], &m, &fd, true), 0, "nothing queued: 0 without blocking");
+
+    int pipefd[2];
+    ok(pipe(pipefd) == 0, "pipe");
+    ok(channel_send(sv[1], CHANNEL_NOTIFY_FD, 7, pipefd[1]), "send with an fd");
+    ok(channel_send(sv[1], CHANNEL_COMMAND_STATUS, 42 << 8, -1), "send without");
+    is_int(channel_recv(sv[0], &m, &fd, false), 1, "first message");
+    is_int(m.type, CHANNEL_NOTIFY_FD, "its type");
+    is_int(m.value, 7, "its value");
+    ok(fd >= 0 && fd != pipefd[1], "an fd arrived, a new number");
+    ok(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC), "received close-on-exec");
+    ok(fd >= 0 && write(fd, "x", 1) == 1, "it is the pipe's write end");
+    char c = 0;
+    ok(read(pipefd[0], &c, 1) == 1 && c == 'x', "the byte came through");
+    is_int(channel_recv(sv[0], &m, &fd, false), 1, "second message");
+    is_int(m.value, 42 << 8, "a wait status survives");
+    is_int(fd, -1, "no fd with it");
+    close(sv[1]);
+    is_int(channel_recv(sv[0], &m, &fd, false), 0, "end of file once the peer closed");
+    close(sv[0]);
+    close(pipefd[0]);
+    close(pipefd[1]);
+}
+
+struct counter {
+    int calls;
+    char last;
+};
+
+/* Counts bytes; a 'q' means "done with this fd". */
+static bool on_ready(void *data, int fd)
+{
+    struct counter *c = data;
+    char b;
+    if (read(fd, &b, 1) == 1) {
+        c->calls++;
+        c->last = b;
+    }
+    return b != 'q';
+}
+
+static void test_watched_fds(void)
+{
+    struct supervisor s;
+    supervise_init(&s, -1, -1, 0);
+    int p1[2], p2[2];
+    ok(pipe(p1) == 0 && pipe(p2) == 0, "pipes");
+    struct counter c1 = { 0 }, c2 = { 0 };
+    supervise_add_fd(&s, p1[0], on_ready, &c1);
+    supervise_add_fd(&s, p2[0], on_ready, &c2);
+    is_int(supervise_poll_watched(&s, 0), 0, "nothing ready");
+    ok(write(p2[1], "b", 1) == 1, "write to the second");
+    is_int(supervise_poll_watched(&s, 1000), 1, "one fd ready");
+    is_int(c2.calls, 1, "its handler ran once");
+    is_int(c2.last, 'b', "and read the byte");
+    is_int(c1.calls, 0, "the other handler did not run");
+    close(p1[1]);
+    supervise_poll_watched(&s, 1000);
+    is_int(s.nwatched, 1, "a hung-up fd is dropped");
+    is_int(s.watched[0].fd, p2[0], "the live one stays");
+    errno = 0;
+    ok(fcntl(p1[0], F_GETFD) < 0 && errno == EBADF, "the dropped fd was closed");
+
+    int p3[2];
+    ok(pipe(p3) == 0, "a third pipe");
+    struct counter c3 = { 0 };
+    supervise_add_fd(&s, p3[0], on_ready, &c3);
+    ok(write(p3[1], "q", 1) == 1, "write 'q' to it");
+    supervise_poll_watched(&s, 1000);
+    is_int(c3.calls, 1, "its handler ran");
+    is_int(s.nwatched, 1, "a handler returning false drops its fd");
+    close(p3[1]);
+
+    supervise_free(&s);
+    errno = 0;
+    ok(fcntl(p2[0], F_GETFD) < 0 && errno == EBADF, "supervise_free closes what it watched");
+    close(p2[1]);
+}
+
+static void test_limits_plan(void)
+{
+    struct profile p;
+    profile_init_defaults(&p);
+    struct rlimit cur;
+    getrlimit(RLIMIT_NOFILE, &cur);
+    p.limits[LIMIT_NOFILE].set = true;
+    p.limits[LIMIT_NOFILE].value = 256;
+    struct limits_plan plan;
+    limits_prepare(&p, &plan);
+    ok(plan.target[LIMIT_NOFILE].set, "nofile is planned");
+    is_int(plan.target[LIMIT_NOFILE].want.rlim_cur, 256, "a number: soft");
+    is_int(plan.target[LIMIT_NOFILE].want.rlim_max, 256, "a number: hard too, as ulimit -n");
+    ok(!plan.target[LIMIT_CORE].set, "limits not set are inherited");
+    p.limits[LIMIT_NOFILE].value = 0;
+    p.limits[LIMIT_NOFILE].max = true;
+    limits_prepare(&p, &plan);
+    getrlimit(RLIMIT_NOFILE, &cur); /* as root with CAP_SYS_RESOURCE it was raised */
+    is_int(plan.target[LIMIT_NOFILE].want.rlim_cur, cur.rlim_max, "max: soft = the hard limit");
+    is_int(plan.target[LIMIT_NOFILE].want.rlim_max, cur.rlim_max, "max: the hard limit stays");
+
+    /* Above what can be had: exit 125, never a clamp. */
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        p.limits[LIMIT_NOFILE].max = false;
+        p.limits[LIMIT_NOFILE].value = (uint64_t)limits_nr_open() + 1;
+        limits_prepare(&p, &plan);
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    ok(WIFEXITED(st) && WEXITSTATUS(st) == 125, "nofile above fs.nr_open dies with 125");
+    profile_free(&p);
+}
+
+int main(void)
+{
+    plan(65);
+    test_exit_status();
+    test_env();
+    test_clone_flags();
+    test_channel();
+    test_watched_fds();
+    test_limits_plan();
+    return done_testing();
+}

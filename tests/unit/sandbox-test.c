@@ -1,0 +1,82 @@
+/* sandbox_run() called directly, as `sbx audit` does: the result fields
+ * that the exit status alone cannot show (command_ran, term_signal,
+ * wait_status, timed_out, what was set up), and two runs in one process. */
+#include "config.h"
+
+#include "../tap.h"
+
+#include "log.h"
+#include "profile.h"
+#include "sandbox.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct sandbox_result run(const struct profile *p, const char *cwd, char **argv)
+{
+    struct sandbox_request req = { .profile = p, .argv = argv, .cwd = cwd };
+    struct sandbox_result res;
+    sandbox_run(&req, &res);
+    return res;
+}
+
+int main(void)
+{
+    plan(22);
+    /* sbx's own messages (exec failures) would clutter the TAP stream. */
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+
+    struct profile p;
+    profile_init_defaults(&p);
+    p.name = xstrdup("unit");
+
+    char *t[] = { "true", NULL };
+    struct sandbox_result r = run(&p, "/", t);
+    is_int(r.exit_status, 0, "true: 0");
+    ok(r.command_ran, "true: command_ran");
+    is_int(r.term_signal, 0, "true: no signal");
+    ok(!r.timed_out, "true: not timed out");
+    ok(r.duration_us > 0, "duration is measured");
+    ok(r.ns_created[NS_USER] && r.ns_created[NS_NET] && r.ns_created[NS_PID],
+       "user, net and pid namespaces were created");
+    is_int(r.uid_outside, geteuid(), "uid outside is ours");
+    is_int(r.uid_inside, geteuid(), "uid = current inside");
+    ok(r.loopback_up, "loopback was brought up");
+    sandbox_result_free(&r);
+
+    char *segv[] = { "sh", "-c", "kill -SEGV $$", NULL };
+    r = run(&p, "/", segv);
+    is_int(r.exit_status, 139, "SIGSEGV: 139");
+    is_int(r.term_signal, SIGSEGV, "term_signal is SIGSEGV");
+    ok(WIFSIGNALED(r.wait_status) && WTERMSIG(r.wait_status) == SIGSEGV, "the raw wait status");
+    ok(r.command_ran, "a command killed by a signal ran");
+
+    char *missing[] = { "/nonexistent/command", NULL };
+    r = run(&p, "/", missing);
+    is_int(r.exit_status, 127, "not found: 127");
+    ok(!r.command_ran, "not found: command_ran is false");
+
+    r = run(&p, "/nonexistent-directory-for-sbx", t);
+    is_int(r.exit_status, 125, "a working directory that does not exist: 125");
+    ok(!r.command_ran, "setup failure: command_ran is false");
+
+    p.timeout_ms = 300;
+    char *slow[] = { "sleep", "30", NULL };
+    r = run(&p, "/", slow);
+    is_int(r.exit_status, 124, "timeout: 124");
+    ok(r.timed_out, "timed_out is set");
+    is_int(r.term_signal, SIGTERM, "the command died of the timeout's SIGTERM");
+    p.timeout_ms = 0;
+
+    p.net_mode = NET_HOST;
+    r = run(&p, "/", t);
+    ok(!r.ns_created[NS_NET], "mode = host: no network namespace");
+    ok(!r.loopback_up, "mode = host: lo untouched");
+
+    profile_free(&p);
+    return done_testing();
+}
