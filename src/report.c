@@ -872,11 +872,53 @@ static struct json_object *failed_step(struct replay *r)
     return json_object_get(s);
 }
 
+static struct json_object *json_u64_or_unlimited(uint64_t v)
+{
+    return v == UINT64_MAX ? json_object_new_string("unlimited") : json_rlim(v);
+}
+
+/* What sandbox_run() says it set up, over what the events said: the
+ * result is the run core's own account; events fill in where it has none
+ * (a run that died in setup has no result). */
+static void merge_result_setup(struct replay *r, const struct sandbox_result *res)
+{
+    for (int k = 0; k < NS_COUNT; k++)
+        json_object_object_add(r->namespaces, ns_kind_name((enum ns_kind)k),
+                               json_object_new_boolean(res->ns_created[k]));
+    if (res->ns_created[NS_USER] && json_object_array_length(r->uid_map) == 0) {
+        const uint32_t ids[2][2] = {{res->uid_inside, res->uid_outside},
+                                    {res->gid_inside, res->gid_outside}};
+        struct json_object *maps[2] = {r->uid_map, r->gid_map};
+        for (int i = 0; i < 2; i++) {
+            struct json_object *m = json_object_new_object();
+            json_object_object_add(m, "inside", json_object_new_int64(ids[i][0]));
+            json_object_object_add(m, "outside", json_object_new_int64(ids[i][1]));
+            json_object_object_add(m, "count", json_object_new_int64(1));
+            json_object_array_add(maps[i], m);
+        }
+    }
+    if (!json_object_object_get_ex(r->network_state, "lo", NULL))
+        json_object_object_add(r->network_state, "lo",
+                               json_object_new_string(!res->ns_created[NS_NET] ? "host's"
+                                                      : res->loopback_up ? "up" : "down"));
+    for (int k = 0; k < LIMIT_COUNT; k++) {
+        const char *name = limit_kind_name((enum limit_kind)k);
+        if (!res->limits[k].set || json_object_object_get_ex(r->limits_applied, name, NULL))
+            continue;
+        struct json_object *l = json_object_new_object();
+        json_object_object_add(l, "soft", json_u64_or_unlimited(res->limits[k].soft));
+        json_object_object_add(l, "hard", json_u64_or_unlimited(res->limits[k].hard));
+        json_object_object_add(r->limits_applied, name, l);
+    }
+}
+
 struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
                                    int exit_status)
 {
     struct replay r = {0};
     replay_events(rec, &r);
+    if (res)
+        merge_result_setup(&r, res);
 
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "format", json_object_new_int(1));
