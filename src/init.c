@@ -120,6 +120,7 @@ noreturn void init_main(struct sandbox_context *ctx)
     }
     if (ctx->clone_flags & CLONE_NEWUTS)
         ns_set_hostname(p);
+    record_step("mounts");
     mount_setup_core(ctx);
     verbose_step("mounts done");
     if ((ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK) {
