@@ -7,7 +7,6 @@
 #ifndef SBX_PROBE_H
 #define SBX_PROBE_H
 
-#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -77,12 +76,6 @@ void probe_results_free(struct probe_results *r);
 const char *probe_status_name(enum probe_status s);
 /* Whether a check counts as passed (--tap "ok", JSON "pass"). */
 bool probe_check_passed(const struct probe_check *c);
-
-/* The three output formats. colour: ANSI colours in the table. */
-void probe_print_table(const struct probe_results *r, FILE *out, bool colour);
-void probe_print_tap(const struct probe_results *r, FILE *out);
-/* One JSON object; the caller puts it. */
-struct json_object *probe_to_json(const struct probe_results *r);
 
 /* `sbx probe ...`: argv[0] is "probe". Returns the exit status: 0 when
  * network tests can be validated here, 1 when not, 125 on usage errors. */

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "probe.h"
+#include "probe_output.h"
 #include "util.h"
 
 #include "../tap.h"
