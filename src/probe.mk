@@ -6,4 +6,7 @@ src_libsbx_a_SOURCES += \
 	src/probe_output.c src/probe_output.h \
 	src/probe_profile.c src/probe_profile.h
 src_libsbx_a_SOURCES += src/report.c src/report.h
-EXTRA_DIST += docs/probe-json.md docs/run-record.md
+# The JSON keys of `sbx probe --json` and of the run record, installed next
+# to agents.md (sbx(1) points at them).
+probedocdir = $(docdir)
+dist_probedoc_DATA = docs/probe-json.md docs/run-record.md
