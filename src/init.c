@@ -6,6 +6,7 @@
 #include "command.h"
 #include "log.h"
 #include "mount.h"
+#include "report.h"
 #include "net.h"
 #include "ns.h"
 #include "util.h"
@@ -70,7 +71,9 @@ noreturn void init_main(struct sandbox_context *ctx)
 {
     const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
-    die_hook = NULL;
+    /* Not the supervisor's hook: this one only adds the message to the run
+     * record (--report), which the supervisor writes. */
+    die_hook = report_child_die_hook;
 
     /* If the supervisor dies, even by SIGKILL, init dies, and with PID 1
      * gone the kernel kills everything in the PID namespace. */
@@ -84,6 +87,7 @@ noreturn void init_main(struct sandbox_context *ctx)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
 
     if (ctx->clone_flags & CLONE_NEWUSER) {
+        record_step("write uid/gid maps");
         ns_write_id_maps(p, ctx->outer_uid, ctx->outer_gid);
         verbose_step("uid/gid maps written");
     }
@@ -91,10 +95,12 @@ noreturn void init_main(struct sandbox_context *ctx)
         ns_set_hostname(p);
     /* The whole of [filesystem] (mount.c): private propagation, the new
      * root, the rules, /proc, /dev, pivot_root, the working directory. */
+    record_step("mounts");
     if (ctx->clone_flags & CLONE_NEWNS)
         mount_setup(p, ctx->cwd);
     verbose_step("mounts done");
     if ((ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK) {
+        record_step("bring up lo");
         loopback_up();
         verbose_step("loopback up");
     }
@@ -112,6 +118,7 @@ noreturn void init_main(struct sandbox_context *ctx)
     if (sfd < 0)
         die_errno("signalfd in the sandbox's init");
 
+    record_step("start the command");
     pid_t command = fork();
     if (command < 0)
         die_errno("fork of the command");

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "ledger.h"
 #include "log.h"
+#include "report.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -27,13 +28,20 @@ int cmd_run(int argc, char **argv)
         break;
     }
     log_verbosity = c.verbosity;
+    /* Opened first: an unwritable path stops sbx before anything runs, and
+     * from here on every exit writes the record (report.h). */
+    struct run_record *rec = c.report ? report_open(c.report) : NULL;
+    record_command(c.command, NULL);
     const char *name = c.profile ? c.profile : getenv("SBX_PROFILE");
     if (!name || !*name)
         name = "default";
 
     struct profile p;
+    record_step("load profile %s", name);
     cli_load_profile(&p, name, &c);
+    record_profile(&p);
     char *cwd = cli_command_cwd(&c);
+    record_command(c.command, cwd);
 
     struct sandbox_request req = {
         .profile = &p,
@@ -45,6 +53,8 @@ int cmd_run(int argc, char **argv)
     /* --strict: a green after denied operations proves nothing (SPEC). */
     if (c.strict && status == 0 && ledger_total(res.ledger) > 0)
         status = SBX_EXIT_STRICT;
+    if (rec && !report_write(rec, &res, status))
+        status = SBX_EXIT_FAILURE;
 
     sandbox_result_free(&res);
     free(cwd);
