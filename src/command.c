@@ -6,6 +6,7 @@
 #include "channel.h"
 #include "rlimits.h"
 #include "log.h"
+#include "report.h"
 #include "util.h"
 
 #include <errno.h>
@@ -76,7 +77,7 @@ static int setup_channel_fd = -1;
  * status 125 it will see is sbx's, not the command's. */
 static void report_setup_failure(const char *message)
 {
-    (void)message;
+    report_child_die_hook(message);
     channel_send(setup_channel_fd, CHANNEL_SETUP_FAILED, 0, -1);
 }
 
@@ -86,6 +87,7 @@ noreturn void command_exec(const struct sandbox_context *ctx)
     log_use_underscore_exit = 1;
     setup_channel_fd = ctx->channel_fd;
     die_hook = report_setup_failure;
+    record_step("command: working directory, limits, privileges, seccomp, exec");
 
     /* Without a PID namespace nothing tears the command down with init. */
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)

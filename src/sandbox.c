@@ -7,6 +7,7 @@
 #include "init.h"
 #include "rlimits.h"
 #include "log.h"
+#include "report.h"
 #include "ns.h"
 #include "supervise.h"
 #include "util.h"
@@ -104,8 +105,12 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         .outer_uid = geteuid(),
         .outer_gid = getegid(),
     };
+    record_step("prepare: environment and limits");
     struct strv env = { 0 };
     env_build(p, environ, &env);
+    /* env_build() adds these two inside every sandbox, beyond the rules */
+    record_env("set", "container");
+    record_env("set", "SBX_PROFILE");
     ctx.envp = env.v;
     limits_prepare(p, &ctx.limits);
 
@@ -133,6 +138,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
      * nothing written so far is duplicated or delayed. */
     fflush(stdout);
     fflush(stderr);
+    record_step("create namespaces (clone)");
     pid_t init_pid = ns_clone(ctx.clone_flags);
     if (init_pid == 0) {
         close(channel[0]);

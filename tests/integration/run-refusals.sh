@@ -46,6 +46,8 @@ fi
 profile nouser <<INI
 [namespaces]
 user = no
+[filesystem]
+rw = $tmpdir
 INI
 capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
 sbx_run -p "$prof" -- sh -c 'grep ^CapEff: /proc/self/status; readlink /proc/self/ns/user; touch "$1"' sh "$witness"
