@@ -5,10 +5,12 @@
 #include "context.h"
 #include "env.h"
 #include "init.h"
+#include "ledger.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
 #include "ns.h"
+#include "seccomp.h"
 #include "supervise.h"
 #include "util.h"
 
@@ -59,6 +61,25 @@ static void describe_network(const struct profile *p, int flags)
         verbose("network: mode = none: own network namespace, lo left down");
     else
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
+}
+
+static bool handle_notification(void *ledger, int fd)
+{
+    return ledger_handle(ledger, fd);
+}
+
+/* The command's seccomp listener arrived (CHANNEL_NOTIFY_FD): from now on
+ * every call a deny rule names waits for the ledger's answer. */
+static void adopt_listener(struct supervisor *s, int fd)
+{
+    if (!s->notify_data) {
+        /* No deny rule, so no listener was expected: never answer for a
+         * ledger that does not exist. */
+        warn("unexpected seccomp listener from the sandbox (closed)");
+        close(fd);
+        return;
+    }
+    supervise_add_fd(s, fd, handle_notification, s->notify_data);
 }
 
 /* The run record's view of what is about to be set up. */
@@ -113,6 +134,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     record_env("set", "SBX_PROFILE");
     ctx.envp = env.v;
     limits_prepare(p, &ctx.limits);
+    /* Deny rules: denials are counted by the supervisor, in this ledger. */
+    if (seccomp_needs_listener(p))
+        res->ledger = ledger_new(p);
 
     describe_setup(&ctx, res);
 
@@ -149,9 +173,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
-    /* INTEGRATION POINT (seccomp.c): set sup.on_notify_fd to a function
-     * that creates the ledger (res->ledger) and calls
-     * supervise_add_fd(&sup, fd, ledger_handle wrapper, ledger). */
+    sup.on_notify_fd = adopt_listener;
+    sup.notify_data = res->ledger;
     supervise_run(&sup, res);
     supervise_free(&sup);
     close(channel[0]);
@@ -166,6 +189,6 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 
 void sandbox_result_free(struct sandbox_result *res)
 {
-    /* INTEGRATION POINT (seccomp.c): free res->ledger. */
+    ledger_free(res->ledger);
     res->ledger = NULL;
 }
