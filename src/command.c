@@ -10,6 +10,7 @@
 #include "seccomp.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -32,13 +33,24 @@ static void close_extra_fds_on_exec(void)
         return;
     if (errno != ENOSYS && errno != EINVAL)
         die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
-    /* Kernels before 5.11: no CLOSE_RANGE_CLOEXEC. */
-    long max = sysconf(_SC_OPEN_MAX);
-    for (long fd = 3; fd < max && fd < 65536; fd++) {
+    /* Kernels before 5.11 have no CLOSE_RANGE_CLOEXEC: walk the open
+     * descriptors themselves (a loop up to RLIMIT_NOFILE would take a
+     * million calls under nofile = max). */
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        die_errno("listing /proc/self/fd to close inherited descriptors");
+    int self = dirfd(dir);
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || fd < 3 || fd == self)
+            continue;
         int flags = fcntl((int)fd, F_GETFD);
-        if (flags >= 0)
-            fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC);
+        if (flags >= 0 && fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC) < 0)
+            die_errno("marking descriptor %ld close-on-exec", fd);
     }
+    closedir(dir);
 }
 
 /* execvp() reports EACCES when a PATH directory could not be searched,
