@@ -24,15 +24,19 @@
 
 extern char **environ;
 
+bool command_force_fd_walk;
+
 /* Marks every descriptor above 2 close-on-exec, so that only 0, 1 and 2
  * reach the command whatever the caller leaked to us, while the channel
  * stays usable until execve() succeeds. */
 static void close_extra_fds_on_exec(void)
 {
-    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
-        return;
-    if (errno != ENOSYS && errno != EINVAL)
-        die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
+    if (!command_force_fd_walk) {
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+            return;
+        if (errno != ENOSYS && errno != EINVAL)
+            die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
+    }
     /* Kernels before 5.11 have no CLOSE_RANGE_CLOEXEC: walk the open
      * descriptors themselves (a loop up to RLIMIT_NOFILE would take a
      * million calls under nofile = max). */
