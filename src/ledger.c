@@ -228,6 +228,8 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
     at = append(buf, len, at, "%s(", e->syscall);
     if (e->family >= 0)
         at = append(buf, len, at, "%s", ledger_family_name(e->family, famb, sizeof famb));
+    else if (seccomp_syscall_has_family(e->syscall))
+        at = append(buf, len, at, "?");  /* a socket call whose family could not be read */
     if (e->address && e->address[0])
         at = append(buf, len, at, "%s%s", e->family >= 0 ? " " : "", e->address);
     const char *ename = errno_name(e->errnum);
