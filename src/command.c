@@ -112,10 +112,10 @@ noreturn void command_exec(const struct sandbox_context *ctx)
         die_errno("sigprocmask");
     /* The filter goes in last, after no_new_privs (the kernel requires it
      * without CAP_SYS_ADMIN). With deny rules its notification listener
-     * leaves for the supervisor on the channel, as a CHANNEL_NOTIFY_FD
-     * message, and is closed here: the command never holds it. */
-    const struct channel_msg handoff = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
-    seccomp_install(p, ctx->channel_fd, &handoff, sizeof handoff);
+     * rides with this message to the supervisor; seccomp_install() sends
+     * and closes it, so the command never holds it. */
+    struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
+    seccomp_install(p, ctx->channel_fd, &notify_msg, sizeof notify_msg);
 
     environ = ctx->envp;
     /* execvp() searches the PATH of the environment just set: argv[0] is

@@ -50,9 +50,6 @@ int cmd_run(int argc, char **argv)
     };
     struct sandbox_result res = {0};
     int status = sandbox_run(&req, &res);
-    /* SPEC: what was denied, and the false-green warning, at exit. */
-    if (log_verbosity >= LOG_NORMAL)
-        ledger_print_summary(res.ledger, stderr, status);
     /* --strict: a green after denied operations proves nothing (SPEC). */
     if (c.strict && status == 0 && ledger_total(res.ledger) > 0)
         status = SBX_EXIT_STRICT;

@@ -10,7 +10,6 @@
 #include "log.h"
 #include "report.h"
 #include "ns.h"
-#include "seccomp.h"
 #include "supervise.h"
 #include "util.h"
 
@@ -48,6 +47,30 @@ static void ensure_standard_fds(void)
     }
 }
 
+/* The seccomp listener arrives over the channel once the command has
+ * installed its filter; from then on the ledger answers its calls. */
+struct ledger_hookup {
+    const struct profile *profile;
+    struct sandbox_result *res;
+};
+
+static bool ledger_ready(void *data, int fd)
+{
+    return ledger_handle(data, fd);
+}
+
+static void ledger_attach(struct supervisor *s, int fd)
+{
+    struct ledger_hookup *h = s->notify_data;
+    if (h->res->ledger) {
+        /* one command, one filter: a second listener is not ours */
+        close(fd);
+        return;
+    }
+    h->res->ledger = ledger_new(h->profile);
+    supervise_add_fd(s, fd, ledger_ready, h->res->ledger);
+}
+
 static void describe_network(const struct profile *p, int flags)
 {
     if (p->net_mode == NET_HOST)
@@ -61,25 +84,6 @@ static void describe_network(const struct profile *p, int flags)
         verbose("network: mode = none: own network namespace, lo left down");
     else
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
-}
-
-static bool handle_notification(void *ledger, int fd)
-{
-    return ledger_handle(ledger, fd);
-}
-
-/* The command's seccomp listener arrived (CHANNEL_NOTIFY_FD): from now on
- * every call a deny rule names waits for the ledger's answer. */
-static void adopt_listener(struct supervisor *s, int fd)
-{
-    if (!s->notify_data) {
-        /* No deny rule, so no listener was expected: never answer for a
-         * ledger that does not exist. */
-        warn("unexpected seccomp listener from the sandbox (closed)");
-        close(fd);
-        return;
-    }
-    supervise_add_fd(s, fd, handle_notification, s->notify_data);
 }
 
 /* The run record's view of what is about to be set up. */
@@ -134,9 +138,6 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     record_env("set", "SBX_PROFILE");
     ctx.envp = env.v;
     limits_prepare(p, &ctx.limits);
-    /* Deny rules: denials are counted by the supervisor, in this ledger. */
-    if (seccomp_needs_listener(p))
-        res->ledger = ledger_new(p);
 
     describe_setup(&ctx, res);
     if (ctx.clone_flags & CLONE_NEWUSER)
@@ -175,8 +176,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
-    sup.on_notify_fd = adopt_listener;
-    sup.notify_data = res->ledger;
+    struct ledger_hookup hookup = { .profile = p, .res = res };
+    sup.on_notify_fd = ledger_attach;
+    sup.notify_data = &hookup;
     supervise_run(&sup, res);
     supervise_free(&sup);
     close(channel[0]);
@@ -186,6 +188,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     strv_free(&env);
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended: exit status %d", res->exit_status);
+    /* SPEC: at exit, the denials and, after exit 0, the false-green line */
+    if (log_verbosity >= LOG_NORMAL)
+        ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
     return res->exit_status;
 }
 
