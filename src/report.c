@@ -16,6 +16,7 @@
 #include "report.h"
 
 #include "json_bytes.h"
+#include "ledger.h"
 #include "log.h"
 #include "util.h"
 
@@ -912,6 +913,37 @@ static void merge_result_setup(struct replay *r, const struct sandbox_result *re
     }
 }
 
+/* The supervisor's denial ledger, row by row. Every string goes through
+ * json_bytes: a comm or an AF_UNIX path read from the command's memory
+ * may hold any byte. */
+static void merge_ledger(struct replay *r, const struct ledger *l)
+{
+    size_t cursor = 0;
+    struct ledger_entry e;
+    uint64_t listed = 0;
+    while (ledger_next(l, &cursor, &e)) {
+        char fam[32];
+        struct json_object *procs = json_object_new_array();
+        for (size_t i = 0; i < e.npids; i++) {
+            struct json_object *p = json_object_new_object();
+            json_object_object_add(p, "pid", json_object_new_int64(e.pids[i].pid));
+            json_object_object_add(p, "comm", json_bytes_new(e.pids[i].comm,
+                                                             strnlen(e.pids[i].comm, sizeof e.pids[i].comm)));
+            json_object_array_add(procs, p);
+        }
+        json_object_array_add(r->denials,
+                              denial_entry(e.syscall,
+                                           e.family >= 0 ? ledger_family_name(e.family, fam, sizeof fam)
+                                                         : NULL,
+                                           e.address, e.errnum, e.count, procs, e.more_pids));
+        listed += e.count;
+    }
+    uint64_t total = ledger_total(l), allowed = ledger_allowed(l);
+    r->denial_total = saturating_add(r->denial_total, total > INT64_MAX ? INT64_MAX : (int64_t)total);
+    r->denial_allowed += allowed > INT64_MAX ? INT64_MAX : (int64_t)allowed;
+    r->denial_unlisted += total > listed ? (int64_t)(total - listed) : 0;
+}
+
 struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
                                    int exit_status)
 {
@@ -919,6 +951,8 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
     replay_events(rec, &r);
     if (res)
         merge_result_setup(&r, res);
+    if (res && res->ledger)
+        merge_ledger(&r, res->ledger);
 
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "format", json_object_new_int(1));
