@@ -1166,13 +1166,14 @@ void report_audit_open(const char *path)
 
 struct run_record *report_audit_begin_run(int index, const char *label)
 {
+    /* Without --report nothing is recorded (and nothing mapped). */
+    if (!file || !file->audit || index < 0 || index > 1)
+        return NULL;
     struct run_record *rec = record_new();
     rec->label = label ? xstrdup(label) : NULL;
     current = rec;
-    if (file && file->audit && index >= 0 && index < 2) {
-        record_free(file->audit_open[index]);
-        file->audit_open[index] = rec;
-    }
+    record_free(file->audit_open[index]);
+    file->audit_open[index] = rec;
     return rec;
 }
 
