@@ -10,7 +10,6 @@
 #include "sandbox.h"
 #include "util.h"
 
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,8 +148,8 @@ int cmd_audit(int argc, char **argv)
     const char *names[2] = { c.profile ? c.profile : "qa", c.against ? c.against : "restrictive" };
     const char *labels[2] = { "run 1 of 2", "run 2 of 2" };
 
-    /* Opened first: an unwritable path stops sbx before anything runs,
-     * and from here on any exit writes what is known (report.h). */
+    /* Opened first: an unwritable path stops sbx before anything runs, and
+     * a die() later still leaves what is known in the file (report.h). */
     if (c.report)
         report_audit_open(c.report);
     /* Both profiles are loaded before anything runs: a typo in --against
@@ -172,9 +171,11 @@ int cmd_audit(int argc, char **argv)
         struct sandbox_request req = {
             .profile = &profiles[i], .argv = c.command, .cwd = cwd, .label = label,
         };
-        report_audit_begin_run(i, label);
-        record_profile(&profiles[i]);
-        record_command(c.command, cwd);
+        if (c.report) {
+            report_audit_begin_run(i, label);
+            record_profile(&profiles[i]);
+            record_command(c.command, cwd);
+        }
         int status = sandbox_run(&req, &results[i]);
         fflush(stdout);
         runs[i] = (struct audit_run){
@@ -183,12 +184,15 @@ int cmd_audit(int argc, char **argv)
             .duration_us = results[i].duration_us,
             .ledger = results[i].ledger,
         };
-        report_audit_end_run(i, &results[i], runs[i].exit_status);
         fprintf(stderr, "sbx: audit: ---- end of %s ----\n", label);
+        if (c.report)
+            report_audit_end_run(i, &results[i], runs[i].exit_status);
         if (runs[i].exit_status == SBX_EXIT_FAILURE && !results[i].command_ran) {
             /* sbx itself failed: no verdict can rest on that run. */
             fprintf(stderr, "sbx: audit: no verdict: the sandbox could not run the command under %s\n",
                     names[i]);
+            if (c.report)
+                report_audit_write(NULL, SBX_EXIT_FAILURE);
             for (int k = 0; k <= i; k++)
                 sandbox_result_free(&results[k]);
             profile_free(&profiles[0]);
@@ -198,11 +202,12 @@ int cmd_audit(int argc, char **argv)
             return SBX_EXIT_FAILURE;
         }
     }
+    int status_override = 0;
     enum audit_verdict v = audit_decide(&runs[0], &runs[1]);
     audit_print_report(stderr, &runs[0], &runs[1], v);
-    int status = audit_verdict_exit_status(v);
-    if (c.report && !report_audit_write(verdict_name(v), status))
-        status = SBX_EXIT_FAILURE;
+    if (c.report && !report_audit_write(verdict_name(v), audit_verdict_exit_status(v))) {
+        status_override = SBX_EXIT_FAILURE;  /* the evidence asked for is missing */
+    }
 
     for (int i = 0; i < 2; i++) {
         sandbox_result_free(&results[i]);
@@ -210,5 +215,5 @@ int cmd_audit(int argc, char **argv)
     }
     free(cwd);
     run_cli_free(&c);
-    return status;
+    return status_override ? status_override : audit_verdict_exit_status(v);
 }
