@@ -52,7 +52,7 @@ is "$(j '.argv[1].base64')" "Yf9i" "pass: a non-UTF-8 argument is kept as base64
 is "$(j '.argv[1].text')" "a$(printf '\357\277\275')b" "pass: and as text with U+FFFD"
 is "$(j .cwd)" "$tmpdir" "pass: cwd is where sbx was started"
 is "$(j .profile.name)" qa "pass: profile name"
-is "$(j '.profile.path')" "$SBX_TOP_SRCDIR/profiles/qa.ini" "pass: profile path"
+is "$(j '.profile.path')" "$(realpath "$SBX_TOP_SRCDIR/profiles/qa.ini")" "pass: profile path"
 is "$(j '.profile.files | map(split("/") | last) | join(" ")')" "qa.ini default.ini" \
     "pass: profile files: qa.ini and the default.ini it includes"
 is "$(j '.namespaces.created | to_entries | map("\(.key)=\(.value)") | join(" ")')" \
