@@ -6,8 +6,11 @@
 #include "channel.h"
 #include "rlimits.h"
 #include "log.h"
+#include "report.h"
+#include "seccomp.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -21,31 +24,37 @@
 
 extern char **environ;
 
-/* INTEGRATION POINT (seccomp.c, another helper's): becomes
- * `return seccomp_install(p);` when seccomp.c lands on main. Until then no
- * filter is installed and no notification fd exists. */
-static int install_seccomp_filter(const struct profile *p)
-{
-    (void)p;
-    return -1;
-}
+bool command_force_fd_walk;
 
 /* Marks every descriptor above 2 close-on-exec, so that only 0, 1 and 2
  * reach the command whatever the caller leaked to us, while the channel
  * stays usable until execve() succeeds. */
 static void close_extra_fds_on_exec(void)
 {
-    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
-        return;
-    if (errno != ENOSYS && errno != EINVAL)
-        die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
-    /* Kernels before 5.11: no CLOSE_RANGE_CLOEXEC. */
-    long max = sysconf(_SC_OPEN_MAX);
-    for (long fd = 3; fd < max && fd < 65536; fd++) {
-        int flags = fcntl((int)fd, F_GETFD);
-        if (flags >= 0)
-            fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC);
+    if (!command_force_fd_walk) {
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+            return;
+        if (errno != ENOSYS && errno != EINVAL)
+            die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
     }
+    /* Kernels before 5.11 have no CLOSE_RANGE_CLOEXEC: walk the open
+     * descriptors themselves (a loop up to RLIMIT_NOFILE would take a
+     * million calls under nofile = max). */
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        die_errno("listing /proc/self/fd to close inherited descriptors");
+    int self = dirfd(dir);
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || fd < 3 || fd == self)
+            continue;
+        int flags = fcntl((int)fd, F_GETFD);
+        if (flags >= 0 && fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC) < 0)
+            die_errno("marking descriptor %ld close-on-exec", fd);
+    }
+    closedir(dir);
 }
 
 /* execvp() reports EACCES when a PATH directory could not be searched,
@@ -76,7 +85,7 @@ static int setup_channel_fd = -1;
  * status 125 it will see is sbx's, not the command's. */
 static void report_setup_failure(const char *message)
 {
-    (void)message;
+    report_child_die_hook(message);
     channel_send(setup_channel_fd, CHANNEL_SETUP_FAILED, 0, -1);
 }
 
@@ -86,6 +95,7 @@ noreturn void command_exec(const struct sandbox_context *ctx)
     log_use_underscore_exit = 1;
     setup_channel_fd = ctx->channel_fd;
     die_hook = report_setup_failure;
+    record_step("command: working directory, limits, privileges, seccomp, exec");
 
     /* Without a PID namespace nothing tears the command down with init. */
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
@@ -98,17 +108,14 @@ noreturn void command_exec(const struct sandbox_context *ctx)
     close_extra_fds_on_exec();
     privileges_drop(p);
 
-    /* Integration point with seccomp.c: the filter goes in last, after
-     * no_new_privs (the kernel requires it without CAP_SYS_ADMIN), and its
-     * notification fd leaves for the supervisor before we exec. */
     if (sigprocmask(SIG_SETMASK, &ctx->caller_mask, NULL) < 0)
         die_errno("sigprocmask");
-    int notify_fd = install_seccomp_filter(p);
-    if (notify_fd >= 0) {
-        if (!channel_send(ctx->channel_fd, CHANNEL_NOTIFY_FD, 0, notify_fd))
-            die_errno("passing the seccomp notification fd to the supervisor");
-        close(notify_fd);
-    }
+    /* The filter goes in last, after no_new_privs (the kernel requires it
+     * without CAP_SYS_ADMIN). With deny rules its notification listener
+     * rides with this message to the supervisor; seccomp_install() sends
+     * and closes it, so the command never holds it. */
+    struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
+    seccomp_install(p, ctx->channel_fd, &notify_msg, sizeof notify_msg);
 
     environ = ctx->envp;
     /* execvp() searches the PATH of the environment just set: argv[0] is

@@ -5,6 +5,8 @@
 #include "channel.h"
 #include "command.h"
 #include "log.h"
+#include "mount.h"
+#include "report.h"
 #include "net.h"
 #include "ns.h"
 #include "util.h"
@@ -16,7 +18,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -31,33 +32,6 @@ static bool supervisor_gone(int channel_fd)
 {
     struct pollfd pfd = { .fd = channel_fd, .events = 0 };
     return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
-}
-
-/* INTEGRATION POINT (mount.c, another helper's): becomes
- * `mount_setup(ctx->profile, ctx->cwd);` when mount.c lands on main. Until
- * then only what the run core needs: nothing propagates to the host, and
- * /proc shows the sandbox's own PID namespace. */
-static void mount_setup_core(const struct sandbox_context *ctx)
-{
-    if (!(ctx->clone_flags & CLONE_NEWNS))
-        return;
-    /* A shared / (systemd's default) would propagate our mounts to the
-     * host's mount namespace. */
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-        die_errno("making the sandbox's mount tree private (mount / MS_REC|MS_PRIVATE)");
-    if ((ctx->clone_flags & CLONE_NEWPID) && ctx->profile->proc) {
-        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
-            int e = errno;
-            die_with_errno(e,
-                           "mounting a fresh /proc for the sandbox's PID namespace failed%s",
-                           e == EPERM || e == EACCES
-                               ? ": the kernel allows it in a user namespace only where the "
-                                 "existing /proc is fully visible (container runtimes hide "
-                                 "parts of it), or a security module refuses; run sbx where "
-                                 "/proc is not overmounted, or set proc = no in [filesystem]"
-                               : "");
-        }
-    }
 }
 
 /* Kills everything left inside once the command is gone. In a PID
@@ -121,7 +95,9 @@ noreturn void init_main(struct sandbox_context *ctx)
 {
     const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
-    die_hook = NULL;
+    /* Not the supervisor's hook: this one only adds the message to the run
+     * record (--report), which the supervisor writes. */
+    die_hook = report_child_die_hook;
 
     /* If the supervisor dies, even by SIGKILL, init dies, and with PID 1
      * gone the kernel kills everything in the PID namespace. */
@@ -135,14 +111,20 @@ noreturn void init_main(struct sandbox_context *ctx)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
 
     if (ctx->clone_flags & CLONE_NEWUSER) {
+        record_step("write uid/gid maps");
         ns_write_id_maps(p, ctx->outer_uid, ctx->outer_gid);
         verbose_step("uid/gid maps written");
     }
     if (ctx->clone_flags & CLONE_NEWUTS)
         ns_set_hostname(p);
-    mount_setup_core(ctx);
+    /* The whole of [filesystem] (mount.c): private propagation, the new
+     * root, the rules, /proc, /dev, pivot_root, the working directory. */
+    record_step("mounts");
+    if (ctx->clone_flags & CLONE_NEWNS)
+        mount_setup(p, ctx->cwd);
     verbose_step("mounts done");
     if ((ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK) {
+        record_step("bring up lo");
         loopback_up();
         verbose_step("loopback up");
     }
@@ -162,6 +144,7 @@ noreturn void init_main(struct sandbox_context *ctx)
     if (sfd < 0)
         die_errno("signalfd in the sandbox's init");
 
+    record_step("start the command");
     pid_t command = fork();
     if (command < 0)
         die_errno("fork of the command");

@@ -10,7 +10,6 @@ src_libsbx_a_SOURCES = \
 	src/commands.h \
 	src/run_cmd.c \
 	src/profile_cmd.c \
-	src/pending.c \
 	src/sandbox.h
 
 bin_PROGRAMS += src/sbx

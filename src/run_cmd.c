@@ -3,7 +3,9 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "ledger.h"
 #include "log.h"
+#include "report.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -26,13 +28,20 @@ int cmd_run(int argc, char **argv)
         break;
     }
     log_verbosity = c.verbosity;
+    /* Opened first: an unwritable path stops sbx before anything runs, and
+     * from here on every exit writes the record (report.h). */
+    struct run_record *rec = c.report ? report_open(c.report) : NULL;
+    record_command(c.command, NULL);
     const char *name = c.profile ? c.profile : getenv("SBX_PROFILE");
     if (!name || !*name)
         name = "default";
 
     struct profile p;
+    record_step("load profile %s", name);
     cli_load_profile(&p, name, &c);
+    record_profile(&p);
     char *cwd = cli_command_cwd(&c);
+    record_command(c.command, cwd);
 
     struct sandbox_request req = {
         .profile = &p,
@@ -41,6 +50,11 @@ int cmd_run(int argc, char **argv)
     };
     struct sandbox_result res = {0};
     int status = sandbox_run(&req, &res);
+    /* --strict: a green after denied operations proves nothing (SPEC). */
+    if (c.strict && status == 0 && ledger_total(res.ledger) > 0)
+        status = SBX_EXIT_STRICT;
+    if (rec && !report_write(rec, &res, status))
+        status = SBX_EXIT_FAILURE;
 
     sandbox_result_free(&res);
     free(cwd);

@@ -6,8 +6,10 @@
 #include "context.h"
 #include "env.h"
 #include "init.h"
+#include "ledger.h"
 #include "rlimits.h"
 #include "log.h"
+#include "report.h"
 #include "ns.h"
 #include "outbound.h"
 #include "supervise.h"
@@ -45,6 +47,30 @@ static void ensure_standard_fds(void)
         if (null != fd)
             die("opening /dev/null for the closed descriptor %d gave %d", fd, null);
     }
+}
+
+/* The seccomp listener arrives over the channel once the command has
+ * installed its filter; from then on the ledger answers its calls. */
+struct ledger_hookup {
+    const struct profile *profile;
+    struct sandbox_result *res;
+};
+
+static bool ledger_ready(void *data, int fd)
+{
+    return ledger_handle(data, fd);
+}
+
+static void ledger_attach(struct supervisor *s, int fd)
+{
+    struct ledger_hookup *h = s->notify_data;
+    if (h->res->ledger) {
+        /* one command, one filter: a second listener is not ours */
+        close(fd);
+        return;
+    }
+    h->res->ledger = ledger_new(h->profile);
+    supervise_add_fd(s, fd, ledger_ready, h->res->ledger);
 }
 
 static void describe_network(const struct profile *p, int flags)
@@ -129,14 +155,20 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         .outer_uid = geteuid(),
         .outer_gid = getegid(),
     };
+    record_step("prepare: environment and limits");
     struct strv env = { 0 };
     env_build(p, environ, &env);
+    /* env_build() adds these two inside every sandbox, beyond the rules */
+    record_env("set", "container");
+    record_env("set", "SBX_PROFILE");
     ctx.envp = env.v;
     limits_prepare(p, &ctx.limits);
     struct outbound outbound;
     outbound_prepare(&outbound, p, ctx.clone_flags);
 
     describe_setup(&ctx, res);
+    if (ctx.clone_flags & CLONE_NEWUSER)
+        ns_check_uid_map_allowed(ctx.outer_uid);
 
     char flags_text[160];
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
@@ -160,6 +192,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
      * nothing written so far is duplicated or delayed. */
     fflush(stdout);
     fflush(stderr);
+    record_step("create namespaces (clone)");
     pid_t init_pid = ns_clone(ctx.clone_flags);
     if (init_pid == 0) {
         close(channel[0]);
@@ -173,9 +206,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     struct network_ready_data network_ready = { &outbound, p };
     sup.on_network_ready = start_outbound;
     sup.network_data = &network_ready;
-    /* INTEGRATION POINT (seccomp.c): set sup.on_notify_fd to a function
-     * that creates the ledger (res->ledger) and calls
-     * supervise_add_fd(&sup, fd, ledger_handle wrapper, ledger). */
+    struct ledger_hookup hookup = { .profile = p, .res = res };
+    sup.on_notify_fd = ledger_attach;
+    sup.notify_data = &hookup;
     supervise_run(&sup, res);
     supervise_free(&sup);
     outbound_stop(&outbound);
@@ -186,11 +219,14 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     strv_free(&env);
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended: exit status %d", res->exit_status);
+    /* SPEC: at exit, the denials and, after exit 0, the false-green line */
+    if (log_verbosity >= LOG_NORMAL)
+        ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
     return res->exit_status;
 }
 
 void sandbox_result_free(struct sandbox_result *res)
 {
-    /* INTEGRATION POINT (seccomp.c): free res->ledger. */
+    ledger_free(res->ledger);
     res->ledger = NULL;
 }

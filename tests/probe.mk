@@ -1,1 +1,25 @@
-# Tests of the probe concern.
+# Tests of the probe concern: `sbx probe` and the run record.
+check_PROGRAMS += tests/unit/report-test
+tests_unit_report_test_SOURCES = tests/unit/report-test.c tests/tap.h
+tests_unit_report_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/report-test
+
+check_PROGRAMS += tests/helpers/seccomp-deny
+tests_helpers_seccomp_deny_SOURCES = tests/helpers/seccomp-deny.c
+tests_helpers_seccomp_deny_LDADD = $(LIBSECCOMP_LIBS)
+
+# Probe without a sandbox: formats, lo down (a netns made by the test), a
+# seccomp filter, a low descriptor limit.
+TESTS += tests/integration/probe-formats.sh tests/integration/probe-env.sh
+EXTRA_DIST += tests/integration/probe-formats.sh tests/integration/probe-env.sh
+
+# Through sbx's own sandbox: probe under qa, restrictive, --network none, and
+# the run record of real runs. They say SKIP while the run core is not built
+# in (CI turns that into a failure).
+TESTS += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
+EXTRA_DIST += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
+
+check_PROGRAMS += tests/unit/probe-test
+tests_unit_probe_test_SOURCES = tests/unit/probe-test.c tests/tap.h
+tests_unit_probe_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/probe-test

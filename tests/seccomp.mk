@@ -1,1 +1,25 @@
 # Tests of the seccomp concern.
+check_PROGRAMS += tests/helpers/seccomp-run tests/helpers/bind-storm \
+	tests/helpers/seccomp-probe
+tests_helpers_seccomp_run_SOURCES = tests/helpers/seccomp-run.c
+tests_helpers_seccomp_run_LDADD = src/libsbx.a $(SBX_LIBS)
+tests_helpers_bind_storm_SOURCES = tests/helpers/bind-storm.c
+tests_helpers_bind_storm_LDADD = -lpthread
+tests_helpers_seccomp_probe_SOURCES = tests/helpers/seccomp-probe.c
+tests_helpers_seccomp_probe_LDADD = -lpthread
+TESTS += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
+	tests/integration/seccomp-i386.sh
+EXTRA_DIST += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
+	tests/integration/seccomp-i386.sh tests/helpers/socketcall32.c
+check_PROGRAMS += tests/unit/ledger-test tests/unit/audit-test
+tests_unit_ledger_test_SOURCES = tests/unit/ledger-test.c
+tests_unit_ledger_test_LDADD = src/libsbx.a $(SBX_LIBS)
+tests_unit_audit_test_SOURCES = tests/unit/audit-test.c
+tests_unit_audit_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/ledger-test tests/unit/audit-test
+TESTS += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh
+EXTRA_DIST += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh tests/corpus
+check_PROGRAMS += tests/unit/sockaddr-test
+tests_unit_sockaddr_test_SOURCES = tests/unit/sockaddr-test.c
+tests_unit_sockaddr_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/sockaddr-test

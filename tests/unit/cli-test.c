@@ -5,9 +5,24 @@
 #include "cli.h"
 #include "log.h"
 
-#define ARGV(...) ((char *[]){__VA_ARGS__, NULL})
-#define ARGC(...) ((int)(sizeof((char *[]){__VA_ARGS__}) / sizeof(char *)))
-#define PARSE(mode, out, ...) cli_parse_run(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), mode, out, err, sizeof err)
+#include <stdarg.h>
+
+/* The parsed result points into argv, so argv must outlive each check:
+ * it lives in static storage, not in a compound literal of the call. */
+static char *argv_store[64];
+
+static enum cli_result parse(enum cli_mode mode, struct run_cli *out, char *err, size_t errlen, ...)
+{
+    va_list ap;
+    int argc = 0;
+    va_start(ap, errlen);
+    for (char *a; (a = va_arg(ap, char *)) && argc < 63;)
+        argv_store[argc++] = a;
+    va_end(ap);
+    argv_store[argc] = NULL;
+    return cli_parse_run(argc, argv_store, mode, out, err, errlen);
+}
+#define PARSE(mode, out, ...) parse(mode, out, err, sizeof err, __VA_ARGS__, (char *)NULL)
 
 int main(void)
 {

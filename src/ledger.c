@@ -1,0 +1,642 @@
+#include "config.h"
+
+#include "ledger.h"
+
+#include "log.h"
+#include "seccomp.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <json-c/json.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/net.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define ADDRESS_MAX 64
+#define X32_SYSCALL_BIT 0x40000000u
+
+struct ledger_rule {
+    char *syscall;
+    uint64_t families;  /* 0: every family */
+    int errnum;
+};
+
+struct ledger_row {
+    const char *syscall;        /* points into a rule (lives as long as l) */
+    int family;
+    char address[ADDRESS_MAX];
+    bool other_addresses;       /* the overflow row of its call */
+    int errnum;
+    uint64_t count;
+    struct ledger_process pids[LEDGER_MAX_PIDS];
+    size_t npids;
+    uint64_t more_pids;
+};
+
+struct ledger {
+    struct ledger_rule *rules;
+    size_t nrules;
+    struct ledger_row *rows;    /* LEDGER_MAX_ROWS + overflow rows */
+    size_t nrows, caprows;
+    uint64_t total;
+    uint64_t allowed;
+    uint64_t unlisted;          /* denials not in any row (table full) */
+    struct seccomp_notif *req;
+    struct seccomp_notif_resp *resp;
+    size_t req_size;
+};
+
+/* Overflow rows, one per (call, family, errno), once the table is full. */
+#define LEDGER_MAX_OVERFLOW_ROWS 64
+
+struct ledger *ledger_new(const struct profile *p)
+{
+    struct ledger *l = xcalloc(1, sizeof *l);
+    l->nrules = p->ndeny;
+    l->rules = xcalloc(p->ndeny ? p->ndeny : 1, sizeof *l->rules);
+    for (size_t i = 0; i < p->ndeny; i++) {
+        l->rules[i].syscall = xstrdup(p->deny[i].syscall);
+        l->rules[i].families = p->deny[i].families;
+        l->rules[i].errnum = p->deny[i].errnum;
+    }
+    l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
+    l->rows = xcalloc(l->caprows, sizeof *l->rows);
+    int rc = seccomp_notify_alloc(&l->req, &l->resp);
+    if (rc < 0)
+        die_with_errno(-rc, "seccomp: cannot size user notifications (SECCOMP_GET_NOTIF_SIZES)");
+    return l;
+}
+
+void ledger_free(struct ledger *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->nrules; i++)
+        free(l->rules[i].syscall);
+    free(l->rules);
+    free(l->rows);
+    seccomp_notify_free(l->req, l->resp);
+    free(l);
+}
+
+size_t ledger_memory_bytes(const struct ledger *l)
+{
+    size_t n = sizeof *l + l->caprows * sizeof *l->rows + l->nrules * sizeof *l->rules;
+    for (size_t i = 0; i < l->nrules; i++)
+        n += strlen(l->rules[i].syscall) + 1;
+    return n;
+}
+
+uint64_t ledger_total(const struct ledger *l) { return l ? l->total : 0; }
+uint64_t ledger_allowed(const struct ledger *l) { return l ? l->allowed : 0; }
+
+/* Interns a call name so rows never own strings: rule names, or a fixed
+ * name for calls recorded by tests without a matching rule. */
+static const char *intern_syscall(struct ledger *l, const char *name)
+{
+    for (size_t i = 0; i < l->nrules; i++)
+        if (strcmp(l->rules[i].syscall, name) == 0)
+            return l->rules[i].syscall;
+    /* A name with no rule (only ledger_record() from tests can do this):
+     * keep it as a rule that matches nothing. */
+    l->rules = xrealloc(l->rules, (l->nrules + 1) * sizeof *l->rules);
+    l->rules[l->nrules] = (struct ledger_rule){ .syscall = xstrdup(name), .families = 0, .errnum = -1 };
+    return l->rules[l->nrules++].syscall;
+}
+
+static void row_add_process(struct ledger_row *row, pid_t pid, const char *comm)
+{
+    for (size_t i = 0; i < row->npids; i++)
+        if (row->pids[i].pid == pid)
+            return;
+    if (row->npids < LEDGER_MAX_PIDS) {
+        struct ledger_process *pr = &row->pids[row->npids++];
+        pr->pid = pid;
+        snprintf(pr->comm, sizeof pr->comm, "%s", comm ? comm : "?");
+    } else {
+        /* Counted, not named: the first processes identify the culprit. */
+        row->more_pids++;
+    }
+}
+
+void ledger_record(struct ledger *l, const char *syscall, int family,
+                   const char *address, int errnum, pid_t pid, const char *comm)
+{
+    const char *name = intern_syscall(l, syscall);
+    char addr[ADDRESS_MAX];
+    snprintf(addr, sizeof addr, "%s", address ? address : "");
+    l->total++;
+
+    struct ledger_row *row = NULL;
+    for (size_t i = 0; i < l->nrows && !row; i++) {
+        struct ledger_row *r = &l->rows[i];
+        if (r->syscall == name && r->family == family && r->errnum == errnum &&
+            (r->other_addresses || strcmp(r->address, addr) == 0))
+            row = r;
+    }
+    if (!row) {
+        size_t detailed = 0;
+        for (size_t i = 0; i < l->nrows; i++)
+            detailed += !l->rows[i].other_addresses;
+        bool overflow = detailed >= LEDGER_MAX_ROWS;
+        if (l->nrows == l->caprows) {
+            l->unlisted++;
+            return;
+        }
+        row = &l->rows[l->nrows++];
+        *row = (struct ledger_row){ .syscall = name, .family = family, .errnum = errnum,
+                                    .other_addresses = overflow };
+        snprintf(row->address, sizeof row->address, "%s", overflow ? "other addresses" : addr);
+    }
+    row->count++;
+    row_add_process(row, pid, comm);
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+    const struct ledger_row *x = *(const struct ledger_row *const *)a;
+    const struct ledger_row *y = *(const struct ledger_row *const *)b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    return x < y ? -1 : x > y;  /* stable: first seen first */
+}
+
+bool ledger_next(const struct ledger *l, size_t *cursor, struct ledger_entry *out)
+{
+    if (!l || *cursor >= l->nrows)
+        return false;
+    /* Rows are few (bounded): sorting on each step keeps the ledger free
+     * of a second index and the iterator free of allocations that leak. */
+    const struct ledger_row *order[LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS];
+    for (size_t i = 0; i < l->nrows; i++)
+        order[i] = &l->rows[i];
+    qsort(order, l->nrows, sizeof order[0], compare_rows);
+    const struct ledger_row *r = order[(*cursor)++];
+    *out = (struct ledger_entry){
+        .syscall = r->syscall, .family = r->family, .address = r->address,
+        .errnum = r->errnum, .count = r->count, .pids = r->pids,
+        .npids = r->npids, .more_pids = r->more_pids,
+    };
+    return true;
+}
+
+const char *ledger_family_name(int family, char *buf, size_t len)
+{
+    static const struct { int family; const char *name; } names[] = {
+        { AF_UNIX, "AF_UNIX" }, { AF_INET, "AF_INET" }, { AF_INET6, "AF_INET6" },
+        { AF_NETLINK, "AF_NETLINK" }, { AF_PACKET, "AF_PACKET" },
+        { AF_UNSPEC, "AF_UNSPEC" }, { AF_VSOCK, "AF_VSOCK" }, { AF_BLUETOOTH, "AF_BLUETOOTH" },
+        { AF_ALG, "AF_ALG" }, { AF_KEY, "AF_KEY" }, { AF_XDP, "AF_XDP" }, { AF_CAN, "AF_CAN" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].family == family)
+            return names[i].name;
+    snprintf(buf, len, "AF_%d", family);
+    return buf;
+}
+
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+    if (at >= len)
+        return at;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + at, len - at, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return at;
+    return at + (size_t)n >= len ? len - 1 : at + (size_t)n;
+}
+
+void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
+{
+    char famb[16];
+    size_t at = 0;
+    buf[0] = '\0';
+    at = append(buf, len, at, "%s(", e->syscall);
+    if (e->family >= 0)
+        at = append(buf, len, at, "%s", ledger_family_name(e->family, famb, sizeof famb));
+    else if (seccomp_syscall_has_family(e->syscall))
+        at = append(buf, len, at, "?");  /* a socket call whose family could not be read */
+    if (e->address && e->address[0])
+        at = append(buf, len, at, "%s%s", e->family >= 0 ? " " : "", e->address);
+    const char *ename = errno_name(e->errnum);
+    at = append(buf, len, at, ") x%llu -> ", (unsigned long long)e->count);
+    if (ename)
+        at = append(buf, len, at, "%s", ename);
+    else
+        at = append(buf, len, at, "errno %d", e->errnum);
+    if (e->npids) {
+        at = append(buf, len, at, " [");
+        for (size_t i = 0; i < e->npids; i++)
+            at = append(buf, len, at, "%spid %d \"%s\"", i ? ", " : "",
+                        (int)e->pids[i].pid, e->pids[i].comm);
+        if (e->more_pids)
+            at = append(buf, len, at, " and %llu more", (unsigned long long)e->more_pids);
+        at = append(buf, len, at, "]");
+    }
+}
+
+struct json_object *ledger_to_json(const struct ledger *l)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "total", json_object_new_int64((int64_t)ledger_total(l)));
+    json_object_object_add(o, "allowed", json_object_new_int64((int64_t)ledger_allowed(l)));
+    json_object_object_add(o, "unlisted", json_object_new_int64(l ? (int64_t)l->unlisted : 0));
+    struct json_object *rows = json_object_new_array();
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (ledger_next(l, &cursor, &e)) {
+        struct json_object *row = json_object_new_object();
+        char famb[16];
+        json_object_object_add(row, "syscall", json_object_new_string(e.syscall));
+        json_object_object_add(row, "family", e.family >= 0
+            ? json_object_new_string(ledger_family_name(e.family, famb, sizeof famb)) : NULL);
+        json_object_object_add(row, "address", e.address[0] ? json_object_new_string(e.address) : NULL);
+        const char *ename = errno_name(e.errnum);
+        json_object_object_add(row, "errno", ename ? json_object_new_string(ename)
+                                                   : json_object_new_int(e.errnum));
+        json_object_object_add(row, "count", json_object_new_int64((int64_t)e.count));
+        struct json_object *procs = json_object_new_array();
+        for (size_t i = 0; i < e.npids; i++) {
+            struct json_object *pr = json_object_new_object();
+            json_object_object_add(pr, "pid", json_object_new_int(e.pids[i].pid));
+            json_object_object_add(pr, "comm", json_object_new_string(e.pids[i].comm));
+            json_object_array_add(procs, pr);
+        }
+        json_object_object_add(row, "processes", procs);
+        json_object_object_add(row, "more_processes", json_object_new_int64((int64_t)e.more_pids));
+        json_object_array_add(rows, row);
+    }
+    json_object_object_add(o, "denials", rows);
+    return o;
+}
+
+/* Rows printed at exit; the rest are summed up in one line (the run record
+ * has them all). */
+#define SUMMARY_ROWS 10
+
+void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
+{
+    if (!l || l->total == 0)
+        return;
+    size_t cursor = 0;
+    struct ledger_entry e;
+    char line[1024];
+    uint64_t shown = 0;
+    size_t rows = 0;
+    while (ledger_next(l, &cursor, &e)) {
+        ledger_format_entry(&e, line, sizeof line);
+        if (rows == 0)
+            fprintf(out, "sbx: %llu operation%s denied: %s\n", (unsigned long long)l->total,
+                    l->total == 1 ? "" : "s", line);
+        else if (rows < SUMMARY_ROWS)
+            fprintf(out, "sbx:   %s\n", line);
+        else
+            break;
+        shown += e.count;
+        rows++;
+    }
+    if (shown < l->total)
+        fprintf(out, "sbx:   and %llu more denied operation%s (see --report)\n",
+                (unsigned long long)(l->total - shown), l->total - shown == 1 ? "" : "s");
+    if (exit_status == 0)
+        fprintf(out, "sbx: the command exited 0 after denials: "
+                     "this green does not prove network code works\n");
+    fflush(out);
+}
+
+/* ---- Reading the caller ------------------------------------------------ */
+
+static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+    if (addr == 0 || len == 0)
+        return false;
+    struct iovec local = { .iov_base = buf, .iov_len = len };
+    struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
+    /* process_vm_readv neither stops the target nor opens a file; a bad
+     * pointer gives EFAULT, not a signal in either process. */
+    ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    return n == (ssize_t)len;
+}
+
+/* The domain of the caller's socket fd: from the socket itself (its domain
+ * is fixed at creation), so a sendmsg without an address or a listen() is
+ * judged as well as a bind(). */
+static int target_socket_family(pid_t pid, uint64_t fd_arg)
+{
+    int fd = (int)(uint32_t)fd_arg;
+    if (fd < 0)
+        return -1;
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0)
+        return -1;
+    int sock = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    close(pidfd);
+    if (sock < 0)
+        return -1;
+    int domain = -1;
+    socklen_t len = sizeof domain;
+    if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
+        domain = -1;
+    close(sock);
+    return domain;
+}
+
+static void sanitize_into(char *dst, size_t dlen, const char *src, size_t slen)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < slen && src[i] && j + 1 < dlen; i++)
+        dst[j++] = (src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : '?';
+    dst[j] = '\0';
+}
+
+int ledger_format_sockaddr(const void *rawp, size_t len, char *out, size_t outlen)
+{
+    const unsigned char *raw = rawp;
+    if (outlen == 0)
+        return -1;
+    out[0] = '\0';
+    sa_family_t family;
+    if (len < sizeof family)
+        return -1;
+    memcpy(&family, raw, sizeof family);
+    if (family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+        struct sockaddr_in sin;
+        memcpy(&sin, raw, sizeof sin);
+        char ip[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof ip);
+        snprintf(out, outlen, "%s:%u", ip, ntohs(sin.sin_port));
+    } else if (family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+        struct sockaddr_in6 sin6;
+        memcpy(&sin6, raw, sizeof sin6);
+        char ip[INET6_ADDRSTRLEN];
+        inet_ntop(AF_INET6, &sin6.sin6_addr, ip, sizeof ip);
+        snprintf(out, outlen, "[%s]:%u", ip, ntohs(sin6.sin6_port));
+    } else if (family == AF_UNIX) {
+        size_t off = offsetof(struct sockaddr_un, sun_path);
+        if (len <= off) {
+            snprintf(out, outlen, "unnamed");
+        } else if (raw[off] == '\0') {
+            char name[48];
+            sanitize_into(name, sizeof name, (const char *)raw + off + 1,
+                          len - off - 1 < sizeof name - 1 ? len - off - 1 : sizeof name - 1);
+            snprintf(out, outlen, "@%s", name);
+        } else {
+            char path[ADDRESS_MAX - 4];
+            sanitize_into(path, sizeof path, (const char *)raw + off, len - off);
+            snprintf(out, outlen, "%s", path);
+        }
+    }
+    return family;
+}
+
+static int read_sockaddr(pid_t pid, uint64_t addr, uint64_t len, char *out, size_t outlen)
+{
+    unsigned char raw[sizeof(struct sockaddr_storage)];
+    size_t n = len > sizeof raw ? sizeof raw : (size_t)len;
+    if (!read_target(pid, addr, raw, n)) {
+        out[0] = '\0';
+        return -1;
+    }
+    return ledger_format_sockaddr(raw, n, out, outlen);
+}
+
+/* msg_name of a struct msghdr (or the i386 layout, two 32-bit words). */
+static int read_msghdr_name(pid_t pid, uint64_t msg, bool compat, char *out, size_t outlen)
+{
+    uint64_t name = 0, namelen = 0;
+    if (compat) {
+        uint32_t words[2];
+        if (!read_target(pid, msg, words, sizeof words))
+            return -1;
+        name = words[0];
+        namelen = words[1];
+    } else {
+        struct msghdr m;
+        if (!read_target(pid, msg, &m, sizeof m))
+            return -1;
+        name = (uint64_t)(uintptr_t)m.msg_name;
+        namelen = m.msg_namelen;
+    }
+    if (!name)
+        return -1;
+    return read_sockaddr(pid, name, namelen, out, outlen);
+}
+
+/* The thread's process: its pid here (Tgid), as seen inside the sandbox
+ * (the last NStgid field, that of the innermost PID namespace), and the
+ * thread's name. */
+static void read_process(pid_t tid, pid_t *tgid, pid_t *inner, char *comm, size_t commlen)
+{
+    *tgid = tid;
+    *inner = tid;
+    snprintf(comm, commlen, "?");
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+    char *text = read_file_text(path, 8192, NULL);
+    if (!text)
+        return;
+    for (char *line = text; line && *line;) {
+        char *next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (strncmp(line, "Name:\t", 6) == 0) {
+            snprintf(comm, commlen, "%s", line + 6);
+        } else if (strncmp(line, "Tgid:\t", 6) == 0) {
+            *tgid = (pid_t)atoi(line + 6);
+        } else if (strncmp(line, "NStgid:", 7) == 0) {
+            char *last = strrchr(line, '\t');
+            if (last)
+                *inner = (pid_t)atoi(last + 1);
+        }
+        line = next;
+    }
+    free(text);
+}
+
+/* socketcall(2)'s sub-calls (linux/net.h), by their syscall names. */
+static const char *socketcall_name(uint64_t call)
+{
+    static const char *const names[] = {
+        [SYS_SOCKET] = "socket", [SYS_BIND] = "bind", [SYS_CONNECT] = "connect",
+        [SYS_LISTEN] = "listen", [SYS_ACCEPT] = "accept", [SYS_GETSOCKNAME] = "getsockname",
+        [SYS_GETPEERNAME] = "getpeername", [SYS_SOCKETPAIR] = "socketpair",
+        [SYS_SEND] = "send", [SYS_RECV] = "recv", [SYS_SENDTO] = "sendto",
+        [SYS_RECVFROM] = "recvfrom", [SYS_SHUTDOWN] = "shutdown",
+        [SYS_SETSOCKOPT] = "setsockopt", [SYS_GETSOCKOPT] = "getsockopt",
+        [SYS_SENDMSG] = "sendmsg", [SYS_RECVMSG] = "recvmsg", [SYS_ACCEPT4] = "accept4",
+        [SYS_RECVMMSG] = "recvmmsg", [SYS_SENDMMSG] = "sendmmsg",
+    };
+    if (call >= sizeof names / sizeof names[0] || !names[call])
+        return NULL;
+    return names[call];
+}
+
+struct decoded_call {
+    char name[32];
+    char multiplexer[16];  /* "socketcall" when name is one of its sub-calls */
+    uint64_t args[6];
+    bool compat;           /* i386: 32-bit pointers and layouts */
+    bool args_readable;
+};
+
+static void decode_call(const struct seccomp_notif *req, struct decoded_call *c)
+{
+    memset(c, 0, sizeof *c);
+    memcpy(c->args, req->data.args, sizeof c->args);
+    c->args_readable = true;
+    c->compat = req->data.arch == SCMP_ARCH_X86;
+    char *name = seccomp_syscall_resolve_num_arch(req->data.arch, req->data.nr);
+    if (!name && req->data.arch == SCMP_ARCH_X86_64 && ((uint32_t)req->data.nr & X32_SYSCALL_BIT))
+        name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X32, req->data.nr);
+    snprintf(c->name, sizeof c->name, "%s", name ? name : "?");
+    free(name);
+
+    if (c->compat && strcmp(c->name, "socketcall") == 0) {
+        /* The multiplexer hides the call's arguments in memory: BPF let
+         * every socketcall of a denied kind through to us, and the real
+         * decision is made on the arguments read here. */
+        const char *sub = socketcall_name(c->args[0]);
+        snprintf(c->multiplexer, sizeof c->multiplexer, "socketcall");
+        if (sub)
+            snprintf(c->name, sizeof c->name, "%s", sub);
+        uint32_t words[6];
+        if (read_target((pid_t)req->pid, c->args[1], words, sizeof words)) {
+            for (int i = 0; i < 6; i++)
+                c->args[i] = words[i];
+        } else {
+            c->args_readable = false;
+        }
+    }
+}
+
+/* Family and address of a socket call; -1 / "" when not known. */
+/* pid: the calling thread (its memory); tgid: its process (its fd table,
+ * for pidfd_open, which takes only a process before Linux 6.9). */
+static int inspect_call(pid_t pid, pid_t tgid, const struct decoded_call *c, char *addr, size_t addrlen)
+{
+    addr[0] = '\0';
+    if (!c->args_readable || !seccomp_syscall_has_family(c->name))
+        return -1;
+    if (strcmp(c->name, "socket") == 0 || strcmp(c->name, "socketpair") == 0)
+        return (int)(uint32_t)c->args[0];
+
+    int addr_family = -1;
+    if (strcmp(c->name, "bind") == 0 || strcmp(c->name, "connect") == 0)
+        addr_family = read_sockaddr(pid, c->args[1], c->args[2], addr, addrlen);
+    else if (strcmp(c->name, "sendto") == 0)
+        addr_family = read_sockaddr(pid, c->args[4], c->args[5], addr, addrlen);
+    else if (strcmp(c->name, "sendmsg") == 0 || strcmp(c->name, "sendmmsg") == 0)
+        /* sendmmsg: the first message's header leads its struct mmsghdr */
+        addr_family = read_msghdr_name(pid, c->args[1], c->compat, addr, addrlen);
+
+    int family = target_socket_family(tgid, c->args[0]);
+    return family >= 0 ? family : addr_family;
+}
+
+static const struct ledger_rule *match_rule(const struct ledger *l, const char *name, int family)
+{
+    /* "send"/"recv" exist only as socketcall sub-calls; they are sendto
+     * and recvfrom without an address. */
+    if (strcmp(name, "send") == 0)
+        name = "sendto";
+    else if (strcmp(name, "recv") == 0)
+        name = "recvfrom";
+    for (size_t i = 0; i < l->nrules; i++) {
+        const struct ledger_rule *r = &l->rules[i];
+        if (r->errnum <= 0 || strcmp(r->syscall, name) != 0)
+            continue;
+        /* An unknown family (unreadable memory, fd gone) is denied: the
+         * rule reproduces a restrictive sandbox, and erring towards denial
+         * keeps the ledger from missing one. */
+        if (!r->families || family < 0 || (family < 64 && (r->families & (UINT64_C(1) << family))))
+            return r;
+    }
+    return NULL;
+}
+
+static bool respond(struct ledger *l, int notify_fd, uint64_t id, int errnum)
+{
+    memset(l->resp, 0, sizeof *l->resp);
+    l->resp->id = id;
+    if (errnum) {
+        l->resp->error = -errnum;
+    } else {
+        l->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    }
+    int rc = seccomp_notify_respond(notify_fd, l->resp);
+    /* ENOENT: the caller died meanwhile. Anything else is worth one
+     * warning, not one per call. */
+    static bool warned;
+    if (rc < 0 && rc != -ENOENT && !warned) {
+        warned = true;
+        warn("seccomp: answering notification %llu failed: %s",
+             (unsigned long long)id, strerror(-rc));
+    }
+    return rc == 0;
+}
+
+bool ledger_handle(struct ledger *l, int notify_fd)
+{
+    /* RECV blocks when nothing is pending: only go there when poll says
+     * a notification is waiting, whatever the caller believed. */
+    struct pollfd pfd = { .fd = notify_fd, .events = POLLIN };
+    int pr = poll(&pfd, 1, 0);
+    if (pr < 0)
+        return errno == EINTR;
+    if (pr == 0)
+        return true;
+    if (!(pfd.revents & POLLIN))
+        return !(pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
+
+    memset(l->req, 0, sizeof *l->req);
+    int rc = seccomp_notify_receive(notify_fd, l->req);
+    if (rc < 0) {
+        /* ENOENT: the caller died between poll and here. */
+        return rc == -ENOENT || rc == -EINTR || rc == -ECANCELED;
+    }
+    const struct seccomp_notif *req = l->req;
+    pid_t pid = (pid_t)req->pid;
+
+    struct decoded_call call;
+    decode_call(req, &call);
+    char addr[ADDRESS_MAX];
+    pid_t tgid, inner;
+    char comm[16];
+    read_process(pid, &tgid, &inner, comm, sizeof comm);
+    int family = inspect_call(pid, tgid, &call, addr, sizeof addr);
+    const struct ledger_rule *rule = match_rule(l, call.name, family);
+    /* `deny = socketcall ...` names the i386 multiplexer itself */
+    if (!rule && call.multiplexer[0])
+        rule = match_rule(l, call.multiplexer, family);
+
+    /* What was read belongs to this call only if the caller is still
+     * waiting in it: its pid (and memory) could otherwise be another
+     * process's by now. */
+    if (seccomp_notify_id_valid(notify_fd, req->id) < 0)
+        return true;
+
+    if (!rule) {
+        if (respond(l, notify_fd, req->id, 0))
+            l->allowed++;
+        return true;
+    }
+    /* Counted once answered: a call whose caller was killed before the
+     * answer never returned the error. */
+    if (respond(l, notify_fd, req->id, rule->errnum))
+        ledger_record(l, rule->syscall, family, addr, rule->errnum, inner, comm);
+    return true;
+}

@@ -1,0 +1,71 @@
+/* The mount plan (pure): which mounts, on which canonical paths, in which
+ * order, built from a profile's [filesystem] section. Resolving a path is
+ * injected (mount_resolve_fn) so unit tests can fake the filesystem; the
+ * side effects live in mount.c. */
+#ifndef SBX_MOUNT_PLAN_H
+#define SBX_MOUNT_PLAN_H
+
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum mount_op {
+    MOUNT_OP_ROOT_RO,      /* host / cloned recursively, read-only, nosuid, nodev */
+    MOUNT_OP_ROOT_TMPFS,   /* root = tmpfs: empty, only what the rules add */
+    MOUNT_OP_ROOT_HOST,    /* root = host: host / cloned recursively, as it is */
+    MOUNT_OP_BIND_RW,
+    MOUNT_OP_BIND_RO,
+    MOUNT_OP_TMPFS,
+    MOUNT_OP_HIDE,         /* empty read-only tmpfs (dir) or empty file (other) */
+    MOUNT_OP_PROC,         /* a new proc of the sandbox's PID namespace */
+    MOUNT_OP_PROC_HOST,    /* pid = no: the host's /proc is the sandbox's; bound */
+    MOUNT_OP_DEV_MINIMAL,
+};
+
+struct mount_entry {
+    enum mount_op op;
+    char *path;            /* canonical, absolute: the host object and the target inside */
+    int fd;                /* O_PATH fd of the host object, -1 when none (proc, dev, root) */
+    bool is_dir;
+    unsigned mode;         /* permission bits of the host object (tmpfs copies them) */
+    struct origin at;      /* the profile line that asked for it */
+};
+
+struct mount_plan {
+    struct mount_entry *v;
+    size_t n, cap;
+};
+
+/* What resolving a profile path found: the canonical path of the object it
+ * names (every symlink and ".." followed, once) and an O_PATH fd on it. */
+struct mount_resolved {
+    char *path;            /* malloc'd */
+    int fd;                /* -1 allowed (unit tests) */
+    bool is_dir;
+    unsigned mode;
+};
+
+/* Returns 0 and fills *out, or an errno value (ENOENT: the path is missing). */
+typedef int (*mount_resolve_fn)(const char *path, struct mount_resolved *out, void *ctx);
+
+/* Builds the ordered plan: the root first, then every rule, /proc and /dev
+ * parent-first (by path depth, stable), a later rule on the same canonical
+ * path replacing an earlier one. Optional rules whose path is missing are
+ * dropped. Returns false with *error set (malloc'd, "FILE:LINE: ...") on
+ * the first bad rule. */
+bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
+                      mount_resolve_fn resolve, void *ctx, char **error);
+void mount_plan_free(struct mount_plan *plan);
+
+/* Pure path helpers (canonical absolute paths, no trailing slash but "/"). */
+size_t mount_path_depth(const char *path);
+bool mount_path_within(const char *path, const char *dir);
+const char *mount_op_name(enum mount_op op);
+
+/* The rw entry whose path contains `file` (a canonical path), or NULL: a
+ * profile file there could be rewritten by the command it sandboxes. */
+const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *plan,
+                                                    const char *file);
+
+#endif

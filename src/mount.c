@@ -1,0 +1,793 @@
+#include "config.h"
+
+#include "mount.h"
+
+#include "log.h"
+#include "report.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+bool mount_force_legacy_api;
+void (*mount_hook_after_resolve)(void);
+
+/* dev = minimal: bound from the host, never mknod'ed (mknod is refused in a
+ * user namespace, and a bind keeps the host's device permissions). */
+static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+#define N_DEV_NODES (sizeof dev_nodes / sizeof dev_nodes[0])
+
+/* Where the new root is assembled before pivot_root: a private tmpfs over a
+ * directory of the old tree (which is detached afterwards, tmpfs and all).
+ * Everything the plan needs from the host is opened before it is mounted,
+ * so covering that directory hides nothing the sandbox uses. */
+static const char *const staging_candidates[] = { "/tmp", "/run", "/mnt", "/var/tmp" };
+
+struct mount_context {
+    const struct profile *p;
+    bool legacy;            /* no open_tree/mount_setattr: mount(2) and remounts */
+    const char *staging;
+    char *root_path;        /* staging/root: the new root's mount point */
+    char *empty_path;       /* staging/empty: an empty file, bound over hidden files */
+    int host_root_fd;
+    int host_dev_fd[N_DEV_NODES];
+    int root_fd;            /* the new root, once attached */
+    bool root_nodev;        /* nodev on the host's tree: only when /dev is replaced */
+    unsigned count;         /* mounts made, for -v */
+    struct strv readonly_later; /* our tmpfs mounts made read-only once populated */
+};
+
+struct fd_path_buf {
+    char s[32];
+};
+
+static const char *fd_path(int fd, struct fd_path_buf *b)
+{
+    snprintf(b->s, sizeof b->s, "/proc/self/fd/%d", fd);
+    return b->s;
+}
+
+static const char *where(const struct mount_entry *e, char *buf, size_t len)
+{
+    return origin_format(&e->at, buf, len);
+}
+
+int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx)
+{
+    (void)ctx;
+    /* Follows symlinks and ".." now, once. What is bound later is this fd,
+     * and the target inside is this fd's canonical path: a symlink swapped
+     * after this point redirects nothing. */
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        close(fd);
+        return e;
+    }
+    struct fd_path_buf b;
+    char link[PATH_MAX];
+    ssize_t n = readlink(fd_path(fd, &b), link, sizeof link - 1);
+    if (n < 0 || (size_t)n >= sizeof link - 1 || link[0] != '/') {
+        int e = n < 0 ? errno : ENAMETOOLONG;
+        close(fd);
+        return e;
+    }
+    link[n] = '\0';
+    out->path = xstrdup(link);
+    out->fd = fd;
+    out->is_dir = S_ISDIR(st.st_mode);
+    out->mode = st.st_mode & 07777;
+    return 0;
+}
+
+/* openat2() is missing before Linux 5.6, and some seccomp filters around
+ * sbx (older container runtimes) refuse it with EPERM. */
+static bool openat2_usable = true;
+
+static void probe_openat2(void)
+{
+    struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof how);
+    if (fd >= 0)
+        close(fd);
+    else
+        openat2_usable = !(errno == ENOSYS || errno == EPERM);
+}
+
+/* Opens a canonical path inside the new root without following any
+ * symlink: the path was canonical on the host, so a symlink on the way
+ * means the tree changed under us, and following it could mount outside
+ * the sandbox's view (the bubblewrap CVE-2020-5291 family of bugs).
+ * Without openat2 the same rule is kept by walking one component at a
+ * time with O_NOFOLLOW (a canonical path has no "..", so RESOLVE_IN_ROOT
+ * has nothing more to add). */
+static int open_in_root(int root_fd, const char *path)
+{
+    if (openat2_usable) {
+        struct open_how how = {
+            .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+            .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        return (int)syscall(SYS_openat2, root_fd, path, &how, sizeof how);
+    }
+    int fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
+    autofree char *copy = xstrdup(path);
+    char *save = NULL;
+    for (char *name = strtok_r(copy, "/", &save); name && fd >= 0;
+         name = strtok_r(NULL, "/", &save)) {
+        int next = openat(fd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+        int err = errno;
+        struct stat st;
+        if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+            close(next);
+            next = -1;
+            err = ELOOP;
+        }
+        close(fd);
+        fd = next;
+        errno = err;
+    }
+    return fd;
+}
+
+/* The mount point of a rule below one of our tmpfs mounts (root = tmpfs,
+ * tmpfs, hide) does not exist there yet: create it, and only there. On the
+ * host's read-only tree this fails with EROFS, which is reported. */
+static int open_or_create_target(int root_fd, const char *path, bool is_dir)
+{
+    int fd = open_in_root(root_fd, path);
+    if (fd >= 0 || errno != ENOENT)
+        return fd;
+    size_t len = strlen(path);
+    autofree char *prefix = xstrdup(path);
+    for (size_t i = 1; i <= len; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        prefix[i] = '\0';
+        int probe = open_in_root(root_fd, prefix);
+        if (probe >= 0) {
+            close(probe);
+            prefix[i] = path[i];
+            continue;
+        }
+        if (errno != ENOENT)
+            return -1;
+        char *slash = strrchr(prefix, '/');
+        *slash = '\0';
+        autoclose int parent = open_in_root(root_fd, prefix[0] ? prefix : "/");
+        *slash = '/';
+        if (parent < 0)
+            return -1;
+        const char *name = slash + 1;
+        bool last = path[i] == '\0';
+        if (last && !is_dir) {
+            int f = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0444);
+            if (f < 0 && errno != EEXIST)
+                return -1;
+            if (f >= 0)
+                close(f);
+        } else if (mkdirat(parent, name, 0755) < 0 && errno != EEXIST) {
+            return -1;
+        }
+        prefix[i] = path[i];
+    }
+    return open_in_root(root_fd, path);
+}
+
+static unsigned long ms_flags_from_attr(uint64_t attr)
+{
+    unsigned long f = 0;
+    if (attr & MOUNT_ATTR_RDONLY)
+        f |= MS_RDONLY;
+    if (attr & MOUNT_ATTR_NOSUID)
+        f |= MS_NOSUID;
+    if (attr & MOUNT_ATTR_NODEV)
+        f |= MS_NODEV;
+    if (attr & MOUNT_ATTR_NOEXEC)
+        f |= MS_NOEXEC;
+    return f;
+}
+
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW 0x2000 /* Linux 5.10; not in glibc 2.36's headers */
+#endif
+
+/* The flags a bind remount must repeat: in a user namespace the kernel
+ * refuses (EPERM) a remount that would drop one the host locked. */
+static unsigned long ms_flags_from_statvfs(unsigned long f)
+{
+    static const struct { unsigned long st, ms; } map[] = {
+        { ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
+        { ST_NOEXEC, MS_NOEXEC }, { ST_NOATIME, MS_NOATIME },
+        { ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
+        { ST_NOSYMFOLLOW, MS_NOSYMFOLLOW },
+    };
+    unsigned long ms = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (f & map[i].st)
+            ms |= map[i].ms;
+    return ms;
+}
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape_octal(char *s)
+{
+    char *out = s;
+    for (char *in = s; *in; in++) {
+        if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+            in[3] >= '0' && in[3] <= '7') {
+            *out++ = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+            in += 3;
+        } else {
+            *out++ = *in;
+        }
+    }
+    *out = '\0';
+}
+
+/* Without mount_setattr(AT_RECURSIVE) a bind's flags apply to its top mount
+ * only: every submount is remounted one by one, found in mountinfo, with
+ * the flags it has (statvfs) plus the ones asked for. A mount covered by
+ * another on the same mount point cannot be reached by path; it cannot be
+ * reached by the command either (and is locked under its cover). */
+static void legacy_remount_tree(const char *top, unsigned long add, const char *what)
+{
+    autofree char *info = read_file_text("/proc/self/mountinfo", 64 << 20, NULL);
+    if (!info)
+        die_errno("%s: reading /proc/self/mountinfo", what);
+    unsigned remounted = 0;
+    for (char *line = info, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *field = line, *mp = NULL;
+        for (int i = 0; i < 5 && field; i++) {
+            char *sp = strchr(field, ' ');
+            if (i == 4) {
+                if (sp)
+                    *sp = '\0';
+                mp = field;
+            }
+            field = sp ? sp + 1 : NULL;
+        }
+        if (!mp)
+            continue;
+        unescape_octal(mp);
+        if (!mount_path_within(mp, top))
+            continue;
+        struct statvfs sv;
+        if (statvfs(mp, &sv) < 0) {
+            /* Covered, or below a directory our namespace's root cannot
+             * enter (an unmapped owner's 0700 dir): the command cannot
+             * reach it either, having fewer rights than we do. */
+            if (errno == EACCES || errno == ENOENT)
+                continue;
+            die_errno("%s: statvfs %s", what, mp);
+        }
+        unsigned long keep = ms_flags_from_statvfs(sv.f_flag);
+        if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT | keep | add, NULL) < 0)
+            die_errno("%s: remounting %s (adding nosuid, nodev, ro as asked)", what, mp);
+        remounted++;
+    }
+    /* The bind just made is there, or the walk is broken: never go on
+     * with a mount left writable. */
+    if (remounted == 0)
+        die("%s: no mount found at %s in /proc/self/mountinfo to remount", what, top);
+}
+
+/* Binds the host object srcfd (with its submounts when recursive) on
+ * target_fd, adding attr (MOUNT_ATTR_*). legacy_target is the target's
+ * path, for the mountinfo walk of the legacy path. */
+static void bind_fd(struct mount_context *c, int srcfd, int target_fd, const char *legacy_target,
+                    uint64_t attr, bool recursive, const char *what)
+{
+    struct fd_path_buf sb, tb;
+    if (!c->legacy) {
+        int tree = open_tree(srcfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+                                            (recursive ? AT_RECURSIVE : 0));
+        if (tree < 0)
+            die_errno("%s: open_tree", what);
+        /* Private: nothing mounted later on the host shows up here, and
+         * nothing mounted here reaches the host. */
+        struct mount_attr a = { .attr_set = attr, .propagation = MS_PRIVATE };
+        if (mount_setattr(tree, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a, sizeof a) < 0)
+            die_errno("%s: mount_setattr", what);
+        if (move_mount(tree, "", target_fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+            die_errno("%s: move_mount", what);
+        close(tree);
+        return;
+    }
+    if (mount(fd_path(srcfd, &sb), fd_path(target_fd, &tb), NULL,
+              MS_BIND | (recursive ? MS_REC : 0), NULL) < 0)
+        die_errno("%s: bind mount", what);
+    if (attr)
+        legacy_remount_tree(legacy_target, ms_flags_from_attr(attr), what);
+}
+
+/* A recursive bind of a path containing the staging directory (the root,
+ * rw = /, rw = /tmp) copies the staging tmpfs along, and with it the new
+ * root being assembled there. The copy is detached, so the sandbox sees
+ * the host's directory, as the rule asked. */
+static void detach_staging_copy(struct mount_context *c, const char *bound, const char *what)
+{
+    if (!mount_path_within(c->staging, bound))
+        return;
+    autofree char *copy = xasprintf("%s%s", c->root_path, c->staging);
+    if (umount2(copy, MNT_DETACH) < 0)
+        die_errno("%s: unmounting the copy of the staging tmpfs at %s", what, copy);
+}
+
+static void mount_tmpfs(int target_fd, unsigned long flags, unsigned mode, const char *what)
+{
+    struct fd_path_buf tb;
+    char opts[32];
+    snprintf(opts, sizeof opts, "mode=0%o", mode & 07777);
+    if (mount("tmpfs", fd_path(target_fd, &tb), "tmpfs", flags, opts) < 0)
+        die_errno("%s: mounting tmpfs", what);
+}
+
+static void counted(struct mount_context *c, const char *op, const char *path, const char *at)
+{
+    c->count++;
+    verbose("mount %u: %s %s (%s)", c->count, op, path, at);
+    record_mount(op, NULL, path, at);
+}
+
+static bool under_dev(const char *path)
+{
+    return mount_path_within(path, "/dev");
+}
+
+static void setup_dev_minimal(struct mount_context *c, const struct mount_entry *e, int target_fd,
+                              const char *at)
+{
+    char what[PATH_MAX + 600];
+    snprintf(what, sizeof what, "%s: dev = minimal on %s", at, e->path);
+    /* Not nodev: device nodes are bound in, each its own mount; noexec
+     * since nothing in /dev is a program. */
+    mount_tmpfs(target_fd, MS_NOSUID | MS_NOEXEC, 0755, what);
+    counted(c, "tmpfs", e->path, at);
+    autoclose int dev = open_in_root(c->root_fd, e->path);
+    if (dev < 0)
+        die_errno("%s: opening the new /dev", what);
+    for (size_t i = 0; i < N_DEV_NODES; i++) {
+        int f = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (f < 0)
+            die_errno("%s: creating the mount point %s/%s", what, e->path, dev_nodes[i]);
+        close(f);
+        autoclose int node = openat(dev, dev_nodes[i], O_PATH | O_CLOEXEC | O_NOFOLLOW);
+        if (node < 0)
+            die_errno("%s: opening %s/%s", what, e->path, dev_nodes[i]);
+        autofree char *legacy = xasprintf("%s%s/%s", c->root_path, e->path, dev_nodes[i]);
+        autofree char *w = xasprintf("%s: binding /dev/%s", what, dev_nodes[i]);
+        bind_fd(c, c->host_dev_fd[i], node, legacy, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, false, w);
+        autofree char *shown = xasprintf("%s/%s", e->path, dev_nodes[i]);
+        counted(c, "bind", shown, at);
+    }
+
+    if (mkdirat(dev, "pts", 0755) < 0)
+        die_errno("%s: mkdir %s/pts", what, e->path);
+    {
+        autoclose int pts = openat(dev, "pts", O_PATH | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY);
+        struct fd_path_buf pb;
+        if (pts < 0)
+            die_errno("%s: opening %s/pts", what, e->path);
+        /* A new instance: the command sees its own ptys, not the host's. */
+        if (mount("devpts", fd_path(pts, &pb), "devpts", MS_NOSUID | MS_NOEXEC,
+                  "newinstance,ptmxmode=0666,mode=0620") < 0)
+            die_errno("%s: mounting devpts on %s/pts", what, e->path);
+        autofree char *shown = xasprintf("%s/pts", e->path);
+        counted(c, "devpts", shown, at);
+    }
+    if (symlinkat("pts/ptmx", dev, "ptmx") < 0)
+        die_errno("%s: symlink %s/ptmx", what, e->path);
+
+    if (mkdirat(dev, "shm", 01777) < 0)
+        die_errno("%s: mkdir %s/shm", what, e->path);
+    {
+        autoclose int shm = openat(dev, "shm", O_PATH | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY);
+        if (shm < 0)
+            die_errno("%s: opening %s/shm", what, e->path);
+        mount_tmpfs(shm, MS_NOSUID | MS_NODEV, 01777, what);
+        autofree char *shown = xasprintf("%s/shm", e->path);
+        counted(c, "tmpfs", shown, at);
+    }
+    static const char *const links[][2] = {
+        { "fd", "/proc/self/fd" },
+        { "stdin", "/proc/self/fd/0" },
+        { "stdout", "/proc/self/fd/1" },
+        { "stderr", "/proc/self/fd/2" },
+    };
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
+        if (symlinkat(links[i][1], dev, links[i][0]) < 0)
+            die_errno("%s: symlink %s/%s", what, e->path, links[i][0]);
+    strv_push(&c->readonly_later, xstrdup(e->path));
+}
+
+static void apply_entry(struct mount_context *c, const struct mount_entry *e)
+{
+    char at[512];
+    where(e, at, sizeof at);
+    char what[PATH_MAX + 600];
+    snprintf(what, sizeof what, "%s: %s %s", at, mount_op_name(e->op), e->path);
+
+    autoclose int target = open_or_create_target(c->root_fd, e->path, e->is_dir);
+    if (target < 0) {
+        if (errno == ELOOP || errno == EXDEV)
+            die_errno("%s: the path changed since it was resolved (a symlink appeared "
+                      "inside the sandbox's tree); refusing to mount through it", what);
+        die_errno("%s: no mount point inside the sandbox", what);
+    }
+    autofree char *legacy_target = strcmp(e->path, "/") ? xasprintf("%s%s", c->root_path, e->path)
+                                                        : xstrdup(c->root_path);
+    uint64_t nodev = under_dev(e->path) ? 0 : MOUNT_ATTR_NODEV;
+
+    switch (e->op) {
+    case MOUNT_OP_ROOT_RO:
+    case MOUNT_OP_ROOT_TMPFS:
+    case MOUNT_OP_ROOT_HOST:
+        /* A rule cannot produce these; the root is attached by attach_root(). */
+        die("%s: internal error: a second root in the mount plan", what);
+    case MOUNT_OP_BIND_RW:
+        /* The rw flag is left as the host has it: a read-only submount of
+         * the host stays read-only (and is locked so in our namespace). */
+        bind_fd(c, e->fd, target, legacy_target, MOUNT_ATTR_NOSUID | nodev, true, what);
+        detach_staging_copy(c, e->path, what);
+        counted(c, "rw-bind", e->path, at);
+        break;
+    case MOUNT_OP_BIND_RO:
+        bind_fd(c, e->fd, target, legacy_target, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | nodev,
+                true, what);
+        detach_staging_copy(c, e->path, what);
+        counted(c, "ro-bind", e->path, at);
+        break;
+    case MOUNT_OP_TMPFS:
+        mount_tmpfs(target, MS_NOSUID | MS_NODEV, e->mode, what);
+        counted(c, "tmpfs", e->path, at);
+        break;
+    case MOUNT_OP_HIDE:
+        if (e->is_dir) {
+            mount_tmpfs(target, MS_NOSUID | MS_NODEV | MS_NOEXEC, 0755, what);
+            strv_push(&c->readonly_later, xstrdup(e->path));
+            counted(c, "hide (empty read-only tmpfs)", e->path, at);
+        } else {
+            autoclose int empty = open(c->empty_path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+            if (empty < 0)
+                die_errno("%s: opening %s", what, c->empty_path);
+            bind_fd(c, empty, target, legacy_target,
+                    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+                    false, what);
+            counted(c, "hide (empty read-only file)", e->path, at);
+        }
+        break;
+    case MOUNT_OP_PROC: {
+        struct fd_path_buf tb;
+        /* Needs a fully visible procfs in our mount namespace (the kernel's
+         * mount_too_revealing()): a container that masks /proc paths
+         * refuses it with EPERM. */
+        if (mount("proc", fd_path(target, &tb), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
+            int err = errno;
+            die_with_errno(err, "%s: mounting a fresh /proc for the sandbox's PID namespace%s",
+                           what,
+                           err == EPERM || err == EACCES
+                               ? " failed: the kernel allows it in a user namespace only where "
+                                 "the existing /proc is fully visible (container runtimes hide "
+                                 "parts of it), or a security module refuses; run sbx where "
+                                 "/proc is not overmounted, or set proc = no in [filesystem]"
+                               : "");
+        }
+        counted(c, "proc", e->path, at);
+        break;
+    }
+    case MOUNT_OP_PROC_HOST:
+        /* Not read-only: /proc/self/oom_score_adj and the like are the
+         * command's own; the host's sysctls stay out of reach, the command
+         * holding no capability over them. */
+        bind_fd(c, e->fd, target, legacy_target,
+                MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, true, what);
+        counted(c, "bind", e->path, at);
+        break;
+    case MOUNT_OP_DEV_MINIMAL:
+        setup_dev_minimal(c, e, target, at);
+        break;
+    }
+    /* A rule on / itself (ro = /) is stacked on the root: later lookups
+     * must start from it, as a path lookup does not climb onto a mount
+     * stacked on its starting point. */
+    if (!strcmp(e->path, "/")) {
+        int top = open(c->root_path, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+        if (top < 0)
+            die_errno("%s: opening the new root %s", what, c->root_path);
+        close(c->root_fd);
+        c->root_fd = top;
+    }
+}
+
+static const char *choose_staging(void)
+{
+    for (size_t i = 0; i < sizeof staging_candidates / sizeof staging_candidates[0]; i++) {
+        struct stat st;
+        if (lstat(staging_candidates[i], &st) == 0 && S_ISDIR(st.st_mode))
+            return staging_candidates[i];
+    }
+    die("no directory to assemble the sandbox's root in: none of /tmp, /run, /mnt, "
+        "/var/tmp exists on the host");
+}
+
+/* The recursive clone of the host's tree (open_tree here, mount(2)'s
+ * recursive bind on the legacy path) is made once the staging tmpfs is
+ * mounted, so it holds a copy of it: attach_root() detaches that copy
+ * (detach_staging_copy()). */
+static int clone_host_root(struct mount_context *c, const struct mount_entry *e, const char *what)
+{
+    if (c->legacy || e->op == MOUNT_OP_ROOT_TMPFS)
+        return -1;
+    int tree = open_tree(c->host_root_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+                                                   AT_EMPTY_PATH | AT_RECURSIVE);
+    if (tree < 0)
+        die_errno("%s: open_tree(/)", what);
+    return tree;
+}
+
+static uint64_t root_attr(const struct mount_context *c, const struct mount_entry *e)
+{
+    /* nodev only when /dev is replaced by dev = minimal: with dev = none
+     * the host's /dev/null must keep working. */
+    if (e->op != MOUNT_OP_ROOT_RO)
+        return 0;
+    return MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | (c->root_nodev ? MOUNT_ATTR_NODEV : 0);
+}
+
+/* root = tmpfs: the host's top-level symlinks (/bin -> usr/bin, /lib64 ->
+ * usr/lib64 on a merged-/usr system) are recreated, or no dynamically linked
+ * program could start: its ELF interpreter is named through them. They
+ * point at whatever the rules make visible, nothing more. */
+static void copy_top_level_symlinks(struct mount_context *c, int target, const char *at)
+{
+    int fd = openat(c->host_root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d)
+        die_errno("%s: root = tmpfs: listing the host's /", at);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_type != DT_LNK)
+            continue;
+        char link[PATH_MAX];
+        ssize_t n = readlinkat(dirfd(d), de->d_name, link, sizeof link - 1);
+        if (n < 0)
+            continue;
+        link[n] = '\0';
+        autoclose int dir = open_in_root(target, "/");
+        if (dir < 0 || symlinkat(link, dir, de->d_name) < 0)
+            die_errno("%s: root = tmpfs: symlink /%s -> %s", at, de->d_name, link);
+        verbose("mount: symlink /%s -> %s (%s)", de->d_name, link, at);
+    }
+    closedir(d);
+}
+
+static void attach_root(struct mount_context *c, const struct mount_entry *e, int tree,
+                        const char *what)
+{
+    char at[512];
+    where(e, at, sizeof at);
+    autoclose int target = open(c->root_path, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+    if (target < 0)
+        die_errno("%s: opening %s", what, c->root_path);
+
+    uint64_t attr = root_attr(c, e);
+    if (e->op == MOUNT_OP_ROOT_TMPFS) {
+        mount_tmpfs(target, MS_NOSUID | MS_NODEV, 0755, what);
+        strv_push(&c->readonly_later, xstrdup("/"));
+        autoclose int top = open(c->root_path, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+        if (top < 0)
+            die_errno("%s: opening %s", what, c->root_path);
+        copy_top_level_symlinks(c, top, at);
+    } else if (tree >= 0) {
+        struct mount_attr a = { .attr_set = attr, .propagation = MS_PRIVATE };
+        if (mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof a) < 0)
+            die_errno("%s: mount_setattr", what);
+        if (move_mount(tree, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+            die_errno("%s: move_mount", what);
+    } else {
+        bind_fd(c, c->host_root_fd, target, c->root_path, 0, true, what);
+    }
+    if (e->op != MOUNT_OP_ROOT_TMPFS) {
+        detach_staging_copy(c, "/", what);
+        if (tree < 0 && attr)
+            legacy_remount_tree(c->root_path, ms_flags_from_attr(attr), what);
+    }
+    counted(c, mount_op_name(e->op), "/", at);
+    c->root_fd = open(c->root_path, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+    if (c->root_fd < 0)
+        die_errno("%s: opening the new root %s", what, c->root_path);
+}
+
+static void make_readonly(int root_fd, const char *path, bool legacy)
+{
+    autoclose int fd = open_in_root(root_fd, path);
+    if (fd < 0)
+        die_errno("making %s read-only: opening it", path);
+    if (!legacy) {
+        struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
+        if (mount_setattr(fd, "", AT_EMPTY_PATH, &a, sizeof a) < 0)
+            die_errno("making %s read-only: mount_setattr", path);
+        return;
+    }
+    struct fd_path_buf b;
+    struct statvfs sv;
+    if (fstatvfs(fd, &sv) < 0)
+        die_errno("making %s read-only: fstatvfs", path);
+    unsigned long keep = ms_flags_from_statvfs(sv.f_flag);
+    if (mount(NULL, fd_path(fd, &b), NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) < 0)
+        die_errno("making %s read-only: remount", path);
+}
+
+static void warn_writable_profiles(const struct profile *p, const struct mount_plan *plan)
+{
+    /* The shipped profiles of an uninstalled build tree are found in the
+     * source tree (lookup.c), which is the working directory whenever sbx
+     * is run from there: warning about them on every run would drown the
+     * warning that matters, the user's own profile. */
+    autofree char *shipped = realpath(SBX_ABS_SRCDIR "/profiles", NULL);
+    for (size_t i = 0; i < p->nfiles; i++) {
+        autofree char *real = realpath(p->files[i], NULL);
+        if (!real)
+            continue;
+        if (shipped && mount_path_within(real, shipped))
+            continue;
+        const struct mount_entry *e = mount_plan_writable_holder(plan, real);
+        if (!e)
+            continue;
+        char at[512];
+        where(e, at, sizeof at);
+        warn("warning: profile file %s lies inside %s, which this profile makes writable "
+             "(%s): the command could rewrite its own next sandbox; add 'ro = %s' or move "
+             "the profile",
+             real, e->path, at, real);
+    }
+}
+
+/* NULL when open_tree, mount_setattr and move_mount (Linux 5.12) can be
+ * used, or why not. With a bad fd they answer EBADF when they exist; ENOSYS
+ * means an older kernel, EPERM a seccomp filter around sbx that does not
+ * know them. The mount(2) path gives the same result, with more syscalls. */
+static const char *new_mount_api_missing(void)
+{
+    /* A non-empty attr: with nothing to change mount_setattr returns 0
+     * before it looks at the fd. */
+    struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
+    int err[3];
+    errno = 0;
+    if (mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof a) == 0)
+        die("probing mount_setattr: it accepted fd -1");
+    err[0] = errno;
+    int tree = open_tree(-1, "", AT_EMPTY_PATH);
+    if (tree >= 0)
+        die("probing open_tree: it accepted fd -1");
+    err[1] = errno;
+    if (move_mount(-1, "", -1, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == 0)
+        die("probing move_mount: it accepted fd -1");
+    err[2] = errno;
+    for (int i = 0; i < 3; i++) {
+        if (err[i] == ENOSYS)
+            return "the kernel has no mount_setattr (Linux < 5.12)";
+        if (err[i] == EPERM)
+            return "a seccomp filter around sbx refuses the new mount API";
+    }
+    return NULL;
+}
+
+void mount_setup(const struct profile *p, const char *cwd)
+{
+    struct mount_context c = { .p = p, .host_root_fd = -1, .root_fd = -1 };
+    for (size_t k = 0; k < N_DEV_NODES; k++)
+        c.host_dev_fd[k] = -1;
+    const char *why_legacy = mount_force_legacy_api ? "forced by a test" : new_mount_api_missing();
+    c.legacy = why_legacy != NULL;
+    probe_openat2();
+    verbose_step("mount: resolving paths; mounting with %s%s%s; %s",
+                 c.legacy ? "mount(2) and remounts" : "open_tree and mount_setattr",
+                 c.legacy ? ": " : "", c.legacy ? why_legacy : "",
+                 openat2_usable ? "openat2" : "no openat2: component-wise O_NOFOLLOW walks");
+
+    struct mount_plan plan = { 0 };
+    char *error = NULL;
+    if (!mount_plan_build(&plan, p, mount_resolve_host, NULL, &error))
+        die("%s", error);
+    warn_writable_profiles(p, &plan);
+    if (mount_hook_after_resolve)
+        mount_hook_after_resolve();
+
+    /* Everything from the host is opened now, before the first mount. */
+    c.host_root_fd = open("/", O_PATH | O_CLOEXEC | O_DIRECTORY);
+    if (c.host_root_fd < 0)
+        die_errno("opening the host's /");
+    for (size_t i = 0; i < plan.n; i++) {
+        if (plan.v[i].op != MOUNT_OP_DEV_MINIMAL)
+            continue;
+        c.root_nodev = true;
+        for (size_t k = 0; k < N_DEV_NODES; k++) {
+            autofree char *path = xasprintf("/dev/%s", dev_nodes[k]);
+            c.host_dev_fd[k] = open(path, O_PATH | O_CLOEXEC);
+            if (c.host_dev_fd[k] < 0) {
+                char at[512];
+                die_errno("%s: dev = minimal: opening the host's %s", where(&plan.v[i], at, sizeof at),
+                          path);
+            }
+        }
+    }
+
+    /* Nothing mounted from here on may propagate to the host's namespace,
+     * and nothing the host mounts later may appear inside. */
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        die_errno("making every mount private (mount --make-rprivate /)");
+
+    char root_what[600];
+    {
+        char at[512];
+        snprintf(root_what, sizeof root_what, "%s: %s", where(&plan.v[0], at, sizeof at),
+                 mount_op_name(plan.v[0].op));
+    }
+    c.staging = choose_staging();
+    if (mount("tmpfs", c.staging, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700") < 0)
+        die_errno("mounting the staging tmpfs on %s", c.staging);
+    c.root_path = xasprintf("%s/root", c.staging);
+    c.empty_path = xasprintf("%s/empty", c.staging);
+    if (mkdir(c.root_path, 0755) < 0)
+        die_errno("mkdir %s", c.root_path);
+    int empty = open(c.empty_path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
+    if (empty < 0)
+        die_errno("creating %s", c.empty_path);
+    close(empty);
+    autoclose int root_tree = clone_host_root(&c, &plan.v[0], root_what);
+
+    attach_root(&c, &plan.v[0], root_tree, root_what);
+    for (size_t i = 1; i < plan.n; i++)
+        apply_entry(&c, &plan.v[i]);
+
+    /* pivot_root(".", ".") stacks the old root on the new one; detaching
+     * it leaves no way back to the host's tree (the staging tmpfs goes with
+     * it). The new root is a private mount, as pivot_root requires. */
+    if (fchdir(c.root_fd) < 0)
+        die_errno("chdir to the new root %s", c.root_path);
+    if (syscall(SYS_pivot_root, ".", ".") < 0)
+        die_errno("pivot_root to %s", c.root_path);
+    if (umount2(".", MNT_DETACH) < 0)
+        die_errno("detaching the host's root after pivot_root");
+    if (chdir("/") < 0)
+        die_errno("chdir /");
+    close(c.root_fd);
+    c.root_fd = open("/", O_PATH | O_CLOEXEC | O_DIRECTORY);
+    if (c.root_fd < 0)
+        die_errno("opening the new /");
+    for (size_t i = 0; i < c.readonly_later.n; i++)
+        make_readonly(c.root_fd, c.readonly_later.v[i], c.legacy);
+    verbose_step("mount: %u mounts made, host root detached", c.count);
+
+    if (chdir(cwd) < 0)
+        die_errno("working directory %s is not visible inside the sandbox (make it "
+                  "visible with --ro/--rw %s, or start elsewhere with --chdir)", cwd, cwd);
+
+    close(c.root_fd);
+    close(c.host_root_fd);
+    for (size_t k = 0; k < N_DEV_NODES; k++)
+        if (c.host_dev_fd[k] >= 0)
+            close(c.host_dev_fd[k]);
+    strv_free(&c.readonly_later);
+    free(c.root_path);
+    free(c.empty_path);
+    mount_plan_free(&plan);
+}

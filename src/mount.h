@@ -1,0 +1,30 @@
+/* Filesystem isolation: applies the mount plan (mount-plan.h) inside the
+ * sandbox's init process: resolves every path once, builds the new root,
+ * mounts the rules, /proc and /dev, pivots and detaches the host's root. */
+#ifndef SBX_MOUNT_H
+#define SBX_MOUNT_H
+
+#include "mount-plan.h"
+#include "profile.h"
+
+#include <stdbool.h>
+
+/* The real resolver: open(O_PATH) once, then the canonical path is read back
+ * from that fd, so the string and the object bound cannot disagree. */
+int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx);
+
+/* Runs in the sandbox's init (PID 1 of the new PID namespace, in new user
+ * and mount namespaces with the id maps written). Dies (exit 125) naming the
+ * profile line and path on any error. On return the process's root is the
+ * sandbox's root and its working directory is cwd. */
+void mount_setup(const struct profile *p, const char *cwd);
+
+/* Tests only: use the pre-5.12 path (mount(2) and remounts walked through
+ * mountinfo) even where open_tree/mount_setattr exist. */
+extern bool mount_force_legacy_api;
+
+/* Tests only: called once every path is resolved and before the first
+ * mount, so a test can swap a symlink in that window. NULL in sbx. */
+extern void (*mount_hook_after_resolve)(void);
+
+#endif

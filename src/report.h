@@ -1,0 +1,131 @@
+/* The run record: `sbx run --report FILE` (and `sbx audit --report FILE`)
+ * writes, as JSON, what the sandbox really was and how the command ended,
+ * so a test result can be read next to its evidence. Keys:
+ * docs/run-record.md.
+ *
+ * How the pieces fill it:
+ *  - the CLI opens it (report_open) before loading the profile, hands it
+ *    the profile and command (record_profile, record_command) and, after
+ *    sandbox_run(), writes it (report_write).
+ *  - the run core reports what it actually did, from any process: the
+ *    supervisor, init inside, or the command's pre-exec setup. The record
+ *    lives in a MAP_SHARED anonymous mapping made before any fork, so
+ *    record_*() calls in forked children reach the supervisor without a
+ *    pipe. Each call appends one JSON line; nothing is lost at exec since
+ *    the command never calls them.
+ *  - die() anywhere: report_open() installs die_hook; in the supervisor it
+ *    writes the record with the failed step. Children set die_hook =
+ *    report_child_die_hook, which only appends the message; the supervisor
+ *    writes the file when sandbox_run() returns 125.
+ *  - exit() without a record written (cli_load_profile() exits 125 on a
+ *    bad profile): an atexit handler writes it, so no empty file remains.
+ *
+ * Every record_*() is a no-op when no record is open (no --report), so
+ * the run core calls them unconditionally. */
+#ifndef SBX_REPORT_H
+#define SBX_REPORT_H
+
+#include "profile.h"
+#include "sandbox.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct run_record;
+
+/* Creates the record and makes it current. path: the file, opened
+ * (created, truncated) now so that an unwritable path fails before the
+ * command runs (die(), 125); NULL: no file (unit tests). Installs
+ * die_hook (the supervisor's) and an atexit handler. */
+struct run_record *report_open(const char *path);
+
+/* Makes rec the record that record_*() calls go to (NULL: none). */
+void record_set_current(struct run_record *rec);
+struct run_record *record_current(void);
+
+/* --- filled by the CLI ------------------------------------------------ */
+
+/* The effective profile (after command-line overrides): name, path,
+ * included files, namespaces, ids, limits asked, network, filesystem
+ * rules, environment changes (names only), security settings. */
+void record_profile(const struct profile *p);
+/* The command and where it starts. */
+void record_command(char *const *argv, const char *cwd);
+
+/* --- filled by the run core (any process, before exec) --------------- */
+
+/* A setup step about to run ("create namespaces", "mount plan", ...):
+ * when sbx fails, the last step recorded is the one that failed. */
+void record_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A namespace created (or, created == false, shared with the host). */
+void record_namespace(const char *name, bool created);
+/* One line written to uid_map / gid_map: which = "uid" or "gid". */
+void record_id_map(const char *which, uint32_t inside, uint32_t outside, uint32_t count);
+/* A resource limit as applied (what getrlimit returns afterwards);
+ * RLIM_INFINITY is recorded as "unlimited". name: limit_kind_name(). */
+void record_limit(const char *name, uint64_t soft, uint64_t hard);
+/* Network state facts: ("lo", "up"), ("ipv4", "127.0.0.1/8"),
+ * ("outbound", "pasta pid 123") ... */
+void record_network(const char *key, const char *value);
+/* One mount as done: kind "ro", "rw", "tmpfs", "hide", "proc", "dev",
+ * "root"...; source may be NULL; note: NULL, or why it differs from the
+ * plan ("skipped: missing (rw?)"). */
+void record_mount(const char *kind, const char *source, const char *target, const char *note);
+/* An environment change the run core made beyond the profile's rules
+ * (action "set" or "unset"; the name only, never the value). */
+void record_env(const char *action, const char *name);
+/* One kind of denied operation: family "AF_INET" or NULL, address
+ * "127.0.0.1:0" or NULL, pid/comm of a process that made it (pid 0: none
+ * known). The ledger of sandbox_result is read by record_to_json itself;
+ * this is for denials counted elsewhere (and tests). */
+void record_denial(const char *syscall, const char *family, const char *address, int errnum,
+                   uint64_t count, long pid, const char *comm);
+/* A setup failure: the message die() printed. Called by die_hook. */
+void record_failure(const char *message);
+/* die_hook for forked children of the supervisor (init, the command
+ * before exec): only appends the message to the record, never writes the
+ * file, so it is safe where the common rule says "die_hook = NULL". */
+void report_child_die_hook(const char *message);
+
+/* Tests only: appends bytes to the event log as they are, to check that
+ * the supervisor survives whatever a dying or hostile child left there. */
+void record_append_raw(const char *bytes, size_t len);
+
+/* --- the file ---------------------------------------------------------- */
+
+/* The record as a JSON object (caller puts it). res: NULL when sbx failed
+ * before sandbox_run() returned. exit_status: what sbx exits with. */
+struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
+                                   int exit_status);
+
+/* Writes the record to the file given to report_open(), closes it and
+ * frees rec. res: the result of sandbox_run() (NULL if it did not
+ * return); exit_status: sbx's own exit status. Returns false (after a
+ * warning naming the file) when the file cannot be written: the caller
+ * then exits 125, since the evidence it asked for is missing. */
+bool report_write(struct run_record *rec, const struct sandbox_result *res, int exit_status);
+
+/* `sbx audit --report FILE`: one object holding both runs and the verdict.
+ *   report_audit_open(path);                       before loading profiles
+ *   rec = report_audit_begin_run(i, label);        i = 0 (under), 1 (against)
+ *   record_profile(...); record_command(...); sandbox_run(...);
+ *   report_audit_end_run(i, &result, status);      before sandbox_result_free
+ *   report_audit_write(verdict, exit_status);
+ * A die() or exit() in between writes what is known (verdict null, the
+ * run under way as setup_failed). */
+void report_audit_open(const char *path);
+/* NULL, and nothing recorded, when no audit file is open (no --report). */
+struct run_record *report_audit_begin_run(int index, const char *label);
+void report_audit_end_run(int index, const struct sandbox_result *res, int exit_status);
+/* Returns false (after a warning) when the file cannot be written. */
+bool report_audit_write(const char *verdict, int exit_status);
+
+/* Frees a record without writing it. */
+void record_free(struct run_record *rec);
+
+/* True for names that look like they hold secrets (TOKEN, SECRET,
+ * PASSWORD, KEY, ...): documented in docs/run-record.md. */
+bool env_name_looks_secret(const char *name);
+
+#endif
