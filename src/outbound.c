@@ -3,6 +3,7 @@
 #include "outbound.h"
 
 #include "log.h"
+#include "report.h"
 #include "util.h"
 
 #include <errno.h>
@@ -192,6 +193,7 @@ void outbound_start(struct outbound *ob, const struct profile *p, pid_t init_pid
     if (!ob->wanted)
         return;
     const char *tmp = getenv("TMPDIR");
+    record_step("outbound network: start pasta");
     char *tmpl = xasprintf("%s/sbx-pasta.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
     if (!mkdtemp(tmpl))
         die_errno("outbound network: creating a directory for pasta's pid file (%s)", tmpl);
@@ -267,6 +269,10 @@ void outbound_start(struct outbound *ob, const struct profile *p, pid_t init_pid
         nanosleep(&ts, NULL);
     }
     free(pid_file);
+    char *fact = xasprintf("pasta pid %d, host loopback ports forwarded: %zu", (int)pid,
+                           p->nforward);
+    record_network("outbound", fact);
+    free(fact);
     verbose_step("outbound network: pasta (pid %d) attached to the sandbox's network namespace",
                  (int)pid);
 }
