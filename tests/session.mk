@@ -3,3 +3,6 @@
 check_PROGRAMS += tests/helpers/net-probe
 TESTS += tests/integration/session-outbound.sh
 EXTRA_DIST += tests/integration/session-outbound.sh tests/integration/session-world.sh
+check_PROGRAMS += tests/helpers/tiocsti
+TESTS += tests/integration/session-terminal.sh
+EXTRA_DIST += tests/integration/session-terminal.sh
