@@ -6,3 +6,5 @@ EXTRA_DIST += tests/integration/session-outbound.sh tests/integration/session-wo
 check_PROGRAMS += tests/helpers/tiocsti
 TESTS += tests/integration/session-terminal.sh
 EXTRA_DIST += tests/integration/session-terminal.sh
+TESTS += tests/integration/session-nesting.sh
+EXTRA_DIST += tests/integration/session-nesting.sh
