@@ -56,6 +56,30 @@ ok $? "with no pasta or a failing one the command never ran"
 sbx_run --outbound --network none -- true
 is "$status" 125 "outbound with mode = none is refused"
 
+# pasta lives exactly as long as the sandbox, even when sbx is killed.
+new_marker 1
+"$SBX" run --outbound -- sleep "$marker" </dev/null >/dev/null 2>&1 &
+sbx_pid=$!
+i=0
+pasta=
+while [ -z "$pasta" ] && [ $i -lt 100 ]; do
+    pasta=$(ps -eo pid=,ppid=,comm= | awk -v s=$sbx_pid '$2 == s && $3 ~ /^pas/ { print $1 }')
+    [ "$(count_marker)" = 1 ] || pasta=
+    sleep 0.05; i=$((i + 1))
+done
+isnt "$pasta" "" "while the command runs, pasta is a child of sbx"
+kill -KILL $sbx_pid
+wait $sbx_pid 2>/dev/null
+i=0
+while [ $i -lt 100 ] && ps -o stat= -p "${pasta:-0}" 2>/dev/null | grep -qv Z; do sleep 0.05; i=$((i + 1)); done
+ps -o stat= -p "${pasta:-0}" 2>/dev/null | grep -qv Z
+isnt "$?" 0 "sbx killed with SIGKILL: pasta is gone too (parent-death signal)"
+sbx_run -v --outbound -- true
+pasta=$(printf '%s\n' "$err" | sed -n 's/.*pasta (pid \([0-9]*\)) attached.*/\1/p')
+isnt "$pasta" "" "-v names pasta's pid"
+ps -o stat= -p "${pasta:-0}" 2>/dev/null | grep -qv Z
+isnt "$?" 0 "after a normal exit pasta is gone (killed and reaped by sbx)"
+
 # --- a world of namespaces: a server beyond the sandbox -----------------
 chmod 755 "$tmpdir"
 : >"$tmpdir/results"
