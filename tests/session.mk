@@ -8,3 +8,7 @@ TESTS += tests/integration/session-terminal.sh
 EXTRA_DIST += tests/integration/session-terminal.sh
 TESTS += tests/integration/session-nesting.sh
 EXTRA_DIST += tests/integration/session-nesting.sh
+check_PROGRAMS += tests/unit/outbound-test
+tests_unit_outbound_test_SOURCES = tests/unit/outbound-test.c
+tests_unit_outbound_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/outbound-test
