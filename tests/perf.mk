@@ -1,0 +1,7 @@
+# Tests of what the performance work changed (docs/performance.md): the
+# start-up path must stay correct, not only fast. Timings are not tested
+# here (`make bench`).
+check_PROGRAMS += tests/unit/net-test
+tests_unit_net_test_SOURCES = tests/unit/net-test.c
+tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/net-test
