@@ -5,3 +5,6 @@ check_PROGRAMS += tests/unit/net-test
 tests_unit_net_test_SOURCES = tests/unit/net-test.c
 tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/net-test
+TESTS += tests/integration/perf-teardown.sh
+EXTRA_DIST += tests/integration/perf-teardown.sh
+check_PROGRAMS += tests/helpers/memory-hog
