@@ -8,13 +8,15 @@
 #     interleaved: BENCH_ROUNDS rounds of every command, the order reversed
 #     each round, so that load from elsewhere on the machine falls on all
 #     of them alike; the ratio sbx/bwrap;
-#   - the peak RSS of each (GNU time's %M, the largest process of the tree:
-#     supervisor, init or command), median of BENCH_RSS_RUNS runs;
+#   - the peak RSS of each (GNU time's %M: the largest process the launcher
+#     reaped), median of BENCH_RSS_RUNS runs, and that of the init inside;
 #   - throughput: BENCH_STREAMS concurrent streams x BENCH_PER_STREAM
 #     sandboxes, wall time, sbx and bwrap alternated over two rounds;
 # and once, as the calling user, the run-time overhead of a syscall-heavy
 # workload under --profile restrictive (seccomp filter and ledger) against
-# the same workload without sbx.
+# the same workload without sbx, interleaved the same way (with other work
+# on the machine, one command's runs all in a row can take twice as long as
+# the other's for no reason of their own).
 #
 # Timings are noisy: this is not part of `make check`. docs/performance.md
 # has the figures and what they mean.
@@ -91,6 +93,25 @@ rss_kb() { # USER CMD...: median peak RSS of RSS_RUNS runs, in kB
     done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+# interleaved USER PREFIX ROUNDS RUNS WARMUP CMD...: hyperfine -N in ROUNDS
+# rounds of RUNS runs of every command, the order reversed every other
+# round; JSON in PREFIX-<round>.json. Returns hyperfine's status.
+interleaved() {
+    local user=$1 prefix=$2 rounds=$3 runs=$4 warmup=$5 r i
+    shift 5
+    local -a cmds=("$@") ordered
+    for r in $(seq "$rounds"); do
+        ordered=()
+        if [ $((r % 2)) = 0 ]; then
+            for ((i = ${#cmds[@]} - 1; i >= 0; i--)); do ordered+=("${cmds[i]}"); done
+        else
+            ordered=("${cmds[@]}")
+        fi
+        as_user "$user" hyperfine -N --warmup "$warmup" --runs "$runs" --style none \
+            --export-json "$prefix-$r.json" "${ordered[@]}" >/dev/null 2>&1 || return 1
+    done
+}
+
 # What each sandbox looks like from inside, so a reader can see the
 # isolation is the same: / read-only, the working directory writable, /tmp
 # private and empty, lo up (::1 is there only then) and alone, the hostname,
@@ -119,14 +140,8 @@ for user in $users; do
     echo "== start-up, $label: medians of $RUNS runs each, $ROUNDS interleaved rounds"
     per_round=$(( (RUNS + ROUNDS - 1) / ROUNDS ))
     cmds=("$SBXRUN /bin/true" "$BWRAP /bin/true" "unshare -Urnm /bin/true" "/bin/true")
-    for r in $(seq "$ROUNDS"); do
-        if [ $((r % 2)) = 0 ]; then order=(3 2 1 0); else order=(0 1 2 3); fi
-        as_user "$user" hyperfine -N --warmup 10 --runs "$per_round" --style none \
-            --export-json "$dir/start-$r.json" \
-            "${cmds[${order[0]}]}" "${cmds[${order[1]}]}" "${cmds[${order[2]}]}" "${cmds[${order[3]}]}" \
-            >/dev/null 2>&1 ||
-            { echo "bench: hyperfine failed as $label; the sbx run says:"; as_user "$user" $SBXRUN /bin/true; exit 1; }
-    done
+    interleaved "$user" "$dir/start" "$ROUNDS" "$per_round" 10 "${cmds[@]}" ||
+        { echo "bench: hyperfine failed as $label; the sbx run says:"; as_user "$user" $SBXRUN /bin/true; exit 1; }
     s=$(median_of "${cmds[0]}" "$dir"/start-*.json) b=$(median_of "${cmds[1]}" "$dir"/start-*.json)
     u=$(median_of "${cmds[2]}" "$dir"/start-*.json) t=$(median_of "${cmds[3]}" "$dir"/start-*.json)
     printf '  %-40s %8.2f ms\n' "sbx run --profile default -- true" "$s" "bwrap (same isolation) true" "$b" \
@@ -134,6 +149,11 @@ for user in $users; do
     printf '  ratio sbx/bwrap: %.2f (target <= 0.80)\n' "$(echo "$s / $b" | bc -l)"
     rs=$(rss_kb "$user" $SBXRUN /bin/true) rb=$(rss_kb "$user" $BWRAP /bin/true)
     printf '  peak RSS (median of %d): sbx %s kB, bwrap %s kB (target: sbx <= bwrap)\n' "$RSS_RUNS" "$rs" "$rb"
+    # GNU time sees the processes the launcher reaps; neither reaps its
+    # init when the command's status is known, so ask init itself.
+    is=$(as_user "$user" $SBXRUN /bin/sed -n 's/^VmHWM:[\t ]*//p' /proc/1/status)
+    ib=$(as_user "$user" $BWRAP /bin/sed -n 's/^VmHWM:[\t ]*//p' /proc/1/status)
+    printf '  peak RSS of the init inside (VmHWM of PID 1): sbx %s, bwrap %s\n' "$is" "$ib"
 
     echo "== throughput, $label: $STREAMS streams x $PER_STREAM sandboxes, wall time, best of 2"
     declare -A best=()
@@ -152,7 +172,8 @@ for user in $users; do
     unset best
 done
 
-echo "== run-time overhead: stat/open/getppid loop ($LOOP_ROUNDS rounds) under --profile restrictive"
+echo "== run-time overhead: stat/open/getppid loop ($LOOP_ROUNDS rounds) under --profile restrictive," \
+    "medians of ${BENCH_OVERHEAD_ROUNDS:-6} interleaved rounds of 3"
 cd "$work" || exit 1
 filter=$("$SBX" run -q --profile restrictive -- /bin/sed -n 's/^Seccomp:\t//p' /proc/self/status)
 case "$filter" in
@@ -160,10 +181,10 @@ case "$filter" in
     *) echo "  WARNING: no seccomp filter inside (Seccomp: $filter): this sbx does not install it yet," \
             "the figure below is without filter and ledger" ;;
 esac
-hyperfine -N --warmup 2 --runs 15 --style none --export-json "$work/overhead.json" \
-    "$SBX run --profile restrictive -- $work/stat-loop $LOOP_ROUNDS" "$work/stat-loop $LOOP_ROUNDS" \
-    >/dev/null 2>&1 || { echo "bench: overhead run failed"; exit 1; }
-a=$(median_of "$SBX run --profile restrictive -- $work/stat-loop $LOOP_ROUNDS" "$work/overhead.json")
-n=$(median_of "$work/stat-loop $LOOP_ROUNDS" "$work/overhead.json")
+OVERHEAD_ROUNDS=${BENCH_OVERHEAD_ROUNDS:-6}
+inside="$SBX run --profile restrictive -- $work/stat-loop $LOOP_ROUNDS" bare="$work/stat-loop $LOOP_ROUNDS"
+interleaved "$(id -u)" "$work/overhead" "$OVERHEAD_ROUNDS" 3 1 "$inside" "$bare" ||
+    { echo "bench: overhead run failed"; exit 1; }
+a=$(median_of "$inside" "$work"/overhead-*.json) n=$(median_of "$bare" "$work"/overhead-*.json)
 printf '  inside sbx %.1f ms, bare %.1f ms: overhead %.1f %% (target <= 3 %%, sbx start-up included)\n' \
     "$a" "$n" "$(echo "($a - $n) * 100 / $n" | bc -l)"
