@@ -8,3 +8,5 @@ TESTS += tests/unit/net-test
 TESTS += tests/integration/perf-teardown.sh
 EXTRA_DIST += tests/integration/perf-teardown.sh
 check_PROGRAMS += tests/helpers/memory-hog
+TESTS += tests/integration/perf-startup.sh
+EXTRA_DIST += tests/integration/perf-startup.sh
