@@ -22,6 +22,7 @@
 # has the figures and what they mean.
 set -u
 SBX=${SBX:?set SBX to the sbx binary} STATLOOP=${STATLOOP:?set STATLOOP to bench/stat-loop}
+CALLCOST=${CALLCOST:-}
 RUNS=${BENCH_RUNS:-300}
 ROUNDS=${BENCH_ROUNDS:-5}
 RSS_RUNS=${BENCH_RSS_RUNS:-11}
@@ -44,6 +45,7 @@ chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 cp "$STATLOOP" "$work/stat-loop"
 chmod 755 "$work/stat-loop"
+[ -z "$CALLCOST" ] || { cp "$CALLCOST" "$work/call-cost"; chmod 755 "$work/call-cost"; }
 
 as_user() { # USER CMD...: run as root, the calling user, or the given uid
     local u=$1; shift
@@ -188,3 +190,11 @@ interleaved "$(id -u)" "$work/overhead" "$OVERHEAD_ROUNDS" 3 1 "$inside" "$bare"
 a=$(median_of "$inside" "$work"/overhead-*.json) n=$(median_of "$bare" "$work"/overhead-*.json)
 printf '  inside sbx %.1f ms, bare %.1f ms: overhead %.1f %% (target <= 3 %%, sbx start-up included)\n' \
     "$a" "$n" "$(echo "($a - $n) * 100 / $n" | bc -l)"
+
+if [ -n "$CALLCOST" ]; then
+    echo "== what a sandbox adds to each call (ns per call, 200000 calls each; noisy: compare rows)"
+    printf '  %-18s %s\n' bare "$("$work/call-cost")"
+    printf '  %-18s %s\n' "bwrap (no filter)" "$(bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc "$work/call-cost")"
+    printf '  %-18s %s\n' "sbx default" "$("$SBX" run -q --profile default -- "$work/call-cost")"
+    printf '  %-18s %s\n' "sbx restrictive" "$("$SBX" run -q --profile restrictive -- "$work/call-cost")"
+fi
