@@ -14,6 +14,7 @@
 
 #include "profile.h"
 
+#include "caps.h"
 #include "lookup.h"
 #include "util.h"
 
@@ -25,7 +26,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -525,7 +525,9 @@ static char *expand_vars(struct loader *L, const struct origin *at, const char *
             bool known = true;
             if (!strcmp(name, "HOME")) val = L->vars->home;
             else if (!strcmp(name, "CWD")) val = L->vars->cwd;
-            else if (!strcmp(name, "USER")) val = L->vars->user;
+            else if (!strcmp(name, "USER"))
+                val = L->vars->user ? L->vars->user
+                                    : L->vars->lookup_user ? L->vars->lookup_user() : NULL;
             else if (!strcmp(name, "UID")) val = L->vars->uid;
             else if (!strcmp(name, "GID")) val = L->vars->gid;
             else if (!strcmp(name, "TMPDIR")) val = L->vars->tmpdir ? L->vars->tmpdir : "/tmp";
@@ -742,15 +744,13 @@ struct caps_ctx {
 static bool push_cap(void *c, const char *w)
 {
     struct caps_ctx *ctx = c;
-    cap_value_t cv;
-    if (cap_from_name(w, &cv) != 0) {
+    int cv = capability_from_name(w);
+    if (cv < 0) {
         add_error(ctx->L, ctx->at, "unknown capability '%s' (names as in capabilities(7), e.g. cap_net_raw)", w);
         ctx->ok = false;
         return false;
     }
-    char *canon = cap_to_name(cv);
-    str_list_push(ctx->list, canon ? canon : w, ctx->at);
-    cap_free(canon);
+    str_list_push(ctx->list, capability_name(cv), ctx->at);
     return true;
 }
 
