@@ -14,7 +14,6 @@
 
 #include "profile.h"
 
-#include "caps.h"
 #include "lookup.h"
 #include "util.h"
 
@@ -26,6 +25,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -744,13 +744,15 @@ struct caps_ctx {
 static bool push_cap(void *c, const char *w)
 {
     struct caps_ctx *ctx = c;
-    int cv = capability_from_name(w);
-    if (cv < 0) {
+    cap_value_t cv;
+    if (cap_from_name(w, &cv) != 0) {
         add_error(ctx->L, ctx->at, "unknown capability '%s' (names as in capabilities(7), e.g. cap_net_raw)", w);
         ctx->ok = false;
         return false;
     }
-    str_list_push(ctx->list, capability_name(cv), ctx->at);
+    char *canon = cap_to_name(cv);
+    str_list_push(ctx->list, canon ? canon : w, ctx->at);
+    cap_free(canon);
     return true;
 }
 

@@ -2,7 +2,6 @@
 
 #include "rlimits.h"
 
-#include "caps.h"
 #include "log.h"
 #include "util.h"
 
@@ -10,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/capability.h>
+#include <sys/capability.h>
 #include <unistd.h>
 
 rlim_t limits_nr_open(void)
@@ -29,7 +28,13 @@ rlim_t limits_nr_open(void)
  * runtimes commonly run root without it. */
 static bool can_raise_hard_limits(void)
 {
-    return capability_in_effective_set(CAP_SYS_RESOURCE);
+    cap_t caps = cap_get_proc();
+    if (!caps)
+        return false;
+    cap_flag_value_t v = CAP_CLEAR;
+    cap_get_flag(caps, CAP_SYS_RESOURCE, CAP_EFFECTIVE, &v);
+    cap_free(caps);
+    return v == CAP_SET;
 }
 
 static const char *rlim_text(rlim_t v, char *buf, size_t len)

@@ -10,7 +10,3 @@ EXTRA_DIST += tests/integration/perf-teardown.sh
 check_PROGRAMS += tests/helpers/memory-hog
 TESTS += tests/integration/perf-startup.sh
 EXTRA_DIST += tests/integration/perf-startup.sh
-check_PROGRAMS += tests/unit/caps-test
-tests_unit_caps_test_SOURCES = tests/unit/caps-test.c
-tests_unit_caps_test_LDADD = src/libsbx.a $(SBX_LIBS)
-TESTS += tests/unit/caps-test

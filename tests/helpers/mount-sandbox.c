@@ -29,8 +29,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/capability.h>
-#include <sys/syscall.h>
+#include <sys/capability.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -185,10 +184,10 @@ int main(int argc, char **argv)
             if (child < 0)
                 die_errno("fork");
             if (child == 0) {
-                struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-                struct __user_cap_data_struct none[2] = { 0 };
-                if (syscall(SYS_capset, &hdr, none) < 0)
+                cap_t none = cap_init();
+                if (!none || cap_set_proc(none) < 0)
                     die_errno("dropping capabilities");
+                cap_free(none);
                 if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                     die_errno("no_new_privs");
                 execvp(cmd[0], cmd);
