@@ -3,7 +3,7 @@
 #define SBX_NET_H
 
 /* Brings `lo` up in the current network namespace with one RTM_NEWLINK
- * over rtnetlink (a raw NETLINK_ROUTE socket). The kernel then gives lo 127.0.0.1/8 and
+ * over rtnetlink (libnl-route-3). The kernel then gives lo 127.0.0.1/8 and
  * ::1 itself, so no address request is needed. An lo that is already up
  * is fine. Dies naming the step and errno on failure. */
 void loopback_up(void);

@@ -10,7 +10,6 @@ include tests/run.mk
 include tests/mount.mk
 include tests/seccomp.mk
 include tests/probe.mk
-include tests/perf.mk
 
 # Built by `make` (not only `make check`): README's quick start runs it.
 noinst_PROGRAMS += tests/helpers/loopback-fds
