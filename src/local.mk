@@ -20,3 +20,4 @@ include src/run.mk
 include src/mount.mk
 include src/seccomp.mk
 include src/probe.mk
+include src/harden.mk
