@@ -140,6 +140,11 @@ noreturn void init_main(struct sandbox_context *ctx)
 
     record_step("start the command");
     pid_t command = fork();
+    if (command < 0 && errno == EAGAIN) {
+        char why[256];
+        die_with_errno(EAGAIN, "fork of the command failed: %s",
+                       ns_explain_failure(EAGAIN, 0, why, sizeof why));
+    }
     if (command < 0)
         die_errno("fork of the command");
     if (command == 0)
