@@ -6,10 +6,10 @@
 #include "commands.h"
 #include "ledger.h"
 #include "log.h"
+#include "report.h"
 #include "sandbox.h"
 #include "util.h"
 
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -127,39 +127,6 @@ static const char *verdict_name(enum audit_verdict v)
     return "?";
 }
 
-/* --report for audit: both runs with their ledgers, and the verdict. The
- * full run record of each run is `sbx run --report`'s (report.c). */
-static void write_audit_report(const char *path, char *const *argv, const struct audit_run *runs,
-                               enum audit_verdict v)
-{
-    struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "sbx_version", json_object_new_string(PACKAGE_VERSION));
-    struct json_object *args = json_object_new_array();
-    for (size_t i = 0; argv[i]; i++)
-        json_object_array_add(args, json_object_new_string(argv[i]));
-    json_object_object_add(o, "argv", args);
-    struct json_object *list = json_object_new_array();
-    for (int i = 0; i < 2; i++) {
-        struct json_object *r = json_object_new_object();
-        json_object_object_add(r, "profile", json_object_new_string(runs[i].profile));
-        json_object_object_add(r, "exit_status", json_object_new_int(runs[i].exit_status));
-        json_object_object_add(r, "duration_us", json_object_new_int64((int64_t)runs[i].duration_us));
-        json_object_object_add(r, "denials", ledger_to_json(runs[i].ledger));
-        json_object_array_add(list, r);
-    }
-    json_object_object_add(o, "runs", list);
-    json_object_object_add(o, "verdict", json_object_new_string(verdict_name(v)));
-    json_object_object_add(o, "exit_status", json_object_new_int(audit_verdict_exit_status(v)));
-    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die_errno("cannot write the audit report '%s'", path);
-    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (fclose(f) != 0 || !ok)
-        die_errno("writing the audit report '%s' failed", path);
-    json_object_put(o);
-}
-
 int cmd_audit(int argc, char **argv)
 {
     struct run_cli c;
@@ -181,6 +148,10 @@ int cmd_audit(int argc, char **argv)
     const char *names[2] = { c.profile ? c.profile : "qa", c.against ? c.against : "restrictive" };
     const char *labels[2] = { "run 1 of 2", "run 2 of 2" };
 
+    /* Opened first: an unwritable path stops sbx before anything runs, and
+     * a die() later still leaves what is known in the file (report.h). */
+    if (c.report)
+        report_audit_open(c.report);
     /* Both profiles are loaded before anything runs: a typo in --against
      * should not cost a full run of the suite first. */
     struct profile profiles[2];
@@ -200,6 +171,11 @@ int cmd_audit(int argc, char **argv)
         struct sandbox_request req = {
             .profile = &profiles[i], .argv = c.command, .cwd = cwd, .label = label,
         };
+        if (c.report) {
+            report_audit_begin_run(i, label);
+            record_profile(&profiles[i]);
+            record_command(c.command, cwd);
+        }
         int status = sandbox_run(&req, &results[i]);
         fflush(stdout);
         runs[i] = (struct audit_run){
@@ -209,10 +185,14 @@ int cmd_audit(int argc, char **argv)
             .ledger = results[i].ledger,
         };
         fprintf(stderr, "sbx: audit: ---- end of %s ----\n", label);
+        if (c.report)
+            report_audit_end_run(i, &results[i], runs[i].exit_status);
         if (runs[i].exit_status == SBX_EXIT_FAILURE && !results[i].command_ran) {
             /* sbx itself failed: no verdict can rest on that run. */
             fprintf(stderr, "sbx: audit: no verdict: the sandbox could not run the command under %s\n",
                     names[i]);
+            if (c.report)
+                report_audit_write(NULL, SBX_EXIT_FAILURE);
             for (int k = 0; k <= i; k++)
                 sandbox_result_free(&results[k]);
             profile_free(&profiles[0]);
@@ -222,10 +202,12 @@ int cmd_audit(int argc, char **argv)
             return SBX_EXIT_FAILURE;
         }
     }
+    int status_override = 0;
     enum audit_verdict v = audit_decide(&runs[0], &runs[1]);
     audit_print_report(stderr, &runs[0], &runs[1], v);
-    if (c.report)
-        write_audit_report(c.report, c.command, runs, v);
+    if (c.report && !report_audit_write(verdict_name(v), audit_verdict_exit_status(v))) {
+        status_override = SBX_EXIT_FAILURE;  /* the evidence asked for is missing */
+    }
 
     for (int i = 0; i < 2; i++) {
         sandbox_result_free(&results[i]);
@@ -233,5 +215,5 @@ int cmd_audit(int argc, char **argv)
     }
     free(cwd);
     run_cli_free(&c);
-    return audit_verdict_exit_status(v);
+    return status_override ? status_override : audit_verdict_exit_status(v);
 }

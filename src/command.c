@@ -5,6 +5,7 @@
 #include "caps.h"
 #include "channel.h"
 #include "rlimits.h"
+#include "seccomp.h"
 #include "log.h"
 #include "report.h"
 #include "util.h"
@@ -22,15 +23,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-/* INTEGRATION POINT (seccomp.c, another helper's): becomes
- * `return seccomp_install(p);` when seccomp.c lands on main. Until then no
- * filter is installed and no notification fd exists. */
-static int install_seccomp_filter(const struct profile *p)
-{
-    (void)p;
-    return -1;
-}
 
 /* Marks every descriptor above 2 close-on-exec, so that only 0, 1 and 2
  * reach the command whatever the caller leaked to us, while the channel
@@ -112,12 +104,10 @@ noreturn void command_exec(const struct sandbox_context *ctx)
      * notification fd leaves for the supervisor before we exec. */
     if (sigprocmask(SIG_SETMASK, &ctx->caller_mask, NULL) < 0)
         die_errno("sigprocmask");
-    int notify_fd = install_seccomp_filter(p);
-    if (notify_fd >= 0) {
-        if (!channel_send(ctx->channel_fd, CHANNEL_NOTIFY_FD, 0, notify_fd))
-            die_errno("passing the seccomp notification fd to the supervisor");
-        close(notify_fd);
-    }
+    /* The listener rides with this message; seccomp_install() sends it
+     * and closes it, so the command never holds it. */
+    struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
+    seccomp_install(p, ctx->channel_fd, &notify_msg, sizeof notify_msg);
 
     environ = ctx->envp;
     /* execvp() searches the PATH of the environment just set: argv[0] is

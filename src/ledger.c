@@ -228,6 +228,8 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
     at = append(buf, len, at, "%s(", e->syscall);
     if (e->family >= 0)
         at = append(buf, len, at, "%s", ledger_family_name(e->family, famb, sizeof famb));
+    else if (seccomp_syscall_has_family(e->syscall))
+        at = append(buf, len, at, "?");  /* a socket call whose family could not be read */
     if (e->address && e->address[0])
         at = append(buf, len, at, "%s%s", e->family >= 0 ? " " : "", e->address);
     const char *ename = errno_name(e->errnum);
@@ -361,9 +363,11 @@ static void sanitize_into(char *dst, size_t dlen, const char *src, size_t slen)
     dst[j] = '\0';
 }
 
-/* Formats a sockaddr read from the target; returns its family or -1. */
-static int format_sockaddr(const unsigned char *raw, size_t len, char *out, size_t outlen)
+int ledger_format_sockaddr(const void *rawp, size_t len, char *out, size_t outlen)
 {
+    const unsigned char *raw = rawp;
+    if (outlen == 0)
+        return -1;
     out[0] = '\0';
     sa_family_t family;
     if (len < sizeof family)
@@ -407,7 +411,7 @@ static int read_sockaddr(pid_t pid, uint64_t addr, uint64_t len, char *out, size
         out[0] = '\0';
         return -1;
     }
-    return format_sockaddr(raw, n, out, outlen);
+    return ledger_format_sockaddr(raw, n, out, outlen);
 }
 
 /* msg_name of a struct msghdr (or the i386 layout, two 32-bit words). */

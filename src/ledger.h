@@ -94,6 +94,12 @@ void ledger_free(struct ledger *l);
 void ledger_record(struct ledger *l, const char *syscall, int family,
                    const char *address, int errnum, pid_t pid, const char *comm);
 
+/* Formats len bytes of a sockaddr as read from the target (untrusted: any
+ * length, any bytes): "127.0.0.1:80", "[::1]:443", "/path", "@abstract",
+ * "unnamed", or "" for other families or short input. Returns the family,
+ * or -1 when len cannot hold one. out always ends in NUL. */
+int ledger_format_sockaddr(const void *raw, size_t len, char *out, size_t outlen);
+
 /* "AF_INET", "AF_INET6", "AF_UNIX", ..., or "AF_<n>". */
 const char *ledger_family_name(int family, char *buf, size_t len);
 

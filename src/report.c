@@ -16,6 +16,7 @@
 #include "report.h"
 
 #include "fault_hook.h"
+#include "ledger.h"
 
 #include "json_bytes.h"
 #include "log.h"
@@ -917,6 +918,23 @@ static void merge_result_setup(struct replay *r, const struct sandbox_result *re
     }
 }
 
+/* The supervisor's ledger (seccomp.c deny rules), added to whatever
+ * record_denial() logged. */
+static void merge_ledger(struct replay *r, const struct ledger *l)
+{
+    struct json_object *lj = ledger_to_json(l), *v;
+    if (json_object_object_get_ex(lj, "total", &v))
+        r->denial_total = saturating_add(r->denial_total, json_object_get_int64(v));
+    if (json_object_object_get_ex(lj, "allowed", &v))
+        r->denial_allowed = saturating_add(r->denial_allowed, json_object_get_int64(v));
+    if (json_object_object_get_ex(lj, "unlisted", &v))
+        r->denial_unlisted = saturating_add(r->denial_unlisted, json_object_get_int64(v));
+    if (json_object_object_get_ex(lj, "denials", &v))
+        for (size_t i = 0; i < json_object_array_length(v); i++)
+            json_object_array_add(r->denials, json_object_get(json_object_array_get_idx(v, i)));
+    json_object_put(lj);
+}
+
 struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
                                    int exit_status)
 {
@@ -924,6 +942,8 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
     replay_events(rec, &r);
     if (res)
         merge_result_setup(&r, res);
+    if (res && res->ledger)
+        merge_ledger(&r, res->ledger);
 
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "format", json_object_new_int(1));

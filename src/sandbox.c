@@ -5,6 +5,7 @@
 #include "context.h"
 #include "env.h"
 #include "init.h"
+#include "ledger.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
@@ -45,6 +46,30 @@ static void ensure_standard_fds(void)
         if (null != fd)
             die("opening /dev/null for the closed descriptor %d gave %d", fd, null);
     }
+}
+
+/* The seccomp listener arrives over the channel once the command has
+ * installed its filter; from then on the ledger answers its calls. */
+struct ledger_hookup {
+    const struct profile *profile;
+    struct sandbox_result *res;
+};
+
+static bool ledger_ready(void *data, int fd)
+{
+    return ledger_handle(data, fd);
+}
+
+static void ledger_attach(struct supervisor *s, int fd)
+{
+    struct ledger_hookup *h = s->notify_data;
+    if (h->res->ledger) {
+        /* one command, one filter: a second listener is not ours */
+        close(fd);
+        return;
+    }
+    h->res->ledger = ledger_new(h->profile);
+    supervise_add_fd(s, fd, ledger_ready, h->res->ledger);
 }
 
 static void describe_network(const struct profile *p, int flags)
@@ -165,9 +190,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
-    /* INTEGRATION POINT (seccomp.c): set sup.on_notify_fd to a function
-     * that creates the ledger (res->ledger) and calls
-     * supervise_add_fd(&sup, fd, ledger_handle wrapper, ledger). */
+    struct ledger_hookup hookup = { .profile = p, .res = res };
+    sup.on_notify_fd = ledger_attach;
+    sup.notify_data = &hookup;
     supervise_run(&sup, res);
     supervise_free(&sup);
     close(channel[0]);
@@ -178,11 +203,14 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     strv_free(&env);
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended: exit status %d", res->exit_status);
+    /* SPEC: at exit, the denials and, after exit 0, the false-green line */
+    if (log_verbosity >= LOG_NORMAL)
+        ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
     return res->exit_status;
 }
 
 void sandbox_result_free(struct sandbox_result *res)
 {
-    /* INTEGRATION POINT (seccomp.c): free res->ledger. */
+    ledger_free(res->ledger);
     res->ledger = NULL;
 }

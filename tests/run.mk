@@ -27,3 +27,5 @@ check_PROGRAMS += tests/unit/sandbox-test
 tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
 tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/sandbox-test
+TESTS += tests/integration/run-acceptance.sh
+EXTRA_DIST += tests/integration/run-acceptance.sh

@@ -19,3 +19,7 @@ tests_unit_audit_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/ledger-test tests/unit/audit-test
 TESTS += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh
 EXTRA_DIST += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh tests/corpus
+check_PROGRAMS += tests/unit/sockaddr-test
+tests_unit_sockaddr_test_SOURCES = tests/unit/sockaddr-test.c
+tests_unit_sockaddr_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/sockaddr-test

@@ -11,6 +11,8 @@
  *   socket-inet socket-unix   socket(AF_INET|AF_UNIX, SOCK_STREAM)
  *   listen-inet listen-unix   listen() on an unbound socket (no address
  *                 anywhere: the family must come from the socket itself)
+ *   bind-badptr   bind() of an AF_INET socket to an unreadable address
+ *   bind-badfd    bind() of fd 999 (not open) to an unreadable address
  *   listen-unix-thread   listen-unix from a second thread
  *   sendmsg-fds   sendmsg() to 127.0.0.1:9 on UDP sockets at fds 3..8 (the
  *                 numbers sbx's own channel had before exec): one result
@@ -140,6 +142,13 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "listen-inet") == 0 || strcmp(c, "listen-unix") == 0) {
             int fd = socket(c[7] == 'i' ? AF_INET : AF_UNIX, SOCK_STREAM, 0);
             rc = fd < 0 ? -1 : listen(fd, 1);
+            r = result(rc);
+        } else if (strcmp(c, "bind-badptr") == 0) {
+            int fd = socket(AF_INET, SOCK_STREAM, 0);
+            rc = syscall(SYS_bind, fd, (void *)1, 16);
+            r = result(rc);
+        } else if (strcmp(c, "bind-badfd") == 0) {
+            rc = syscall(SYS_bind, 999, (void *)1, 16);
             r = result(rc);
         } else if (strcmp(c, "listen-unix-thread") == 0) {
             pthread_t th;

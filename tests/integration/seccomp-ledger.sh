@@ -3,7 +3,7 @@
 # errno, the supervisor's ledger counts every call exactly, other families
 # pass, and the summary has SPEC's form.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 22
+plan 25
 
 run="$SBX_TEST_HELPERS/seccomp-run"
 storm="$SBX_TEST_HELPERS/bind-storm"
@@ -42,6 +42,16 @@ run_cmd "$run" --deny 'listen:inet,inet6 EPERM' -- "$probe" listen-inet listen-u
 is "$out" "listen-inet=EPERM
 listen-unix=EINVAL" "listen:inet denies AF_INET and lets AF_UNIX through to the kernel, from any thread"
 like "$err" 'sbx: 1 operation denied: listen(AF_INET) x1 -> EPERM' "the family of an address-less call is read from the socket"
+
+# A call whose memory cannot be read is still answered: the socket gives
+# the family; with neither socket nor address the rule errs toward denial.
+run_cmd "$run" -- "$probe" bind-badptr bind-badfd
+is "$out" "bind-badptr=EFAULT
+bind-badfd=EBADF" "without a rule the kernel answers EFAULT / EBADF"
+run_cmd timeout 20 "$run" --deny 'bind:inet EPERM' -- "$probe" bind-badptr bind-badfd
+is "$out" "bind-badptr=EPERM
+bind-badfd=EPERM" "bind:inet answers unreadable calls with EPERM, nothing hangs"
+like "$err" "sbx: 2 operations denied: " "both are counted"
 
 # --strict: exit 3 only for exit 0 after denials.
 run_cmd "$run" --strict --deny 'bind:inet EPERM' -- "$storm" 1 1 3

@@ -3,7 +3,7 @@
 # deny-list inside a real sandbox, exact counts with pids as seen inside,
 # the summary, --strict, and `sbx audit`'s exit statuses.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 18
+plan 20
 
 probe="$SBX_TEST_HELPERS/seccomp-probe"
 storm="$SBX_TEST_HELPERS/bind-storm"
@@ -12,7 +12,7 @@ if ! "$SBX" run -- true >/dev/null 2>"${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$"; then
     why=$(head -n1 "${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$")
     rm -f "${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$"
     i=0
-    while [ $i -lt 18 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
+    while [ $i -lt 20 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
     done_testing
 fi
 rm -f "${TMPDIR:-/tmp}/sbx-seccomp-sbx.$$"
@@ -33,6 +33,13 @@ like "$err" 'sbx: the command exited 0 after denials: this green does not prove 
 # (in the order they were first denied, which the scheduler decides)
 n=$(printf '%s\n' "$err" | grep -o 'pid [23] "bind-storm"' | sort -u | wc -l)
 is "$n" 2 "pids as seen inside the sandbox: 2 and 3"
+
+record=$(mktemp "${TMPDIR:-/tmp}/sbx-run-report.XXXXXX")
+run_sbx run -p deny-network --report "$record" -- "$storm" 1 2 5
+is "$(jq -c '[.denials.total, .denials.denials[0].syscall, .denials.denials[0].family, .denials.denials[0].address, .denials.denials[0].errno, .denials.denials[0].count, .denials.denials[0].processes[0].pid]' "$record")" \
+   '[10,"bind","AF_INET","127.0.0.1:0","EPERM",10,2]' "run --report: the ledger in the run record"
+is "$(jq -r .verdict "$record")" "false_green_suspected" "run --report: exit 0 after denials is a suspected false green"
+rm -f "$record"
 
 run_sbx run -p deny-network --strict -- "$storm" 1 1 1
 is "$status" 3 "--strict: exit 0 after denials is 3"
