@@ -5,6 +5,8 @@
  *
  *   escape-probe connect-tcp ADDR PORT      connect(); IPv4 or IPv6 literal
  *   escape-probe connect-abstract NAME      AF_UNIX, abstract name
+ *   escape-probe connect-unix PATH          AF_UNIX, a path
+ *   escape-probe listen-unix PATH           (bound at PATH)
  *   escape-probe listen-tcp ADDR            bind ADDR:0, print "port N",
  *                                           then "accepted" per connection
  *   escape-probe listen-abstract NAME       the same, abstract Unix socket
@@ -68,6 +70,18 @@ static socklen_t inet_address(const char *addr, unsigned port, struct sockaddr_s
     }
     fprintf(stderr, "escape-probe: not an address: %s\n", addr);
     exit(2);
+}
+
+static socklen_t path_address(const char *path, struct sockaddr_un *un)
+{
+    memset(un, 0, sizeof *un);
+    un->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof un->sun_path) {
+        fprintf(stderr, "escape-probe: path too long\n");
+        exit(2);
+    }
+    strcpy(un->sun_path, path);
+    return sizeof *un;
 }
 
 static socklen_t abstract_address(const char *name, struct sockaddr_un *un)
@@ -140,6 +154,20 @@ int main(int argc, char **argv)
         if (s < 0)
             return report("socket", arg, -1);
         return report("connect", arg, connect(s, (struct sockaddr *)&un, len));
+    }
+    if ((!strcmp(op, "connect-unix") || !strcmp(op, "listen-unix")) && argc == 3) {
+        struct sockaddr_un un;
+        socklen_t len = path_address(arg, &un);
+        int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (s < 0)
+            return report("socket", arg, -1);
+        if (op[0] == 'c')
+            return report("connect", arg, connect(s, (struct sockaddr *)&un, len));
+        if (bind(s, (struct sockaddr *)&un, len) < 0)
+            return report("bind", arg, -1), 1;
+        puts("listening");
+        fflush(stdout);
+        return serve(s);
     }
     if (!strcmp(op, "listen-tcp") && argc == 3) {
         struct sockaddr_storage ss;

@@ -8,7 +8,7 @@
 # machine: a namespace with only lo has no route (ENETUNREACH at once).
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 16
+plan 19
 P="$H/escape-probe"
 tmpdir=$(mktemp -d "$PWD/escape-net.XXXXXX")
 servers=
@@ -50,6 +50,19 @@ sbx_run -- "$P" connect-abstract $name
 is "$out" "connect $name: ECONNREFUSED" "inside, @$name does not exist: ECONNREFUSED"
 sleep 0.1
 is "$(accepted abs)" 1 "the abstract socket accepted only the connection from outside"
+
+# --- a host Unix socket by path ----------------------------------------------
+# A read-only mount does not stop connect(2) on a socket file: a socket in
+# a visible path (a container engine's, a session bus) is reachable from
+# inside. This is documented (docs/security.md); hide is the remedy.
+mkdir -p "$tmpdir/run"
+start_server path listen-unix "$tmpdir/run/engine.sock"
+sbx_run -- "$P" connect-unix "$tmpdir/run/engine.sock"
+is "$out" "connect $tmpdir/run/engine.sock: ok" "a host socket by path is reachable when visible (documented limit)"
+sbx_run --hide "$tmpdir/run/engine.sock" -- "$P" connect-unix "$tmpdir/run/engine.sock"
+is "$out" "connect $tmpdir/run/engine.sock: ECONNREFUSED" "hidden, it is an empty file: ECONNREFUSED"
+sbx_run --hide "$tmpdir/run" -- "$P" connect-unix "$tmpdir/run/engine.sock"
+is "$out" "connect $tmpdir/run/engine.sock: ENOENT" "its directory hidden: ENOENT"
 
 # --- non-loopback addresses ------------------------------------------------------
 # The host's own address, with a server on it: reachable from outside.
