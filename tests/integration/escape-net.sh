@@ -60,7 +60,7 @@ start_server path listen-unix "$tmpdir/run/engine.sock"
 sbx_run -- "$P" connect-unix "$tmpdir/run/engine.sock"
 is "$out" "connect $tmpdir/run/engine.sock: ok" "a host socket by path is reachable when visible (documented limit)"
 sbx_run --hide "$tmpdir/run/engine.sock" -- "$P" connect-unix "$tmpdir/run/engine.sock"
-is "$out" "connect $tmpdir/run/engine.sock: ECONNREFUSED" "hidden, it is an empty file: ECONNREFUSED"
+is "$out" "connect $tmpdir/run/engine.sock: EACCES" "hidden, it is an empty read-only file: EACCES"
 sbx_run --hide "$tmpdir/run" -- "$P" connect-unix "$tmpdir/run/engine.sock"
 is "$out" "connect $tmpdir/run/engine.sock: ENOENT" "its directory hidden: ENOENT"
 
