@@ -19,6 +19,16 @@ echo host-data >"$outside/file"
 echo key >"$secret/id"
 echo token >"$tmpdir/token"
 cd "$work" || exit 1          # rw = ${CWD}: only $work is writable
+# The helpers are run from $work: the build tree may lie where the default
+# profile puts a tmpfs (/tmp, /var/tmp), as in an unprivileged test run.
+cp "$H/escape-probe" "$H/nested-remount" "$work/"
+P=$work/escape-probe NR=$work/nested-remount
+# The default profile, with the host's /tmp and /var/tmp shown read-only
+# instead of as empty tmpfs mounts: the test tree must be visible wherever
+# the build tree lies (an unprivileged run builds under /tmp).
+esc=$tmpdir/escape.ini
+printf '[profile]\ninclude = default\n[filesystem]\nro? = /tmp\nro? = /var/tmp\n' >"$esc"
+sbx_run() { run_sbx run -p "$esc" "$@"; }
 
 # --- write outside rw ----------------------------------------------------
 sbx_run -- "$P" open-write "$outside/file"
@@ -49,11 +59,8 @@ sbx_run -- "$P" open-write /proc/sys/kernel/core_pattern
 is "$out" "open-write /proc/sys/kernel/core_pattern: $want" "writing kernel.core_pattern: $want"
 sbx_run -- "$P" open-write /proc/sys/vm/overcommit_memory
 is "$out" "open-write /proc/sys/vm/overcommit_memory: $want" "writing vm.overcommit_memory: $want"
-profile nopid <<INI
-[namespaces]
-pid = no
-INI
-sbx_run -p "$prof" -- "$P" open-write /proc/sys/kernel/core_pattern
+printf '[profile]\ninclude = %s\n[namespaces]\npid = no\n' "$esc" >"$tmpdir/nopid.ini"
+run_sbx run -p "$tmpdir/nopid.ini" -- "$P" open-write /proc/sys/kernel/core_pattern
 is "$out" "open-write /proc/sys/kernel/core_pattern: $want" "pid = no (the host's /proc): $want too"
 sbx_run -- sh -c 'echo 0 >/proc/self/oom_score_adj && echo own-proc-writable'
 is "$out" "own-proc-writable" "the command's own /proc files stay writable"
@@ -69,7 +76,7 @@ is "$(echo $out)" "nested userns: ok mknod $work/null: EPERM" "mknod from a nest
 sbx_run --ro "$tmpdir/robind" -- sh -c "\"$P\" remount '$tmpdir/robind'; \"$P\" open-write '$tmpdir/robind/x'; touch '$tmpdir/robind/x' 2>&1"
 like "$out" "remount-rw $tmpdir/robind: EPERM" "remount rw of a read-only bind: EPERM"
 like "$out" "Read-only file system" "and the bind stays read-only"
-sbx_run --ro "$tmpdir/robind" -- "$H/nested-remount" "$tmpdir/robind" /
+sbx_run --ro "$tmpdir/robind" -- "$NR" "$tmpdir/robind" /
 like "$out" "remount-rw $tmpdir/robind: EPERM" "remount rw from a nested user namespace: EPERM (locked)"
 like "$out" "remount-rw /: EPERM" "the root too"
 like "$out" "tmpfs /tmp: ok" "though that namespace can mount (the test can fail)"

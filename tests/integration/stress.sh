@@ -101,7 +101,7 @@ esac
 # A full /tmp (a small tmpfs, in a mount namespace of the test's own) does
 # not concern the sandbox, whose /tmp is its own; a run record written there
 # fails with ENOSPC, named, exit 125.
-if is_root; then ns="unshare -m"; else ns="unshare -Urm --map-current-user"; fi
+if is_root; then ns="unshare -m"; else ns="unshare -Urm"; fi
 run_cmd $ns sh -c '
     mount -t tmpfs -o size=64k sbx-full /tmp && { dd if=/dev/zero of=/tmp/fill bs=4k 2>/dev/null; true; } &&
     df -k /tmp | awk "NR==2 { print \$4 }" &&
