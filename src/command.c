@@ -5,11 +5,12 @@
 #include "caps.h"
 #include "channel.h"
 #include "rlimits.h"
-#include "seccomp.h"
 #include "log.h"
 #include "report.h"
+#include "seccomp.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -24,22 +25,37 @@
 
 extern char **environ;
 
+bool command_force_fd_walk;
+
 /* Marks every descriptor above 2 close-on-exec, so that only 0, 1 and 2
  * reach the command whatever the caller leaked to us, while the channel
  * stays usable until execve() succeeds. */
 static void close_extra_fds_on_exec(void)
 {
-    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
-        return;
-    if (errno != ENOSYS && errno != EINVAL)
-        die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
-    /* Kernels before 5.11: no CLOSE_RANGE_CLOEXEC. */
-    long max = sysconf(_SC_OPEN_MAX);
-    for (long fd = 3; fd < max && fd < 65536; fd++) {
-        int flags = fcntl((int)fd, F_GETFD);
-        if (flags >= 0)
-            fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC);
+    if (!command_force_fd_walk) {
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+            return;
+        if (errno != ENOSYS && errno != EINVAL)
+            die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
     }
+    /* Kernels before 5.11 have no CLOSE_RANGE_CLOEXEC: walk the open
+     * descriptors themselves (a loop up to RLIMIT_NOFILE would take a
+     * million calls under nofile = max). */
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        die_errno("listing /proc/self/fd to close inherited descriptors");
+    int self = dirfd(dir);
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || fd < 3 || fd == self)
+            continue;
+        int flags = fcntl((int)fd, F_GETFD);
+        if (flags >= 0 && fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC) < 0)
+            die_errno("marking descriptor %ld close-on-exec", fd);
+    }
+    closedir(dir);
 }
 
 /* execvp() reports EACCES when a PATH directory could not be searched,
@@ -99,12 +115,11 @@ noreturn void command_exec(const struct sandbox_context *ctx)
     close_extra_fds_on_exec();
     privileges_drop(p);
 
-    /* Integration point with seccomp.c: the filter goes in last, after
-     * no_new_privs (the kernel requires it without CAP_SYS_ADMIN), and its
-     * notification fd leaves for the supervisor before we exec. */
     if (sigprocmask(SIG_SETMASK, &ctx->caller_mask, NULL) < 0)
         die_errno("sigprocmask");
-    /* The listener rides with this message; seccomp_install() sends it
+    /* The filter goes in last, after no_new_privs (the kernel requires it
+     * without CAP_SYS_ADMIN). With deny rules its notification listener
+     * rides with this message to the supervisor; seccomp_install() sends
      * and closes it, so the command never holds it. */
     struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
     seccomp_install(p, ctx->channel_fd, &notify_msg, sizeof notify_msg);

@@ -6,11 +6,16 @@
 
 #include "context.h"
 
+#include <stdbool.h>
 #include <stdnoreturn.h>
 
 /* Exit statuses of SPEC for a command that could not be executed. */
 #define SBX_EXIT_CANNOT_EXECUTE 126
 #define SBX_EXIT_NOT_FOUND 127
+
+/* Tests only: mark descriptors close-on-exec by walking /proc/self/fd, as
+ * on kernels before 5.11, instead of close_range(). */
+extern bool command_force_fd_walk;
 
 /* Never returns: execs ctx->argv, or reports CHANNEL_EXEC_FAILED to the
  * supervisor and exits 127 (not found) or 126 (cannot execute). Setup

@@ -3,6 +3,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,45 +80,37 @@ void die_with_errno(int errnum, const char *fmt, ...)
     leave(fmt, ap, errnum);
 }
 
+/* The body of every level-gated printer: errno is read first, before
+ * anything can change it. */
+#define EMIT_AT(level, with_errno)                                   \
+    do {                                                             \
+        int saved_errno_ = (with_errno) ? errno : 0;                 \
+        if (log_verbosity < (level))                                 \
+            return;                                                  \
+        va_list ap;                                                  \
+        va_start(ap, fmt);                                           \
+        emit(fmt, ap, saved_errno_);                                 \
+        va_end(ap);                                                  \
+    } while (0)
+
 void warn(const char *fmt, ...)
 {
-    if (log_verbosity < LOG_NORMAL)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    emit(fmt, ap, 0);
-    va_end(ap);
+    EMIT_AT(LOG_NORMAL, false);
 }
 
 void warn_errno(const char *fmt, ...)
 {
-    int errnum = errno;
-    if (log_verbosity < LOG_NORMAL)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    emit(fmt, ap, errnum);
-    va_end(ap);
+    EMIT_AT(LOG_NORMAL, true);
 }
 
 void notice(const char *fmt, ...)
 {
-    if (log_verbosity < LOG_NORMAL)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    emit(fmt, ap, 0);
-    va_end(ap);
+    EMIT_AT(LOG_NORMAL, false);
 }
 
 void verbose(const char *fmt, ...)
 {
-    if (log_verbosity < LOG_VERBOSE)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    emit(fmt, ap, 0);
-    va_end(ap);
+    EMIT_AT(LOG_VERBOSE, false);
 }
 
 static long long now_us(void)

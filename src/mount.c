@@ -3,6 +3,7 @@
 #include "mount.h"
 
 #include "log.h"
+#include "report.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -342,6 +343,7 @@ static void counted(struct mount_context *c, const char *op, const char *path, c
 {
     c->count++;
     verbose("mount %u: %s %s (%s)", c->count, op, path, at);
+    record_mount(op, NULL, path, at);
 }
 
 static bool under_dev(const char *path)

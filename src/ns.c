@@ -12,8 +12,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static const struct {
@@ -196,6 +198,34 @@ pid_t ns_clone(int flags)
     return pid;
 }
 
+/* True when the running kernel is at least major.minor. */
+static bool kernel_at_least(int major, int minor)
+{
+    struct utsname u;
+    int ma = 0, mi = 0;
+    if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+        return true; /* unknown: assume the newer rules */
+    return ma > major || (ma == major && mi >= minor);
+}
+
+void ns_check_uid_map_allowed(uid_t outer_uid)
+{
+    if (outer_uid != 0 || !kernel_at_least(5, 12))
+        return;
+    cap_t caps = cap_get_proc();
+    cap_flag_value_t v = CAP_CLEAR;
+    if (caps) {
+        cap_get_flag(caps, CAP_SETFCAP, CAP_EFFECTIVE, &v);
+        cap_free(caps);
+    }
+    if (v == CAP_SET)
+        return;
+    die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
+        "CAP_SETFCAP, which this uid 0 lacks (sbx runs inside another sandbox or a container "
+        "that dropped it); run the outer sandbox as a non-root uid, or keep CAP_SETFCAP there "
+        "(for an outer sbx: capabilities = cap_setfcap)");
+}
+
 uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid)
 {
     return p->uid.current ? outer_uid : (uid_t)p->uid.value;
@@ -224,9 +254,18 @@ static int write_proc_file(const char *path, const char *text)
 
 static noreturn void die_map(int e, const char *path, const char *text)
 {
-    char why[512] = "";
-    if (e == EPERM || e == EACCES)
-        ns_explain_failure(e, CLONE_NEWUSER, why, sizeof why);
+    /* Not ns_explain_failure(): clone() already succeeded, so an outer
+     * seccomp filter or a disabled sysctl is not the cause here. */
+    const char *why = "";
+    if ((e == EPERM || e == EACCES) &&
+        read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+        why = "AppArmor restricts unprivileged user namespaces "
+              "(kernel.apparmor_restrict_unprivileged_userns = 1): the namespace was created "
+              "without capabilities; allow sbx with an AppArmor profile granting `userns,`, "
+              "or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` as root";
+    else if (e == EPERM || e == EACCES)
+        why = "the kernel or a security module refused a one-line mapping of the caller's own "
+              "id, which user_namespaces(7) allows; run `sbx probe` for details";
     char line[64];
     snprintf(line, sizeof line, "%s", text);
     line[strcspn(line, "\n")] = '\0';

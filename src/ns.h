@@ -25,6 +25,13 @@ pid_t ns_clone(int flags);
  * likely cause and its fix, into buf (for ns_clone and `sbx probe`). */
 const char *ns_explain_failure(int err, int flags, char *buf, size_t len);
 
+/* Before clone(), in the supervisor: dies with a diagnosis when the
+ * kernel will refuse to map outer_uid into a new user namespace. Since
+ * Linux 5.12 mapping uid 0 of the parent namespace takes CAP_SETFCAP at
+ * creation (so that file capabilities cannot be forged from a namespace):
+ * uid 0 inside another sandbox or a container without it cannot. */
+void ns_check_uid_map_allowed(uid_t outer_uid);
+
 /* The uid and gid the command has inside, per p->uid / p->gid. */
 uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid);
 gid_t ns_inside_gid(const struct profile *p, gid_t outer_gid);

@@ -16,9 +16,8 @@
 #include "report.h"
 
 #include "fault_hook.h"
-#include "ledger.h"
-
 #include "json_bytes.h"
+#include "ledger.h"
 #include "log.h"
 #include "util.h"
 
@@ -918,21 +917,35 @@ static void merge_result_setup(struct replay *r, const struct sandbox_result *re
     }
 }
 
-/* The supervisor's ledger (seccomp.c deny rules), added to whatever
- * record_denial() logged. */
+/* The supervisor's denial ledger, row by row. Every string goes through
+ * json_bytes: a comm or an AF_UNIX path read from the command's memory
+ * may hold any byte. */
 static void merge_ledger(struct replay *r, const struct ledger *l)
 {
-    struct json_object *lj = ledger_to_json(l), *v;
-    if (json_object_object_get_ex(lj, "total", &v))
-        r->denial_total = saturating_add(r->denial_total, json_object_get_int64(v));
-    if (json_object_object_get_ex(lj, "allowed", &v))
-        r->denial_allowed = saturating_add(r->denial_allowed, json_object_get_int64(v));
-    if (json_object_object_get_ex(lj, "unlisted", &v))
-        r->denial_unlisted = saturating_add(r->denial_unlisted, json_object_get_int64(v));
-    if (json_object_object_get_ex(lj, "denials", &v))
-        for (size_t i = 0; i < json_object_array_length(v); i++)
-            json_object_array_add(r->denials, json_object_get(json_object_array_get_idx(v, i)));
-    json_object_put(lj);
+    size_t cursor = 0;
+    struct ledger_entry e;
+    uint64_t listed = 0;
+    while (ledger_next(l, &cursor, &e)) {
+        char fam[32];
+        struct json_object *procs = json_object_new_array();
+        for (size_t i = 0; i < e.npids; i++) {
+            struct json_object *p = json_object_new_object();
+            json_object_object_add(p, "pid", json_object_new_int64(e.pids[i].pid));
+            json_object_object_add(p, "comm", json_bytes_new(e.pids[i].comm,
+                                                             strnlen(e.pids[i].comm, sizeof e.pids[i].comm)));
+            json_object_array_add(procs, p);
+        }
+        json_object_array_add(r->denials,
+                              denial_entry(e.syscall,
+                                           e.family >= 0 ? ledger_family_name(e.family, fam, sizeof fam)
+                                                         : NULL,
+                                           e.address, e.errnum, e.count, procs, e.more_pids));
+        listed += e.count;
+    }
+    uint64_t total = ledger_total(l), allowed = ledger_allowed(l);
+    r->denial_total = saturating_add(r->denial_total, total > INT64_MAX ? INT64_MAX : (int64_t)total);
+    r->denial_allowed += allowed > INT64_MAX ? INT64_MAX : (int64_t)allowed;
+    r->denial_unlisted += total > listed ? (int64_t)(total - listed) : 0;
 }
 
 struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
@@ -1157,13 +1170,14 @@ void report_audit_open(const char *path)
 
 struct run_record *report_audit_begin_run(int index, const char *label)
 {
+    /* Without --report nothing is recorded (and nothing mapped). */
+    if (!file || !file->audit || index < 0 || index > 1)
+        return NULL;
     struct run_record *rec = record_new();
     rec->label = label ? xstrdup(label) : NULL;
     current = rec;
-    if (file && file->audit && index >= 0 && index < 2) {
-        record_free(file->audit_open[index]);
-        file->audit_open[index] = rec;
-    }
+    record_free(file->audit_open[index]);
+    file->audit_open[index] = rec;
     return rec;
 }
 

@@ -115,6 +115,7 @@ bool report_write(struct run_record *rec, const struct sandbox_result *res, int 
  * A die() or exit() in between writes what is known (verdict null, the
  * run under way as setup_failed). */
 void report_audit_open(const char *path);
+/* NULL, and nothing recorded, when no audit file is open (no --report). */
 struct run_record *report_audit_begin_run(int index, const char *label);
 void report_audit_end_run(int index, const struct sandbox_result *res, int exit_status);
 /* Returns false (after a warning) when the file cannot be written. */

@@ -143,6 +143,10 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
         plan->target[k].set = true;
         plan->target[k].want.rlim_cur = want;
         plan->target[k].want.rlim_max = s->max ? cur.rlim_max : want;
+        char soft_s[32], hard_s[32];
+        verbose("limit %s: soft %s, hard %s", limit_kind_name((enum limit_kind)k),
+                rlim_text(plan->target[k].want.rlim_cur, soft_s, sizeof soft_s),
+                rlim_text(plan->target[k].want.rlim_max, hard_s, sizeof hard_s));
     }
 }
 

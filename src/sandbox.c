@@ -156,6 +156,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     limits_prepare(p, &ctx.limits);
 
     describe_setup(&ctx, res);
+    if (ctx.clone_flags & CLONE_NEWUSER)
+        ns_check_uid_map_allowed(ctx.outer_uid);
 
     char flags_text[160];
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",

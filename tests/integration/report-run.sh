@@ -9,7 +9,7 @@ make_tmpdir
 cd "$tmpdir" || exit 1
 
 r="$tmpdir/r.json"
-j() { jq -r "$1" "$r"; }
+j() { jq -r "$@" "$r"; }
 report() { # report ARGS...: sbx run --report $r ARGS, sets status, err; checks the file is JSON
     rm -f "$r"
     run_sbx run --report "$r" "$@"
@@ -21,7 +21,7 @@ report() { # report ARGS...: sbx run --report $r ARGS, sets status, err; checks 
 run_sbx run -- true
 case $err in
 *"not available in this build"*)
-    for i in $(seq 1 58); do skip "the run core is not in this build (sbx run: $err)"; done
+    for i in $(seq 1 60); do skip "the run core is not in this build (sbx run: $err)"; done
     done_testing ;;
 esac
 
@@ -52,7 +52,7 @@ is "$(j '.argv[1].base64')" "Yf9i" "pass: a non-UTF-8 argument is kept as base64
 is "$(j '.argv[1].text')" "a$(printf '\357\277\275')b" "pass: and as text with U+FFFD"
 is "$(j .cwd)" "$tmpdir" "pass: cwd is where sbx was started"
 is "$(j .profile.name)" qa "pass: profile name"
-is "$(j '.profile.path')" "$SBX_TOP_SRCDIR/profiles/qa.ini" "pass: profile path"
+is "$(j '.profile.path')" "$(realpath "$SBX_TOP_SRCDIR/profiles/qa.ini")" "pass: profile path"
 is "$(j '.profile.files | map(split("/") | last) | join(" ")')" "qa.ini default.ini" \
     "pass: profile files: qa.ini and the default.ini it includes"
 is "$(j '.namespaces.created | to_entries | map("\(.key)=\(.value)") | join(" ")')" \
@@ -69,6 +69,9 @@ j '.environment.secret_looking_passed | index("SBX_TEST_SECRET_TOKEN")' | grep -
 ok $? "pass: a secret-looking variable the command receives is named"
 grep -q value-never-written-7f3a "$r"
 isnt $? 0 "pass: its value is not in the record"
+is "$(j '.mounts.done[0].target')" / "pass: the first mount is the root"
+is "$(j --arg d "$tmpdir" '[.mounts.done[] | select(.target == $d)] | length > 0')" true \
+    "pass: the working directory (rw = \${CWD}) is among the mounts done"
 is "$(j '.steps | length > 3')" true "pass: setup steps recorded"
 is "$(j '[.steps[] | select(.pid == 1)] | length > 0')" true "pass: steps from init (pid 1 inside) too"
 

@@ -4,7 +4,8 @@
 # error naming the limit, never a clamp.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 9
+plan 17
+make_tmpdir
 
 hard=$(ulimit -Hn)
 nr_open=$(cat /proc/sys/fs/nr_open)
@@ -44,5 +45,34 @@ else
     like "$err" "hard limit $hard" "the error names the hard limit and how to raise it"
 fi
 unlike "$out" "x" "nothing ran"
+
+# The other rlimits of SPEC, each set to soft = hard = the value.
+profile others <<INI
+[limits]
+core = 0
+nproc = 4000
+fsize = 1M
+cpu = 600
+stack = 4M
+memlock = 64K
+sigpending = 1000
+INI
+sbx_run -p "$prof" -- cat /proc/self/limits
+row() { printf '%-26s%-21s%-21s' "$1" "$2" "$2"; }
+like "$out" "$(row 'Max core file size' 0)" "core = 0"
+like "$out" "$(row 'Max processes' 4000)" "nproc = 4000"
+like "$out" "$(row 'Max file size' 1048576)" "fsize = 1M is 1048576 bytes"
+like "$out" "$(row 'Max cpu time' 600)" "cpu = 600 seconds"
+like "$out" "$(row 'Max stack size' 4194304)" "stack = 4M"
+like "$out" "$(row 'Max locked memory' 65536)" "memlock = 64K"
+like "$out" "$(row 'Max pending signals' 1000)" "sigpending = 1000"
+
+# fsize is enforced: a 2K write stops at 1K (SIGXFSZ ignored: EFBIG).
+profile fsize <<INI
+[limits]
+fsize = 1K
+INI
+sbx_run -p "$prof" -- sh -c 'trap "" XFSZ; f=$(mktemp) || exit 9; head -c 2048 /dev/zero >"$f"; echo "rc=$? size=$(wc -c <"$f")"; rm -f "$f"'
+is "$out" "rc=1 size=1024" "fsize = 1K: a 2K write stops at 1024 bytes"
 
 done_testing

@@ -4,7 +4,7 @@
 # command unsandboxed. Each refusal is produced for real, locally.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 18
+plan 22
 make_tmpdir
 witness="$tmpdir/ran"
 
@@ -60,6 +60,31 @@ else
     is "$status" 125 "user = no without CAP_SYS_ADMIN: exit 125"
     like "$err" "set user = yes" "gives the fix"
     [ ! -e "$witness" ]; ok $? "the command did not run"
+fi
+
+# sbx inside sbx. The inner sbx maps the outer command's uid; when that is
+# uid 0, Linux >= 5.12 wants CAP_SETFCAP for it, which the outer command
+# has only if its profile keeps it.
+sbx_run -- "$SBX" run -p default -- echo nested
+if [ "$(id -u)" = 0 ]; then
+    is "$status" 125 "nested as root without CAP_SETFCAP: exit 125"
+    like "$err" "since Linux 5.12 that takes CAP_SETFCAP" "names the kernel rule"
+    is "$out" "" "the inner command did not run"
+    profile setfcap <<INI
+[security]
+capabilities = cap_setfcap
+INI
+    sbx_run -p "$prof" -- "$SBX" run -p default -- sh -c 'echo nested $$'
+    is "$status $out" "0 nested 2" "nested as root with cap_setfcap kept outside: runs"
+else
+    is "$status $out" "0 nested" "nested as uid $(id -u): runs"
+    sbx_run -- sh -c 'readlink /proc/self/ns/user; "$0" run -p default -- readlink /proc/self/ns/user' "$SBX"
+    n=$(printf '%s\n' "$out" | grep -c '^user:') u=$(printf '%s\n' "$out" | sort -u | wc -l)
+    is "$n $u" "2 2" "the inner sandbox has a user namespace of its own"
+    sbx_run -- "$SBX" run -p default -- cat /proc/self/uid_map
+    is "$(echo $out)" "$(id -u) $(id -u) 1" "the inner sandbox maps the same uid"
+    sbx_run -- "$SBX" run -p default -- sh -c 'echo $$'
+    is "$out" 2 "the inner command has its own PID namespace"
 fi
 
 done_testing

@@ -290,6 +290,9 @@ static void test_unwritable(void)
 
 static void test_audit(void)
 {
+    ok(report_audit_begin_run(0, "no file") == NULL && record_current() == NULL,
+       "audit without --report: nothing is recorded (LeakSanitizer would see it)");
+
     char *path = xasprintf("%s/audit.json", tmpdir);
     struct profile p;
     load_profile(&p);

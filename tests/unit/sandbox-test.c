@@ -5,6 +5,7 @@
 
 #include "../tap.h"
 
+#include "command.h"
 #include "log.h"
 #include "profile.h"
 #include "sandbox.h"
@@ -14,6 +15,29 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Runs argv with its stdout in a file; returns what it printed. */
+static char *run_capture(const struct profile *p, char **argv, int *status)
+{
+    char path[] = "/tmp/sbx-sandbox-test.XXXXXX";
+    int fd = mkstemp(path);
+    unlink(path);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    struct sandbox_request req = { .profile = p, .argv = argv, .cwd = "/" };
+    struct sandbox_result res;
+    *status = sandbox_run(&req, &res);
+    sandbox_result_free(&res);
+    dup2(saved, 1);
+    close(saved);
+    char *buf = xcalloc(1, 4096);
+    ssize_t n = pread(fd, buf, 4095, 0);
+    if (n > 0 && buf[n - 1] == '\n')
+        buf[n - 1] = '\0';
+    close(fd);
+    return buf;
+}
 
 static struct sandbox_result run(const struct profile *p, const char *cwd, char **argv)
 {
@@ -25,7 +49,7 @@ static struct sandbox_result run(const struct profile *p, const char *cwd, char 
 
 int main(void)
 {
-    plan(22);
+    plan(25);
     /* sbx's own messages (exec failures) would clutter the TAP stream. */
     int null = open("/dev/null", O_WRONLY);
     dup2(null, 2);
@@ -76,6 +100,26 @@ int main(void)
     r = run(&p, "/", t);
     ok(!r.ns_created[NS_NET], "mode = host: no network namespace");
     ok(!r.loopback_up, "mode = host: lo untouched");
+
+    /* Only 0, 1, 2 reach the command, on either path: close_range() and
+     * the /proc/self/fd walk of kernels before 5.11. Descriptors 9 and a
+     * high one are open here, without close-on-exec. */
+    p.net_mode = NET_LOOPBACK;
+    int high = fcntl(0, F_DUPFD, 3000);
+    dup2(0, 9);
+    char *fds[] = { "sh", "-c", "ls /proc/self/fd | sort -n | tr '\\n' ' '", NULL };
+    int st;
+    char *out = run_capture(&p, fds, &st);
+    is_str(out, "0 1 2 3 ", "close_range: only 0 1 2 (3 is ls's own directory)");
+    free(out);
+    command_force_fd_walk = true;
+    out = run_capture(&p, fds, &st);
+    is_str(out, "0 1 2 3 ", "/proc/self/fd walk: only 0 1 2 (3 is ls's own directory)");
+    free(out);
+    command_force_fd_walk = false;
+    ok(high >= 3000, "a descriptor above 3000 was open (%d)", high);
+    close(9);
+    close(high);
 
     profile_free(&p);
     return done_testing();
