@@ -420,16 +420,44 @@ static void setup_dev_minimal(struct mount_context *c, const struct mount_entry 
 /* The kernel decides who may write a sysctl by DAC alone, against the
  * *global* root uid (fs/proc/proc_sysctl.c test_perm(): no capability, no
  * user namespace check), and /proc/sysrq-trigger by its mode 0200 alone.
- * When root runs sbx with uid = current, the command's uid is global uid 0,
- * and a fresh /proc would let it set kernel.core_pattern (a program run as
- * the host's root on the next crash) or reboot the machine. So these are
- * covered read-only, as bubblewrap and container runtimes do; the
- * per-process files of /proc stay writable. */
+ * When root runs sbx, the command's uid is global uid 0 (uid = current and
+ * uid = 0 both map to the caller's), and a fresh /proc would let it set
+ * kernel.core_pattern (a program run as the host's root on the next crash)
+ * or reboot the machine. So these are covered read-only, as bubblewrap and
+ * container runtimes do; the per-process files of /proc stay writable.
+ *
+ * Only then: a covered /proc is not "fully visible" to the kernel
+ * (mount_too_revealing()), so a sandbox nested inside could not mount a
+ * fresh /proc of its own; for any other caller the mode bits already
+ * refuse. */
 static const char *const proc_readonly_paths[] = { "sys", "sysrq-trigger", "irq", "bus", "fs" };
+
+/* Whether our uid is uid 0 one namespace up (the caller's), read from our
+ * own uid_map: "inside outside count" lines. Without a user namespace
+ * the map is the identity. */
+static bool caller_is_root(void)
+{
+    autofree char *map = read_file_text("/proc/self/uid_map", 1 << 16, NULL);
+    if (!map)
+        return true; /* unknown: protect */
+    unsigned long long uid = geteuid();
+    for (char *line = map; line && *line;) {
+        unsigned long long inside, outside, count;
+        if (sscanf(line, "%llu %llu %llu", &inside, &outside, &count) == 3 &&
+            uid >= inside && uid - inside < count)
+            return outside + (uid - inside) == 0;
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    return true;
+}
 
 static void cover_proc_readonly(struct mount_context *c, const char *proc_path,
                                 const char *legacy_proc, const char *at)
 {
+    if (!caller_is_root())
+        return;
     /* Opened again: a descriptor taken before the mount still points
      * below it, at the covered directory. */
     autoclose int proc_fd = open_in_root(c->root_fd, proc_path);
