@@ -106,7 +106,7 @@ suid_ids() { # suid_ids RUNNER...: the Uid and NoNewPrivs of the held binary
 }
 if [ -u "${suid_cmd%% *}" ]; then
     is "$(suid_ids env)" "$(id -u) $owner nnp 0" "outside, the setuid binary runs with euid $owner"
-    is "$(suid_ids "$SBX" run --)" "$(id -u) $(id -u) nnp 1" "inside, its euid stays $(id -u), NoNewPrivs 1"
+    is "$(suid_ids "$SBX" run -p "$esc" --)" "$(id -u) $(id -u) nnp 1" "inside, its euid stays $(id -u), NoNewPrivs 1"
 else
     skip "no setuid binary to try: ${suid_cmd%% *} is not setuid here"
     skip "no setuid binary"
