@@ -37,7 +37,7 @@ cat <<TABLE
 |---|---|
 | machine | $(uname -sr), $(nproc) CPUs, run as uid $(id -u) |
 | \`make check\` | $(tap TOTAL) tests: $(tap PASS) pass, $(tap FAIL) fail, $(tap SKIP) skip, $(tap ERROR) error |
-| escape suite (\`escape-*.sh\`) | $escape_tests passing assertions, $escape_failed failing, $escape_skipped skipped, 4 files, 16 classes |
+| escape suite (\`escape-*.sh\`) | $escape_tests passing assertions, $escape_failed failing, $escape_skipped skipped, 4 files, 15 classes |
 | fault injection (\`fault-*.sh\`) | $fault_tests passing assertions: 9 kill points, SIGTERM ignored, SIGSTOP |
 | fuzzing, profile parser | ${FUZZ_SECONDS} s, $(execs profile) executions, no crash, leak or timeout |
 | fuzzing, command line | ${FUZZ_SECONDS} s, $(execs cli) executions, no crash, leak or timeout |
