@@ -10,7 +10,7 @@
 # lists below equal to `sbx help run|audit|probe`.
 
 _sbx_run_options='--profile --chdir --rw --ro --tmpfs --hide --setenv --unsetenv
-    --nofile --timeout --network --report --strict --verbose --quiet --help'
+    --nofile --timeout --network --outbound --report --strict --verbose --quiet --help'
 _sbx_audit_options="$_sbx_run_options --against"
 _sbx_probe_options='--json --tap --profile'
 

@@ -7,4 +7,6 @@ dist_profiles_DATA = \
 	profiles/deny-network.ini \
 	profiles/no-loopback.ini \
 	profiles/low-nofile.ini \
-	profiles/restrictive.ini
+	profiles/restrictive.ini \
+	profiles/qa-session.ini \
+	profiles/devbackend-session.ini

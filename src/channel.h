@@ -20,6 +20,12 @@ enum channel_msg_type {
     /* command -> supervisor: a setup step before exec failed (it said
      * which, and exits 125): the command itself never ran */
     CHANNEL_SETUP_FAILED,
+    /* init -> supervisor: the id maps are written and lo is up; outbound
+     * network (pasta) may attach now. init waits for the answer. */
+    CHANNEL_NETWORK_READY,
+    /* supervisor -> init: pasta has configured the namespace; start the
+     * command. (A failure is a hang-up: the supervisor died with 125.) */
+    CHANNEL_OUTBOUND_READY,
 };
 
 struct channel_msg {

@@ -26,6 +26,7 @@ enum {
     OPT_NOFILE,
     OPT_TIMEOUT,
     OPT_NETWORK,
+    OPT_OUTBOUND,
     OPT_REPORT,
     OPT_STRICT,
     OPT_AGAINST,
@@ -43,6 +44,7 @@ static const struct option run_options[] = {
     {"nofile", required_argument, NULL, OPT_NOFILE},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"network", required_argument, NULL, OPT_NETWORK},
+    {"outbound", no_argument, NULL, OPT_OUTBOUND},
     {"report", required_argument, NULL, OPT_REPORT},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"against", required_argument, NULL, OPT_AGAINST},
@@ -114,6 +116,9 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
             break;
         case OPT_NETWORK:
             add_override(out, "network", "mode", optarg, "--network");
+            break;
+        case OPT_OUTBOUND:
+            add_override(out, "network", "outbound", "yes", "--outbound");
             break;
         case OPT_REPORT:
             if (!*optarg) {
@@ -269,6 +274,8 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
           "      --timeout DURATION    kill the command after DURATION (90s, 30m, 2h); exit 124\n"
           "      --network loopback|none|host\n"
           "                            own loopback (default), loopback down, or the host's\n"
+          "      --outbound            outbound TCP/UDP/DNS through pasta (package passt),\n"
+          "                            keeping the sandbox's own loopback\n"
           "      --report FILE         write the run record (JSON) to FILE\n"
           "      --strict              exit 3 when the command exits 0 after denied operations\n"
           "  -v, --verbose             show each setup step and its duration\n"

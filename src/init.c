@@ -86,6 +86,30 @@ static void close_inherited_fds(int keep)
             close((int)fd);
 }
 
+/* The supervisor attaches pasta to our namespaces (it needs the id maps
+ * written) and answers once the tap device and routes are configured, so
+ * that the command's first connect() already has a route. */
+static void wait_for_outbound(int channel_fd)
+{
+    if (!channel_send(channel_fd, CHANNEL_NETWORK_READY, 0, -1))
+        die_errno("asking the supervisor for outbound network");
+    struct channel_msg m;
+    int fd;
+    int r;
+    do
+        r = channel_recv(channel_fd, &m, &fd, false);
+    while (r < 0 && errno == EINTR);
+    if (r <= 0)
+        /* The supervisor failed to start pasta and said why. */
+        _exit(SBX_EXIT_FAILURE);
+    if (fd >= 0)
+        close(fd);
+    if (m.type != CHANNEL_OUTBOUND_READY)
+        die("unexpected message %d from the supervisor while waiting for outbound network",
+            (int)m.type);
+    verbose_step("outbound network ready");
+}
+
 noreturn void init_main(struct sandbox_context *ctx)
 {
     const struct profile *p = ctx->profile;
@@ -124,6 +148,8 @@ noreturn void init_main(struct sandbox_context *ctx)
         loopback_up();
         verbose_step("loopback up");
     }
+    if ((ctx->clone_flags & CLONE_NEWNET) && p->outbound)
+        wait_for_outbound(ctx->channel_fd);
 
     /* Every forwarded signal and SIGCHLD are blocked since before clone()
      * (the supervisor did it), so none was lost in between: they wait in

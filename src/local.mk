@@ -20,4 +20,5 @@ include src/run.mk
 include src/mount.mk
 include src/seccomp.mk
 include src/probe.mk
+include src/session.mk
 include src/harden.mk

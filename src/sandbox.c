@@ -2,6 +2,7 @@
 
 #include "sandbox.h"
 
+#include "channel.h"
 #include "context.h"
 #include "env.h"
 #include "init.h"
@@ -10,6 +11,7 @@
 #include "log.h"
 #include "report.h"
 #include "ns.h"
+#include "outbound.h"
 #include "supervise.h"
 #include "util.h"
 
@@ -83,8 +85,26 @@ static void describe_network(const struct profile *p, int flags)
                 net_mode_name(p->net_mode));
     else if (p->net_mode == NET_NONE)
         verbose("network: mode = none: own network namespace, lo left down");
+    else if (p->outbound)
+        verbose("network: mode = loopback, outbound = yes: own network namespace and lo, "
+                "outbound TCP/UDP/DNS through pasta; host loopback ports forwarded: %zu",
+                p->nforward);
     else
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
+}
+
+/* The supervisor's side of CHANNEL_NETWORK_READY. */
+struct network_ready_data {
+    struct outbound *outbound;
+    const struct profile *profile;
+};
+
+static void start_outbound(struct supervisor *s)
+{
+    struct network_ready_data *d = s->network_data;
+    outbound_start(d->outbound, d->profile, s->init_pid);
+    if (!channel_send(s->channel_fd, CHANNEL_OUTBOUND_READY, 0, -1))
+        die_errno("telling the sandbox's init that outbound network is ready");
 }
 
 /* The run record's view of what is about to be set up. */
@@ -103,6 +123,11 @@ static void describe_setup(const struct sandbox_context *ctx, struct sandbox_res
     res->gid_inside = (ctx->clone_flags & CLONE_NEWUSER)
                           ? ns_inside_gid(ctx->profile, ctx->outer_gid) : ctx->outer_gid;
     res->loopback_up = (ctx->clone_flags & CLONE_NEWNET) && ctx->profile->net_mode == NET_LOOPBACK;
+    res->outbound = res->loopback_up && ctx->profile->outbound;
+    if (res->outbound) {
+        res->forward = ctx->profile->forward;
+        res->nforward = ctx->profile->nforward;
+    }
     for (int k = 0; k < LIMIT_COUNT; k++) {
         const struct limit_target *t = &ctx->limits.target[k];
         res->limits[k].set = t->set;
@@ -154,6 +179,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     record_env("set", "SBX_PROFILE");
     ctx.envp = env.v;
     limits_prepare(p, &ctx.limits);
+    struct outbound outbound;
+    outbound_prepare(&outbound, p, ctx.clone_flags);
 
     describe_setup(&ctx, res);
     if (ctx.clone_flags & CLONE_NEWUSER)
@@ -192,11 +219,15 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
+    struct network_ready_data network_ready = { &outbound, p };
+    sup.on_network_ready = start_outbound;
+    sup.network_data = &network_ready;
     struct ledger_hookup hookup = { .profile = p, .res = res };
     sup.on_notify_fd = ledger_attach;
     sup.notify_data = &hookup;
     supervise_run(&sup, res);
     supervise_free(&sup);
+    outbound_stop(&outbound);
     close(channel[0]);
 
     sigprocmask(SIG_SETMASK, &ctx.caller_mask, NULL);

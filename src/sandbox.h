@@ -32,6 +32,10 @@ struct sandbox_result {
     bool ns_created[NS_COUNT];  /* false for net under mode = host */
     uint32_t uid_inside, uid_outside, gid_inside, gid_outside;
     bool loopback_up;           /* lo up in a network namespace of its own */
+    bool outbound;              /* pasta gave the sandbox outbound network */
+    const uint16_t *forward;    /* host loopback ports forwarded inside (TCP and
+                                 * UDP); points into the profile */
+    size_t nforward;
     struct {
         bool set;               /* false: the caller's limit, inherited */
         uint64_t soft, hard;    /* as applied; UINT64_MAX = unlimited */

@@ -127,6 +127,12 @@ static void handle_channel(struct supervisor *s)
             s->have_status = true;
             s->command_status = m.value;
             break;
+        case CHANNEL_NETWORK_READY:
+            if (s->on_network_ready)
+                s->on_network_ready(s);
+            else
+                warn("the sandbox's init asked for outbound network, which nobody set up");
+            break;
         case CHANNEL_NOTIFY_FD:
             if (fd < 0)
                 break;

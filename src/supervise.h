@@ -40,6 +40,11 @@ struct supervisor {
      * is watched with no handler, i.e. closed. */
     void (*on_notify_fd)(struct supervisor *s, int fd);
     void *notify_data;
+    /* Called when init says its network namespace is ready
+     * (CHANNEL_NETWORK_READY); must answer CHANNEL_OUTBOUND_READY on
+     * channel_fd or die. NULL: init never asks. */
+    void (*on_network_ready)(struct supervisor *s);
+    void *network_data;
 
     bool exec_failed;
     int exec_errno;

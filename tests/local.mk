@@ -17,3 +17,4 @@ noinst_PROGRAMS += tests/helpers/loopback-fds
 tests_helpers_loopback_fds_SOURCES = tests/helpers/loopback-fds.c
 include tests/fuzz.mk
 include tests/docs.mk
+include tests/session.mk

@@ -37,11 +37,11 @@ is "$got" "run" "sbx r<TAB> completes to run"
 got=$(complete_words sbx run --pro)
 is "$got" "--profile" "sbx run --pro<TAB> completes to --profile"
 
-got=$(complete_words sbx run -p q)
-is "$got" "qa" "sbx run -p q<TAB> completes to the shipped profile qa"
+got=$(complete_words sbx run -p qa-s)
+is "$got" "qa-session" "sbx run -p qa-s<TAB> completes to the shipped profile qa-session"
 
 got=$(complete_words sbx run --profile = q)
-is "$got" "qa" "sbx run --profile=q<TAB> completes to qa"
+is "$got" "$(printf 'qa\nqa-session')" "sbx run --profile=q<TAB> offers qa and qa-session"
 
 got=$(complete_words sbx run -p '')
 want=$(ls "$SBX_TOP_SRCDIR/profiles" | sed -n 's/\.ini$//p' | sort)
@@ -53,7 +53,7 @@ printf '[profile]\ndescription = mine\ninclude = qa\n' >"$tmpdir/profiles/quux.i
 got=$(SBX_PROFILE_PATH=$tmpdir/profiles complete_words sbx audit --against qu)
 is "$got" "quux" "sbx audit --against qu<TAB> finds a profile on \$SBX_PROFILE_PATH"
 got=$(SBX_PROFILE_PATH=$tmpdir/profiles complete_words sbx profile show q)
-is "$got" "$(printf 'qa\nquux')" "sbx profile show q<TAB> lists both q... profiles"
+is "$got" "$(printf 'qa\nqa-session\nquux')" "sbx profile show q<TAB> lists every q... profile"
 
 got=$(complete_words sbx run -p ./profi)   # $tmpdir/profiles, made above
 case $got in ./profiles) pass "sbx run -p ./profi<TAB> completes a path" ;;

@@ -1,0 +1,2 @@
+# Sources of the session concern (outbound network through pasta).
+src_libsbx_a_SOURCES += src/outbound.c src/outbound.h
