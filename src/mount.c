@@ -429,40 +429,33 @@ static void setup_dev_minimal(struct mount_context *c, const struct mount_entry 
  * Only then: a covered /proc is not "fully visible" to the kernel
  * (mount_too_revealing()), so a sandbox nested inside could not mount a
  * fresh /proc of its own; for any other caller the mode bits already
- * refuse. */
+ * refuse (sysctls_writable() asks the kernel which case this is). */
 static const char *const proc_readonly_paths[] = { "sys", "sysrq-trigger", "irq", "bus", "fs" };
 
-/* Whether our uid is uid 0 one namespace up (the caller's), read from our
- * own uid_map: "inside outside count" lines. Without a user namespace
- * the map is the identity. */
-static bool caller_is_root(void)
+/* Whether the command could write a sysctl of the host: asked of the
+ * kernel itself on the new /proc, since the answer depends on the global
+ * uid (through every enclosing user namespace), which cannot be read from
+ * inside. init has the command's uid, and test_perm() ignores
+ * capabilities, so init's answer is the command's. */
+static bool sysctls_writable(int proc_fd)
 {
-    autofree char *map = read_file_text("/proc/self/uid_map", 1 << 16, NULL);
-    if (!map)
-        return true; /* unknown: protect */
-    unsigned long long uid = geteuid();
-    for (char *line = map; line && *line;) {
-        unsigned long long inside, outside, count;
-        if (sscanf(line, "%llu %llu %llu", &inside, &outside, &count) == 3 &&
-            uid >= inside && uid - inside < count)
-            return outside + (uid - inside) == 0;
-        line = strchr(line, '\n');
-        if (line)
-            line++;
-    }
-    return true;
+    if (faccessat(proc_fd, "sys/kernel/core_pattern", W_OK, AT_EACCESS) == 0)
+        return true;
+    if (errno == EACCES || errno == EROFS)
+        return false;
+    return true; /* no such sysctl, or no answer: protect */
 }
 
 static void cover_proc_readonly(struct mount_context *c, const char *proc_path,
                                 const char *legacy_proc, const char *at)
 {
-    if (!caller_is_root())
-        return;
     /* Opened again: a descriptor taken before the mount still points
      * below it, at the covered directory. */
     autoclose int proc_fd = open_in_root(c->root_fd, proc_path);
     if (proc_fd < 0)
         die_errno("%s: opening the new %s", at, proc_path);
+    if (!sysctls_writable(proc_fd))
+        return;
     for (size_t i = 0; i < sizeof proc_readonly_paths / sizeof proc_readonly_paths[0]; i++) {
         const char *name = proc_readonly_paths[i];
         autoclose int sub = openat(proc_fd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
