@@ -90,3 +90,14 @@ void privileges_drop(const struct profile *p)
     if (p->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
 }
+
+bool capability_in_effective_set(cap_value_t cap)
+{
+    cap_t caps = cap_get_proc();
+    if (!caps)
+        return false;
+    cap_flag_value_t v = CAP_CLEAR;
+    cap_get_flag(caps, cap, CAP_EFFECTIVE, &v);
+    cap_free(caps);
+    return v == CAP_SET;
+}

@@ -34,14 +34,26 @@ static bool supervisor_gone(int channel_fd)
     return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
-/* Kills everything left inside once the command is gone. In a PID
+/* Kills everything left inside once the command is gone, and reaps it:
+ * when this returns no process of the sandbox but init runs any more, so
+ * the supervisor can return the status at once instead of waiting for the
+ * kernel to dismantle the namespaces (docs/performance.md). In a PID
  * namespace kill(-1) from its init reaches every process in it and no
- * other; without one, init is a child subreaper, so orphans of the command
- * became our children and /proc lists them. */
+ * other, and orphans are reparented to init, so waiting until ECHILD
+ * reaps them all (kill again after each reap: a process that was forking
+ * when the first kill came is caught by the next); without one, init is a
+ * child subreaper, so orphans of the command became our children and
+ * /proc lists them. */
 static void kill_leftovers(void)
 {
     if (getpid() == 1) {
         kill(-1, SIGKILL);
+        for (;;) {
+            pid_t w = waitpid(-1, NULL, 0);
+            if (w < 0 && errno != EINTR)
+                break;
+            kill(-1, SIGKILL);
+        }
         return;
     }
     char path[64];

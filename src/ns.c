@@ -2,6 +2,7 @@
 
 #include "ns.h"
 
+#include "caps.h"
 #include "log.h"
 #include "util.h"
 
@@ -12,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/capability.h>
+#include <linux/capability.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -212,13 +213,7 @@ void ns_check_uid_map_allowed(uid_t outer_uid)
 {
     if (outer_uid != 0 || !kernel_at_least(5, 12))
         return;
-    cap_t caps = cap_get_proc();
-    cap_flag_value_t v = CAP_CLEAR;
-    if (caps) {
-        cap_get_flag(caps, CAP_SETFCAP, CAP_EFFECTIVE, &v);
-        cap_free(caps);
-    }
-    if (v == CAP_SET)
+    if (capability_in_effective_set(CAP_SETFCAP))
         return;
     die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
         "CAP_SETFCAP, which this uid 0 lacks (sbx runs inside another sandbox or a container "

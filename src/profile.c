@@ -525,7 +525,9 @@ static char *expand_vars(struct loader *L, const struct origin *at, const char *
             bool known = true;
             if (!strcmp(name, "HOME")) val = L->vars->home;
             else if (!strcmp(name, "CWD")) val = L->vars->cwd;
-            else if (!strcmp(name, "USER")) val = L->vars->user;
+            else if (!strcmp(name, "USER"))
+                val = L->vars->user ? L->vars->user
+                                    : L->vars->lookup_user ? L->vars->lookup_user() : NULL;
             else if (!strcmp(name, "UID")) val = L->vars->uid;
             else if (!strcmp(name, "GID")) val = L->vars->gid;
             else if (!strcmp(name, "TMPDIR")) val = L->vars->tmpdir ? L->vars->tmpdir : "/tmp";

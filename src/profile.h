@@ -162,6 +162,9 @@ struct profile {
  * pure. A NULL value makes its use an error that says it is unset. */
 struct profile_vars {
     const char *home, *cwd, *user, *uid, *gid, *tmpdir;
+    /* Asked for ${USER} when user is NULL: the password database is then
+     * read only by profiles that use ${USER} (docs/performance.md). */
+    const char *(*lookup_user)(void);
 };
 
 /* Where NAMEs are looked up, in order (see lookup.c). */

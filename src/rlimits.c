@@ -2,6 +2,8 @@
 
 #include "rlimits.h"
 
+#include "caps.h"
+
 #include "log.h"
 #include "util.h"
 
@@ -28,13 +30,7 @@ rlim_t limits_nr_open(void)
  * runtimes commonly run root without it. */
 static bool can_raise_hard_limits(void)
 {
-    cap_t caps = cap_get_proc();
-    if (!caps)
-        return false;
-    cap_flag_value_t v = CAP_CLEAR;
-    cap_get_flag(caps, CAP_SYS_RESOURCE, CAP_EFFECTIVE, &v);
-    cap_free(caps);
-    return v == CAP_SET;
+    return capability_in_effective_set(CAP_SYS_RESOURCE);
 }
 
 static const char *rlim_text(rlim_t v, char *buf, size_t len)

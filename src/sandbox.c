@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -226,6 +227,12 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.on_notify_fd = ledger_attach;
     sup.notify_data = &hookup;
     supervise_run(&sup, res);
+    /* supervise_run() returns with the command's status, possibly before
+     * init has finished exiting: reap it if it is gone already. Otherwise
+     * it stays a zombie of ours until we exit, the way bubblewrap leaves
+     * its own. */
+    if (!sup.init_done)
+        waitpid(init_pid, NULL, WNOHANG);
     supervise_free(&sup);
     outbound_stop(&outbound);
     close(channel[0]);

@@ -5,7 +5,7 @@
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I$(top_builddir) -iquote $(top_srcdir)/src $(AM_CPPFLAGS) $(LIBNL_CFLAGS) $(LIBCAP_CFLAGS) \
+	-I$(top_builddir) -iquote $(top_srcdir)/src $(AM_CPPFLAGS) $(LIBCAP_CFLAGS) \
 	$(INIH_CFLAGS) $(LIBSECCOMP_CFLAGS)
 FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
 	$(top_srcdir)/src/log.c

@@ -18,3 +18,4 @@ tests_helpers_loopback_fds_SOURCES = tests/helpers/loopback-fds.c
 include tests/fuzz.mk
 include tests/docs.mk
 include tests/session.mk
+include tests/perf.mk

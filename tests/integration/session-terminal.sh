@@ -46,15 +46,22 @@ wait_screen '^line-editing$'
 ok $? "line editing: a BackSpace typed inside is applied by the shell's readline"
 unlike "$(screen)" "no job control" "the shell inside has job control (owns the terminal's foreground group)"
 
+# A key sent before the program runs would reach the wrong process: under
+# load a sandbox may still be setting up. (The host sees the sandbox's pids.)
+wait_running() {
+    _n=0
+    while ! pgrep -f "^$1\$" >/dev/null && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
+}
+
 type_line "sleep 1001"
-sleep 0.3
+wait_running 'sleep 1001'
 keys C-c
 type_line 'echo "after-ctrl-c=$?"'
 wait_screen '^after-ctrl-c=130$'
 ok $? "Ctrl-C ends a sleep inside (status 130) and the shell stays"
 
 type_line "sleep 1002"
-sleep 0.3
+wait_running 'sleep 1002'
 keys C-z
 wait_screen 'Stopped.*sleep 1002'
 ok $? "Ctrl-Z stops a sleep inside (job control in the sandbox's shell)"
@@ -93,7 +100,7 @@ fi
 # --- sbx itself under job control --------------------------------------------
 keys -l clear; keys Enter
 type_line "$SBX run -- sleep 1003"
-sleep 0.3
+wait_running 'sleep 1003'
 keys C-z
 wait_screen 'Stopped.*sbx run -- sleep 1003'
 ok $? "Ctrl-Z stops sbx and its command: the outer shell gets its prompt back"
