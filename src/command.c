@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -104,6 +105,12 @@ noreturn void command_exec(const struct sandbox_context *ctx)
     if (chdir(ctx->cwd) < 0)
         die_errno("cannot change to the working directory '%s' inside the sandbox", ctx->cwd);
 
+    /* The caller's soft limit, which sbx raised for its own setup
+     * (sandbox.c); a profile's nofile then applies on top of it. */
+    if (setrlimit(RLIMIT_NOFILE, &ctx->caller_nofile) < 0)
+        die_errno("restoring the caller's RLIMIT_NOFILE %llu/%llu",
+                  (unsigned long long)ctx->caller_nofile.rlim_cur,
+                  (unsigned long long)ctx->caller_nofile.rlim_max);
     limits_apply(&ctx->limits);
     close_extra_fds_on_exec();
     privileges_drop(p);

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 struct sandbox_context {
@@ -24,6 +25,7 @@ struct sandbox_context {
     gid_t outer_gid;
     int channel_fd;            /* inside end of the supervisor's socketpair */
     sigset_t caller_mask;      /* restored in the command before exec */
+    struct rlimit caller_nofile; /* restored in the command before limits_apply() */
 };
 
 #endif

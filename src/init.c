@@ -79,6 +79,25 @@ static void kill_leftovers(void)
     }
 }
 
+/* init is a copy of the supervisor and holds every descriptor the caller
+ * leaked to sbx without close-on-exec (a shell's `exec 7<file`, a parent's
+ * listening socket, an O_PATH of a host directory). The command never gets
+ * them (command.c marks them close-on-exec), but init keeps running next
+ * to the command in the sandbox's namespaces for the whole run, and
+ * anything that lets the command reach init's table (/proc/1/fd is guarded
+ * only by the ptrace access check) would hand it the host objects. init
+ * needs none of them: only the channel survives. */
+static void close_inherited_fds(int keep)
+{
+    unsigned k = (unsigned)keep;
+    if ((k <= 3 || close_range(3, k - 1, 0) == 0) && close_range(k + 1, ~0U, 0) == 0)
+        return;
+    long max = sysconf(_SC_OPEN_MAX);
+    for (long fd = 3; fd < max && fd < 65536; fd++)
+        if (fd != keep)
+            close((int)fd);
+}
+
 /* The supervisor attaches pasta to our namespaces (it needs the id maps
  * written) and answers once the tap device and routes are configured, so
  * that the command's first connect() already has a route. */
@@ -121,6 +140,7 @@ noreturn void init_main(struct sandbox_context *ctx)
         _exit(SBX_EXIT_FAILURE);
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
+    close_inherited_fds(ctx->channel_fd);
 
     if (ctx->clone_flags & CLONE_NEWUSER) {
         record_step("write uid/gid maps");
@@ -158,6 +178,11 @@ noreturn void init_main(struct sandbox_context *ctx)
 
     record_step("start the command");
     pid_t command = fork();
+    if (command < 0 && errno == EAGAIN) {
+        char why[256];
+        die_with_errno(EAGAIN, "fork of the command failed: %s",
+                       ns_explain_failure(EAGAIN, 0, why, sizeof why));
+    }
     if (command < 0)
         die_errno("fork of the command");
     if (command == 0)

@@ -21,3 +21,4 @@ include src/mount.mk
 include src/seccomp.mk
 include src/probe.mk
 include src/session.mk
+include src/harden.mk

@@ -417,6 +417,62 @@ static void setup_dev_minimal(struct mount_context *c, const struct mount_entry 
     strv_push(&c->readonly_later, xstrdup(e->path));
 }
 
+/* The kernel decides who may write a sysctl by DAC alone, against the
+ * *global* root uid (fs/proc/proc_sysctl.c test_perm(): no capability, no
+ * user namespace check), and /proc/sysrq-trigger by its mode 0200 alone.
+ * When root runs sbx, the command's uid is global uid 0 (uid = current and
+ * uid = 0 both map to the caller's), and a fresh /proc would let it set
+ * kernel.core_pattern (a program run as the host's root on the next crash)
+ * or reboot the machine. So these are covered read-only, as bubblewrap and
+ * container runtimes do; the per-process files of /proc stay writable.
+ *
+ * Only then: a covered /proc is not "fully visible" to the kernel
+ * (mount_too_revealing()), so a sandbox nested inside could not mount a
+ * fresh /proc of its own; for any other caller the mode bits already
+ * refuse (sysctls_writable() asks the kernel which case this is). */
+static const char *const proc_readonly_paths[] = { "sys", "sysrq-trigger", "irq", "bus", "fs" };
+
+/* Whether the command could write a sysctl of the host: asked of the
+ * kernel itself on the new /proc, since the answer depends on the global
+ * uid (through every enclosing user namespace), which cannot be read from
+ * inside. init has the command's uid, and test_perm() ignores
+ * capabilities, so init's answer is the command's. */
+static bool sysctls_writable(int proc_fd)
+{
+    if (faccessat(proc_fd, "sys/kernel/core_pattern", W_OK, AT_EACCESS) == 0)
+        return true;
+    if (errno == EACCES || errno == EROFS)
+        return false;
+    return true; /* no such sysctl, or no answer: protect */
+}
+
+static void cover_proc_readonly(struct mount_context *c, const char *proc_path,
+                                const char *legacy_proc, const char *at)
+{
+    /* Opened again: a descriptor taken before the mount still points
+     * below it, at the covered directory. */
+    autoclose int proc_fd = open_in_root(c->root_fd, proc_path);
+    if (proc_fd < 0)
+        die_errno("%s: opening the new %s", at, proc_path);
+    if (!sysctls_writable(proc_fd))
+        return;
+    for (size_t i = 0; i < sizeof proc_readonly_paths / sizeof proc_readonly_paths[0]; i++) {
+        const char *name = proc_readonly_paths[i];
+        autoclose int sub = openat(proc_fd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+        if (sub < 0) {
+            if (errno == ENOENT)
+                continue; /* a kernel without it (CONFIG_MAGIC_SYSRQ=n...) */
+            die_errno("%s: opening %s/%s to make it read-only", at, proc_path, name);
+        }
+        autofree char *legacy = xasprintf("%s/%s", legacy_proc, name);
+        autofree char *shown = xasprintf("%s/%s", proc_path, name);
+        autofree char *w = xasprintf("%s: read-only bind of %s over itself", at, shown);
+        bind_fd(c, sub, sub, legacy,
+                MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, true, w);
+        counted(c, "ro-bind", shown, at);
+    }
+}
+
 static void apply_entry(struct mount_context *c, const struct mount_entry *e)
 {
     char at[512];
@@ -490,15 +546,17 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
                                : "");
         }
         counted(c, "proc", e->path, at);
+        cover_proc_readonly(c, e->path, legacy_target, at);
         break;
     }
     case MOUNT_OP_PROC_HOST:
         /* Not read-only: /proc/self/oom_score_adj and the like are the
-         * command's own; the host's sysctls stay out of reach, the command
-         * holding no capability over them. */
+         * command's own; the host's sysctls are covered read-only below
+         * (capabilities do not protect them from a global uid 0). */
         bind_fd(c, e->fd, target, legacy_target,
                 MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, true, what);
         counted(c, "bind", e->path, at);
+        cover_proc_readonly(c, e->path, legacy_target, at);
         break;
     case MOUNT_OP_DEV_MINIMAL:
         setup_dev_minimal(c, e, target, at);

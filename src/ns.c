@@ -15,6 +15,7 @@
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -162,6 +163,20 @@ const char *ns_explain_failure(int err, int flags, char *buf, size_t len)
                  "the kernel or a security module refuses namespace creation here "
                  "(a chroot, a container without user namespaces, or a Linux security module); "
                  "run `sbx probe` for details");
+        return buf;
+    }
+    if (err == EAGAIN) {
+        /* fork and clone say EAGAIN when the caller's user already runs
+         * RLIMIT_NPROC processes (or the system is at kernel.threads-max). */
+        struct rlimit nproc;
+        if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY)
+            snprintf(buf, len,
+                     "too many processes: uid %u may run %llu (RLIMIT_NPROC, `ulimit -u`) and "
+                     "no more can be created; end some, or raise the limit",
+                     (unsigned)getuid(), (unsigned long long)nproc.rlim_cur);
+        else
+            snprintf(buf, len,
+                     "no more processes can be created (kernel.threads-max or pid_max reached)");
         return buf;
     }
     snprintf(buf, len, "unexpected error");

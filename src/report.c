@@ -15,6 +15,7 @@
 
 #include "report.h"
 
+#include "fault_hook.h"
 #include "json_bytes.h"
 #include "ledger.h"
 #include "log.h"
@@ -274,8 +275,6 @@ static struct json_object *new_event(void)
 
 void record_step(const char *fmt, ...)
 {
-    if (!current)
-        return;
     va_list ap;
     char *s;
     va_start(ap, fmt);
@@ -283,6 +282,11 @@ void record_step(const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return;
+    fault_hook_step(s);
+    if (!current) {
+        free(s);
+        return;
+    }
     struct json_object *ev = new_event();
     json_object_object_add(ev, "step", json_cstr_new(s));
     free(s);

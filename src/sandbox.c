@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -148,6 +149,20 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         die("the working directory '%s' is not an absolute path", req->cwd ? req->cwd : "");
     ensure_standard_fds();
 
+    /* sbx exists for callers whose descriptor limit is too low, and its own
+     * setup holds a descriptor per mount rule: with a soft limit of 16 it
+     * failed with EMFILE before the command could get `nofile = max`. sbx
+     * raises its own soft limit to the hard one (always allowed); the
+     * command gets the caller's back unless the profile sets nofile. */
+    struct rlimit caller_nofile;
+    if (getrlimit(RLIMIT_NOFILE, &caller_nofile) < 0)
+        die_errno("getrlimit(RLIMIT_NOFILE)");
+    if (caller_nofile.rlim_cur < caller_nofile.rlim_max) {
+        struct rlimit raised = { caller_nofile.rlim_max, caller_nofile.rlim_max };
+        if (setrlimit(RLIMIT_NOFILE, &raised) < 0)
+            die_errno("raising sbx's own soft RLIMIT_NOFILE to its hard limit");
+    }
+
     struct sandbox_context ctx = {
         .profile = p,
         .argv = req->argv,
@@ -155,6 +170,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         .clone_flags = ns_clone_flags(p),
         .outer_uid = geteuid(),
         .outer_gid = getegid(),
+        .caller_nofile = caller_nofile,
     };
     record_step("prepare: environment and limits");
     struct strv env = { 0 };
@@ -222,6 +238,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     close(channel[0]);
 
     sigprocmask(SIG_SETMASK, &ctx.caller_mask, NULL);
+    setrlimit(RLIMIT_NOFILE, &caller_nofile);
     sigaction(SIGCHLD, &caller_chld, NULL);
     strv_free(&env);
     res->duration_us = now_us() - started;

@@ -4,7 +4,7 @@
 # command unsandboxed. Each refusal is produced for real, locally.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 22
+plan 23
 make_tmpdir
 witness="$tmpdir/ran"
 
@@ -74,8 +74,16 @@ if [ "$(id -u)" = 0 ]; then
 [security]
 capabilities = cap_setfcap
 INI
-    sbx_run -p "$prof" -- "$SBX" run -p default -- sh -c 'echo nested $$'
-    is "$status $out" "0 nested 2" "nested as root with cap_setfcap kept outside: runs"
+    # As root the outer /proc has /proc/sys and the like covered read-only
+    # (mount.c: global uid 0 writes sysctls by file mode alone), which the
+    # kernel counts as not fully visible: no fresh /proc nested inside.
+    sbx_run -p "$prof" -- "$SBX" run -p default -- true
+    like "$err" "set proc = no" "nested as root: a fresh /proc is refused, and the error gives the fix"
+    inner=$(mktemp "$PWD/inner.XXXXXX.ini")
+    printf '[profile]\ninclude = default\n[filesystem]\nproc = no\n' >"$inner"
+    sbx_run -p "$prof" -- "$SBX" run -p "$inner" -- sh -c 'echo nested $$'
+    rm -f "$inner"
+    is "$status $out" "0 nested 2" "nested as root with cap_setfcap kept outside and proc = no inside: runs"
 else
     is "$status $out" "0 nested" "nested as uid $(id -u): runs"
     sbx_run -- sh -c 'readlink /proc/self/ns/user; "$0" run -p default -- readlink /proc/self/ns/user' "$SBX"
@@ -85,6 +93,10 @@ else
     is "$(echo $out)" "$(id -u) $(id -u) 1" "the inner sandbox maps the same uid"
     sbx_run -- "$SBX" run -p default -- sh -c 'echo $$'
     is "$out" 2 "the inner command has its own PID namespace"
+    # Only a root caller gets /proc/sys covered (the mode bits refuse
+    # anyone else), which would deny a nested sandbox its fresh /proc.
+    sbx_run -- sh -c 'grep -c " /proc/sys " /proc/self/mountinfo'
+    is "$out" 0 "as uid $(id -u), /proc/sys is not covered: nested sandboxes get a fresh /proc"
 fi
 
 done_testing

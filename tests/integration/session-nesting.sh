@@ -11,7 +11,7 @@
 # refusal is explained and that the documented fix (uid = 1000) works.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 10
+plan 12
 make_tmpdir
 chmod 755 "$tmpdir"
 
@@ -37,13 +37,26 @@ uid = 1000
 gid = 1000
 EOT
     session="$prof"
+    # Still the host's uid 0 (uid = 1000 maps to it), which may write any
+    # sysctl by file mode: the session's /proc/sys is covered read-only
+    # (mount.c), and the kernel then refuses a fresh /proc to a sandbox
+    # nested inside. The inner sandbox uses the session's /proc instead.
+    sbx_run -p "$session" -- "$SBX" run -p qa -- true
+    is "$status" 125 "as root, uid 1000: a nested sbx with a fresh /proc is refused (exit 125)"
+    like "$err" "set proc = no" "as root, uid 1000: the refusal gives the fix"
+    inner=$(mktemp "$PWD/inner.XXXXXX.ini")
+    printf '[profile]\ninclude = qa\n[filesystem]\nproc = no\n' >"$inner"
+    inner_profile=$inner
 else
-    session=qa-session
+    session=qa-session inner_profile=qa
     pass "not root: a nested sbx maps a non-root uid, nothing to refuse"
     pass "not root: no CAP_SETFCAP needed"
+    pass "not root: /proc/sys needs no cover (file modes refuse), a fresh /proc nests"
+    pass "not root: nothing to fix"
 fi
 
-sbx_run -p "$session" -- "$SBX" run -p qa -- sh -c "'$H/loopback-echo' && grep '^Max open files' /proc/self/limits"
+sbx_run -p "$session" -- "$SBX" run -p "$inner_profile" -- sh -c "'$H/loopback-echo' && grep '^Max open files' /proc/self/limits"
+[ "$inner_profile" = qa ] || rm -f "$inner_profile"
 is "$status" 0 "a test command wrapped in sbx run -p qa inside the session runs"
 like "$out" "127.0.0.1 ok" "it has a working loopback"
 like "$out" "$qa_limits" "it has the same descriptor limit as qa outside"
