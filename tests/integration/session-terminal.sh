@@ -18,8 +18,9 @@ sock="$tmpdir/tmux.sock"
 T() { tmux -S "$sock" "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
 
-# screen: the visible pane, trailing blank lines dropped.
-screen() { T capture-pane -p -t t | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
+# screen: the visible pane, trailing blank lines dropped; -J joins lines
+# the terminal wrapped (a long $SBX path wraps at 80 or 100 columns).
+screen() { T capture-pane -p -J -t t | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
 # wait_screen TEXT: up to 5 s for TEXT to appear in the pane.
 wait_screen() {
     _i=0
