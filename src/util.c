@@ -132,59 +132,50 @@ static bool split_number(const char *s, uint64_t *num, const char **suffix)
     return true;
 }
 
-static bool mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
+struct unit {
+    const char *suffix;
+    uint64_t factor;
+};
+
+/* A number followed by one of `units` (a NULL suffix ends the table),
+ * scaled, refusing overflow. */
+static bool parse_scaled(const char *s, const struct unit *units, uint64_t *out)
 {
-    return __builtin_mul_overflow(a, b, out);
+    uint64_t n, v;
+    const char *suf;
+    if (!s || !split_number(s, &n, &suf))
+        return false;
+    for (; units->suffix; units++) {
+        if (strcmp(suf, units->suffix))
+            continue;
+        if (__builtin_mul_overflow(n, units->factor, &v))
+            return false;
+        *out = v;
+        return true;
+    }
+    return false;
 }
 
 bool parse_size(const char *s, uint64_t *out)
 {
-    uint64_t n, mult;
-    const char *suf;
-    if (!s || !split_number(s, &n, &suf))
-        return false;
-    if (!strcmp(suf, "") || !strcmp(suf, "B"))
-        mult = 1;
-    else if (!strcmp(suf, "K") || !strcmp(suf, "k") || !strcmp(suf, "KiB"))
-        mult = 1ULL << 10;
-    else if (!strcmp(suf, "M") || !strcmp(suf, "MiB"))
-        mult = 1ULL << 20;
-    else if (!strcmp(suf, "G") || !strcmp(suf, "GiB"))
-        mult = 1ULL << 30;
-    else if (!strcmp(suf, "T") || !strcmp(suf, "TiB"))
-        mult = 1ULL << 40;
-    else
-        return false;
-    uint64_t v;
-    if (mul_overflows(n, mult, &v))
-        return false;
-    *out = v;
-    return true;
+    static const struct unit units[] = {
+        {"", 1},          {"B", 1},
+        {"K", 1ULL << 10}, {"k", 1ULL << 10}, {"KiB", 1ULL << 10},
+        {"M", 1ULL << 20}, {"MiB", 1ULL << 20},
+        {"G", 1ULL << 30}, {"GiB", 1ULL << 30},
+        {"T", 1ULL << 40}, {"TiB", 1ULL << 40},
+        {NULL, 0},
+    };
+    return parse_scaled(s, units, out);
 }
 
 bool parse_duration_ms(const char *s, uint64_t *out)
 {
-    uint64_t n, mult;
-    const char *suf;
-    if (!s || !split_number(s, &n, &suf))
-        return false;
-    if (!strcmp(suf, "ms"))
-        mult = 1;
-    else if (!strcmp(suf, "") || !strcmp(suf, "s"))
-        mult = 1000;
-    else if (!strcmp(suf, "m"))
-        mult = 60 * 1000;
-    else if (!strcmp(suf, "h"))
-        mult = 3600 * 1000;
-    else if (!strcmp(suf, "d"))
-        mult = 86400 * 1000;
-    else
-        return false;
-    uint64_t v;
-    if (mul_overflows(n, mult, &v))
-        return false;
-    *out = v;
-    return true;
+    static const struct unit units[] = {
+        {"ms", 1}, {"", 1000}, {"s", 1000}, {"m", 60 * 1000}, {"h", 3600 * 1000},
+        {"d", 86400 * 1000}, {NULL, 0},
+    };
+    return parse_scaled(s, units, out);
 }
 
 size_t edit_distance(const char *a, const char *b)
