@@ -19,3 +19,4 @@ include tests/fuzz.mk
 include tests/docs.mk
 include tests/session.mk
 include tests/perf.mk
+EXTRA_DIST += tests/debian-packages
