@@ -68,7 +68,9 @@ wait_screen 'Stopped.*sleep 1002'
 ok $? "Ctrl-Z stops a sleep inside (job control in the sandbox's shell)"
 type_line "kill -KILL %1"
 
-type_line "trap 'echo got-winch \$(stty size)' WINCH"
+type_line "trap 'echo got-winch \$(stty size)' WINCH; echo trap-set"
+# resize only once the trap is in place (a slow shell would miss the signal)
+wait_screen '^trap-set$'
 T resize-window -t t -x 100 -y 30
 type_line "true"
 wait_screen 'got-winch 30 100$'
