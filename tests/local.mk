@@ -14,7 +14,7 @@ include tests/harden.mk
 
 # Built by `make` (not only `make check`): README's quick start runs it.
 noinst_PROGRAMS += tests/helpers/loopback-fds
-tests_helpers_loopback_fds_SOURCES = tests/helpers/loopback-fds.c
+tests_helpers_loopback_fds_SOURCES = tests/helpers/loopback-fds.c tests/helpers/loopback-roundtrip.h
 include tests/fuzz.mk
 include tests/docs.mk
 include tests/session.mk

@@ -3,6 +3,8 @@
  *   loopback-fds [NFILES]
  * binds 127.0.0.1:0 and [::1]:0, connects to each and echoes a byte, then
  * opens NFILES (default 2000) descriptors. Exit 0 only if all of it works. */
+#include "loopback-roundtrip.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,58 +26,15 @@ static void fail(const char *what, int err)
 
 static void roundtrip(int family, const char *label)
 {
-    struct sockaddr_storage ss;
-    socklen_t len;
-    memset(&ss, 0, sizeof ss);
-    if (family == AF_INET) {
-        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
-        a->sin_family = AF_INET;
-        a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        len = sizeof *a;
-    } else {
-        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
-        a->sin6_family = AF_INET6;
-        a->sin6_addr = in6addr_loopback;
-        len = sizeof *a;
+    const char *step;
+    int port;
+    if (loopback_roundtrip(family, &step, &port) == 0) {
+        printf("loopback %s: bind, connect and echo on port %d work\n", label, port);
+        return;
     }
     char what[128];
-    int srv = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (srv < 0) {
-        snprintf(what, sizeof what, "socket(%s)", label);
-        fail(what, errno);
-        return;
-    }
-    if (bind(srv, (struct sockaddr *)&ss, len) < 0) {
-        snprintf(what, sizeof what, "bind(%s:0)", label);
-        fail(what, errno);
-        close(srv);
-        return;
-    }
-    listen(srv, 1);
-    getsockname(srv, (struct sockaddr *)&ss, &len);
-    int port = ntohs(family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
-                                       : ((struct sockaddr_in6 *)&ss)->sin6_port);
-    int cli = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (cli < 0 || connect(cli, (struct sockaddr *)&ss, len) < 0) {
-        snprintf(what, sizeof what, "connect(%s:%d)", label, port);
-        fail(what, errno);
-        close(srv);
-        if (cli >= 0)
-            close(cli);
-        return;
-    }
-    int conn = accept(srv, NULL, NULL);
-    char c = 'x', back = 0;
-    if (conn < 0 || write(cli, &c, 1) != 1 || read(conn, &back, 1) != 1 || back != 'x') {
-        snprintf(what, sizeof what, "echo over %s:%d", label, port);
-        fail(what, errno ? errno : EIO);
-    } else {
-        printf("loopback %s: bind, connect and echo on port %d work\n", label, port);
-    }
-    if (conn >= 0)
-        close(conn);
-    close(cli);
-    close(srv);
+    snprintf(what, sizeof what, "%s(%s:%d)", step, label, port);
+    fail(what, errno);
 }
 
 int main(int argc, char **argv)
