@@ -133,11 +133,12 @@ is "$lost" 0 "30 swaps between resolve and bind: the bind never follows the new 
 # target sbx resolved, the one directory writable inside must be the one
 # -v says it bound: a bind re-resolving the path would show a mismatch.
 rm -f "$work/race"; ln -s "$tmpdir/a" "$work/race"
+# the flag exists before the flipper looks at it, or it may never flip
+: >"$tmpdir/flip"
 ( while [ -e "$tmpdir/flip" ]; do
       ln -sfn "$tmpdir/b" "$work/race.n" && mv -T "$work/race.n" "$work/race"
       ln -sfn "$tmpdir/a" "$work/race.n" && mv -T "$work/race.n" "$work/race"
   done ) &
-: >"$tmpdir/flip"
 flipper=$!
 mismatch=0 ran=0 a=0 b=0 i=0
 # At least 100 runs, and on until both targets were bound (up to 300): on
