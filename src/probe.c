@@ -123,12 +123,9 @@ static void set_detail(struct probe_check *c, const char *fmt, ...)
 static void set_detail(struct probe_check *c, const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    if (n < 0)
-        die("out of memory");
     free(c->detail);
     c->detail = s;
 }

@@ -219,19 +219,16 @@ static void add_error(struct loader *L, const struct origin *at, const char *fmt
     L->nerrors++;
     if (L->errs->n >= MAX_REPORTED_ERRORS)
         return;
-    char *msg;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&msg, fmt, ap) < 0)
-        msg = NULL;
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
     char where[PATH_MAX + 32];
-    char *line;
-    if (at && at->file)
-        line = xasprintf("%s: %s", origin_format(at, where, sizeof where), msg ? msg : "?");
-    else
-        line = xasprintf("%s", msg ? msg : "?");
-    free(msg);
+    char *line = msg;
+    if (at && at->file) {
+        line = xasprintf("%s: %s", origin_format(at, where, sizeof where), msg);
+        free(msg);
+    }
     xgrow((void **)&L->errs->msg, &L->errs->cap, L->errs->n + 1, sizeof *L->errs->msg);
     L->errs->msg[L->errs->n++] = line;
 }

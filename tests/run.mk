@@ -3,22 +3,17 @@ check_PROGRAMS += tests/helpers/loopback-echo tests/helpers/open-fds \
 	tests/helpers/list-fds tests/helpers/wait-signal tests/helpers/deny-userns \
 	tests/helpers/count-sigint
 tests_helpers_deny_userns_LDADD = $(LIBSECCOMP_LIBS)
-TESTS += \
+run_integration_tests = \
 	tests/integration/run-namespaces.sh \
 	tests/integration/run-network.sh \
 	tests/integration/run-limits.sh \
 	tests/integration/run-privileges.sh \
 	tests/integration/run-exit-status.sh \
 	tests/integration/run-signals.sh \
-	tests/integration/run-refusals.sh
-EXTRA_DIST += tests/integration/run-common.sh \
-	tests/integration/run-namespaces.sh \
-	tests/integration/run-network.sh \
-	tests/integration/run-limits.sh \
-	tests/integration/run-privileges.sh \
-	tests/integration/run-exit-status.sh \
-	tests/integration/run-signals.sh \
-	tests/integration/run-refusals.sh
+	tests/integration/run-refusals.sh \
+	tests/integration/run-acceptance.sh
+TESTS += $(run_integration_tests)
+EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
 check_PROGRAMS += tests/unit/run-test
 tests_unit_run_test_SOURCES = tests/unit/run-test.c
 tests_unit_run_test_LDADD = src/libsbx.a $(SBX_LIBS)
@@ -27,5 +22,3 @@ check_PROGRAMS += tests/unit/sandbox-test
 tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
 tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/sandbox-test
-TESTS += tests/integration/run-acceptance.sh
-EXTRA_DIST += tests/integration/run-acceptance.sh
