@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdnoreturn.h>
+#include <sys/types.h>
 
 /* Exit statuses of SPEC for a command that could not be executed. */
 #define SBX_EXIT_CANNOT_EXECUTE 126
@@ -21,5 +22,10 @@ extern bool command_force_fd_walk;
  * supervisor and exits 127 (not found) or 126 (cannot execute). Setup
  * errors exit 125. Runs in a forked child: uses _exit. */
 noreturn void command_exec(const struct sandbox_context *ctx);
+
+/* Starts a process that runs command_exec(ctx) and returns its pid (in
+ * the caller's PID namespace), or -1 with errno set. The caller is
+ * suspended until the command has execve()d or exited; see command.c. */
+pid_t command_spawn(const struct sandbox_context *ctx);
 
 #endif

@@ -177,16 +177,14 @@ noreturn void init_main(struct sandbox_context *ctx)
         die_errno("signalfd in the sandbox's init");
 
     record_step("start the command");
-    pid_t command = fork();
+    pid_t command = command_spawn(ctx);
     if (command < 0 && errno == EAGAIN) {
         char why[256];
-        die_with_errno(EAGAIN, "fork of the command failed: %s",
+        die_with_errno(EAGAIN, "starting the command (clone) failed: %s",
                        ns_explain_failure(EAGAIN, 0, why, sizeof why));
     }
     if (command < 0)
-        die_errno("fork of the command");
-    if (command == 0)
-        command_exec(ctx);
+        die_errno("starting the command (clone)");
     verbose_step("command started");
 
     struct pollfd pfd[2] = {
