@@ -26,6 +26,11 @@ enum channel_msg_type {
     /* supervisor -> init: pasta has configured the namespace; start the
      * command. (A failure is a hang-up: the supervisor died with 125.) */
     CHANNEL_OUTBOUND_READY,
+    /* init -> supervisor: a NETLINK_ROUTE socket of the sandbox's network
+     * namespace rides along; the supervisor brings lo up through it */
+    CHANNEL_NETLINK_FD,
+    /* supervisor -> init: lo is up. (A failure is a hang-up, as above.) */
+    CHANNEL_LOOPBACK_UP,
 };
 
 struct channel_msg {

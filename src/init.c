@@ -7,7 +7,6 @@
 #include "log.h"
 #include "mount.h"
 #include "report.h"
-#include "net.h"
 #include "ns.h"
 #include "util.h"
 
@@ -20,6 +19,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,13 +99,10 @@ static void close_inherited_fds(int keep)
             close((int)fd);
 }
 
-/* The supervisor attaches pasta to our namespaces (it needs the id maps
- * written) and answers once the tap device and routes are configured, so
- * that the command's first connect() already has a route. */
-static void wait_for_outbound(int channel_fd)
+/* Waits for the supervisor's answer of type `want`. A hang-up means the
+ * supervisor failed, said why and exits 125: so do we, silently. */
+static void await_supervisor(int channel_fd, int want, const char *what)
 {
-    if (!channel_send(channel_fd, CHANNEL_NETWORK_READY, 0, -1))
-        die_errno("asking the supervisor for outbound network");
     struct channel_msg m;
     int fd;
     int r;
@@ -116,9 +114,36 @@ static void wait_for_outbound(int channel_fd)
         _exit(SBX_EXIT_FAILURE);
     if (fd >= 0)
         close(fd);
-    if (m.type != CHANNEL_OUTBOUND_READY)
-        die("unexpected message %d from the supervisor while waiting for outbound network",
-            (int)m.type);
+    if (m.type != want)
+        die("unexpected message %d from the supervisor while waiting for %s", (int)m.type, what);
+}
+
+/* Bringing lo up takes loading libnl and a netlink round trip; the
+ * supervisor does it while we mount, through a socket we open here, in
+ * the sandbox's network namespace. rtnetlink wants CAP_NET_ADMIN over the
+ * socket's namespace from the sender, and (since CVE-2014-0181) from the
+ * socket's opener too (__netlink_ns_capable()). The opener is us; the
+ * sender is the supervisor, which as the owner of our user namespace,
+ * from its parent namespace, holds every capability in it
+ * (user_namespaces(7)), root or not. */
+static void hand_out_netlink_socket(int channel_fd)
+{
+    int sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (sock < 0)
+        die_errno("opening an rtnetlink socket in the sandbox's network namespace");
+    if (!channel_send(channel_fd, CHANNEL_NETLINK_FD, 0, sock))
+        die_errno("passing the rtnetlink socket to the supervisor");
+    close(sock);
+}
+
+/* The supervisor attaches pasta to our namespaces (it needs the id maps
+ * written) and answers once the tap device and routes are configured, so
+ * that the command's first connect() already has a route. */
+static void wait_for_outbound(int channel_fd)
+{
+    if (!channel_send(channel_fd, CHANNEL_NETWORK_READY, 0, -1))
+        die_errno("asking the supervisor for outbound network");
+    await_supervisor(channel_fd, CHANNEL_OUTBOUND_READY, "outbound network");
     verbose_step("outbound network ready");
 }
 
@@ -141,6 +166,9 @@ noreturn void init_main(struct sandbox_context *ctx)
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
     close_inherited_fds(ctx->channel_fd);
+    bool loopback = (ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
+    if (loopback)
+        hand_out_netlink_socket(ctx->channel_fd);
 
     if (ctx->clone_flags & CLONE_NEWUSER) {
         record_step("write uid/gid maps");
@@ -155,9 +183,9 @@ noreturn void init_main(struct sandbox_context *ctx)
     if (ctx->clone_flags & CLONE_NEWNS)
         mount_setup(p, ctx->cwd);
     verbose_step("mounts done");
-    if ((ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK) {
-        record_step("bring up lo");
-        loopback_up();
+    if (loopback) {
+        record_step("bring up lo (the supervisor)");
+        await_supervisor(ctx->channel_fd, CHANNEL_LOOPBACK_UP, "lo to come up");
         verbose_step("loopback up");
     }
     if ((ctx->clone_flags & CLONE_NEWNET) && p->outbound)

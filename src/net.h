@@ -8,4 +8,10 @@
  * is fine. Dies naming the step and errno on failure. */
 void loopback_up(void);
 
+/* The same through sock, a NETLINK_ROUTE socket opened inside the network
+ * namespace (by the sandbox's init) and passed to the caller, which must
+ * hold CAP_NET_ADMIN over that namespace: the supervisor does, as owner of
+ * the sandbox's user namespace (see sandbox.c). sock stays the caller's. */
+void loopback_up_through(int sock);
+
 #endif

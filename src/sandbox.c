@@ -10,6 +10,7 @@
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
+#include "net.h"
 #include "ns.h"
 #include "outbound.h"
 #include "supervise.h"
@@ -92,6 +93,17 @@ static void describe_network(const struct profile *p, int flags)
                 p->nforward);
     else
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
+}
+
+/* The supervisor's side of CHANNEL_NETLINK_FD: lo up through init's socket
+ * (init.c says why the supervisor may, and why it does). */
+static void bring_up_loopback(struct supervisor *s, int sock)
+{
+    loopback_up_through(sock);
+    close(sock);
+    verbose_step("loopback up (through the sandbox's rtnetlink socket)");
+    if (!channel_send(s->channel_fd, CHANNEL_LOOPBACK_UP, 0, -1))
+        die_errno("telling the sandbox's init that lo is up");
 }
 
 /* The supervisor's side of CHANNEL_NETWORK_READY. */
@@ -222,6 +234,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
     struct network_ready_data network_ready = { &outbound, p };
     sup.on_network_ready = start_outbound;
+    sup.on_netlink_fd = bring_up_loopback;
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = { .profile = p, .res = res };
     sup.on_notify_fd = ledger_attach;

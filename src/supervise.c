@@ -133,6 +133,12 @@ static void handle_channel(struct supervisor *s)
             else
                 warn("the sandbox's init asked for outbound network, which nobody set up");
             break;
+        case CHANNEL_NETLINK_FD:
+            if (fd >= 0 && s->on_netlink_fd)
+                s->on_netlink_fd(s, fd);
+            else
+                warn("the sandbox's init sent an rtnetlink socket nobody asked for (ignored)");
+            break;
         case CHANNEL_NOTIFY_FD:
             if (fd < 0)
                 break;

@@ -45,6 +45,9 @@ struct supervisor {
      * channel_fd or die. NULL: init never asks. */
     void (*on_network_ready)(struct supervisor *s);
     void *network_data;
+    /* Called with the rtnetlink socket of CHANNEL_NETLINK_FD (closed after
+     * the call); must answer CHANNEL_LOOPBACK_UP on channel_fd or die. */
+    void (*on_netlink_fd)(struct supervisor *s, int fd);
 
     bool exec_failed;
     int exec_errno;
