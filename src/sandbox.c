@@ -102,7 +102,11 @@ static void bring_up_loopback(struct supervisor *s, int sock)
     loopback_up_through(sock);
     close(sock);
     verbose_step("loopback up (through the sandbox's rtnetlink socket)");
-    if (!channel_send(s->channel_fd, CHANNEL_LOOPBACK_UP, 0, -1))
+    /* init may have failed meanwhile (a mount rule, a working directory
+     * that is not visible inside): it said why, and its exit is what the
+     * loop reports. Nobody is left to tell. */
+    if (!channel_send(s->channel_fd, CHANNEL_LOOPBACK_UP, 0, -1) && errno != EPIPE &&
+        errno != ECONNRESET)
         die_errno("telling the sandbox's init that lo is up");
 }
 
