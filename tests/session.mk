@@ -12,3 +12,7 @@ check_PROGRAMS += tests/unit/outbound-test
 tests_unit_outbound_test_SOURCES = tests/unit/outbound-test.c
 tests_unit_outbound_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/outbound-test
+check_PROGRAMS += tests/unit/resolv-test
+tests_unit_resolv_test_SOURCES = tests/unit/resolv-test.c
+tests_unit_resolv_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/resolv-test
