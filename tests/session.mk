@@ -16,3 +16,4 @@ check_PROGRAMS += tests/unit/resolv-test
 tests_unit_resolv_test_SOURCES = tests/unit/resolv-test.c
 tests_unit_resolv_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/resolv-test
+check_PROGRAMS += tests/helpers/dns-answer
