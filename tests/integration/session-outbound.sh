@@ -128,6 +128,13 @@ like "$(r dns_report)" "169.254.1.1:53 forwarded by pasta to the host's resolver
     "the run record names it under network.state.dns"
 is "$(r dns_s)" "10.213.7.2      some-name.sbx-test" \
     "DNS: a resolver beyond the host (server netns) answers through pasta"
+like "$(r dns_v6only)" "the host's /etc/resolv.conf names no IPv4 nameserver: DNS inside the sandbox is not forwarded" \
+    "no IPv4 nameserver on the host: a warning says DNS is not forwarded"
+like "$(r dns_v6only)" "nameserver ::1 status 0" "and the sandbox sees the host's file, the command runs"
+like "$(r dns_huge)" "/etc/resolv.conf to make the sandbox's (DNS through pasta): larger than 1 MiB" \
+    "a 2 MB /etc/resolv.conf: the error names the file"
+unlike "$(r dns_huge)" "ran" "and the command never started"
+like "$(r dns_huge)" "status 125" "exit 125"
 is "$(r dns_link)" "10.213.7.1      some-name.sbx-test" \
     "DNS: /etc/resolv.conf a symlink to a file the sandbox cannot see: resolution works"
 is "$(r dns_link_file)" "$made_by_sbx" "and /etc/resolv.conf shows the generated file"

@@ -103,6 +103,17 @@ mount --bind "$w/resolv-s" /etc/resolv.conf
 record dns_s       resolve some-name.sbx-test --outbound
 umount /etc/resolv.conf
 
+# No IPv4 nameserver: a warning, the file left as it is; a file too big to
+# be a resolv.conf: exit 125 naming it, the command never started.
+printf 'nameserver ::1\n' >"$w/resolv-v6"
+mount --bind "$w/resolv-v6" /etc/resolv.conf
+record dns_v6only sh -c "$SBX_AS $SBX run --outbound -- cat /etc/resolv.conf; echo status \$?"
+umount /etc/resolv.conf
+head -c 2000000 /dev/zero | tr '\0' '#' >"$w/resolv-huge"
+mount --bind "$w/resolv-huge" /etc/resolv.conf
+record dns_huge sh -c "$SBX_AS $SBX run --outbound -- echo ran; echo status \$?"
+umount /etc/resolv.conf
+
 # (c) /etc/resolv.conf a symlink, as systemd makes it: the link's target
 # is in this script's directory, which the sandbox's private /tmp hides.
 # /etc is replaced by a copy (unreadable files left out) with the link.
