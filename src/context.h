@@ -26,6 +26,7 @@ struct sandbox_context {
     int channel_fd;            /* inside end of the supervisor's socketpair */
     sigset_t caller_mask;      /* restored in the command before exec */
     struct rlimit caller_nofile; /* restored in the command before limits_apply() */
+    const char *resolv_conf;   /* outbound DNS: the sandbox's /etc/resolv.conf, or NULL */
 };
 
 #endif

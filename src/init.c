@@ -180,8 +180,13 @@ noreturn void init_main(struct sandbox_context *ctx)
     /* The whole of [filesystem] (mount.c): private propagation, the new
      * root, the rules, /proc, /dev, pivot_root, the working directory. */
     record_step("mounts");
-    if (ctx->clone_flags & CLONE_NEWNS)
-        mount_setup(p, ctx->cwd);
+    if (ctx->clone_flags & CLONE_NEWNS) {
+        struct mount_generated resolv = {
+            .path = "/etc/resolv.conf", .content = ctx->resolv_conf,
+            .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
+        };
+        mount_setup(p, ctx->cwd, ctx->resolv_conf ? &resolv : NULL);
+    }
     verbose_step("mounts done");
     if (loopback) {
         record_step("bring up lo (the supervisor)");

@@ -22,6 +22,7 @@ const char *mount_op_name(enum mount_op op)
     case MOUNT_OP_PROC: return "proc";
     case MOUNT_OP_PROC_HOST: return "proc (the host's: no PID namespace)";
     case MOUNT_OP_DEV_MINIMAL: return "dev (minimal)";
+    case MOUNT_OP_GENERATED_FILE: return "generated file";
     }
     return "?";
 }
@@ -58,6 +59,8 @@ static void entry_free(struct mount_entry *e)
 {
     free(e->path);
     e->path = NULL;
+    free(e->content);
+    e->content = NULL;
     if (e->fd >= 0)
         close(e->fd);
     e->fd = -1;
@@ -193,6 +196,20 @@ void mount_plan_free(struct mount_plan *plan)
     free(plan->v);
     plan->v = NULL;
     plan->n = plan->cap = 0;
+}
+
+bool mount_plan_add_generated(struct mount_plan *plan, const char *path, const char *content,
+                              struct origin at)
+{
+    for (size_t i = 1; i < plan->n; i++)
+        if (!strcmp(plan->v[i].path, path))
+            return false;
+    plan_put(plan, (struct mount_entry){
+        .op = MOUNT_OP_GENERATED_FILE, .path = xstrdup(path), .fd = -1,
+        .is_dir = false, .mode = 0444, .at = at, .content = xstrdup(content),
+    });
+    plan_order(plan);
+    return true;
 }
 
 const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *plan,

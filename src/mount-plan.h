@@ -21,6 +21,7 @@ enum mount_op {
     MOUNT_OP_PROC,         /* a new proc of the sandbox's PID namespace */
     MOUNT_OP_PROC_HOST,    /* pid = no: the host's /proc is the sandbox's; bound */
     MOUNT_OP_DEV_MINIMAL,
+    MOUNT_OP_GENERATED_FILE, /* a read-only file made by sbx (content), e.g. resolv.conf */
 };
 
 struct mount_entry {
@@ -30,6 +31,7 @@ struct mount_entry {
     bool is_dir;
     unsigned mode;         /* permission bits of the host object (tmpfs copies them) */
     struct origin at;      /* the profile line that asked for it */
+    char *content;         /* MOUNT_OP_GENERATED_FILE: the file's bytes (a C string) */
 };
 
 struct mount_plan {
@@ -57,6 +59,15 @@ typedef int (*mount_resolve_fn)(const char *path, struct mount_resolved *out, vo
 bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
                       mount_resolve_fn resolve, void *ctx, char **error);
 void mount_plan_free(struct mount_plan *plan);
+
+/* Adds, to a built plan, a read-only file holding `content` at `path` (an
+ * absolute path taken as it is: when it is a symlink inside, the file is
+ * mounted over the link itself, so that it is what the path shows). A
+ * rule of the profile on that very path wins: it asked for something else
+ * there. Returns false then, and adds nothing. Keeps the parent-first
+ * order. */
+bool mount_plan_add_generated(struct mount_plan *plan, const char *path, const char *content,
+                              struct origin at);
 
 /* Pure path helpers (canonical absolute paths, no trailing slash but "/"). */
 size_t mount_path_depth(const char *path);

@@ -473,6 +473,45 @@ static void cover_proc_readonly(struct mount_context *c, const char *proc_path,
     }
 }
 
+/* The mount point of a generated file is the path itself, even when it
+ * is a symlink (/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf):
+ * mounted over the link, the file is what the path shows, whatever the
+ * link's target is or whether the sandbox can see it. The parents are
+ * still walked without following any symlink; a missing file is created
+ * where one of our tmpfs mounts allows it. */
+static int open_generated_target(int root_fd, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    autofree char *parent_path = slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+    autoclose int parent = open_in_root(root_fd, parent_path);
+    if (parent >= 0) {
+        int fd = openat(parent, slash + 1, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+        if (fd >= 0 || errno != ENOENT)
+            return fd;
+    } else if (errno != ENOENT) {
+        return -1;
+    }
+    return open_or_create_target(root_fd, path, false);
+}
+
+/* The file's bytes go into the staging tmpfs, which is detached with the
+ * host's root after pivot_root; the bind keeps the file alive. Returns an
+ * O_PATH fd on it. */
+static int write_generated(struct mount_context *c, const struct mount_entry *e, const char *what)
+{
+    autofree char *file = xasprintf("%s/generated-%u", c->staging, c->count);
+    int fd = open(file, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0444);
+    if (fd < 0)
+        die_errno("%s: creating the file %s", what, file);
+    if (!write_all(fd, e->content, strlen(e->content)))
+        die_errno("%s: writing the file %s", what, file);
+    close(fd);
+    fd = open(file, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        die_errno("%s: opening the file %s", what, file);
+    return fd;
+}
+
 static void apply_entry(struct mount_context *c, const struct mount_entry *e)
 {
     char at[512];
@@ -480,7 +519,9 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
     char what[PATH_MAX + 600];
     snprintf(what, sizeof what, "%s: %s %s", at, mount_op_name(e->op), e->path);
 
-    autoclose int target = open_or_create_target(c->root_fd, e->path, e->is_dir);
+    autoclose int target = e->op == MOUNT_OP_GENERATED_FILE
+                               ? open_generated_target(c->root_fd, e->path)
+                               : open_or_create_target(c->root_fd, e->path, e->is_dir);
     if (target < 0) {
         if (errno == ELOOP || errno == EXDEV)
             die_errno("%s: the path changed since it was resolved (a symlink appeared "
@@ -561,6 +602,14 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
     case MOUNT_OP_DEV_MINIMAL:
         setup_dev_minimal(c, e, target, at);
         break;
+    case MOUNT_OP_GENERATED_FILE: {
+        autoclose int file = write_generated(c, e, what);
+        bind_fd(c, file, target, legacy_target,
+                MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+                false, what);
+        counted(c, "generated file (read-only)", e->path, at);
+        break;
+    }
     }
     /* A rule on / itself (ro = /) is stacked on the root: later lookups
      * must start from it, as a path lookup does not climb onto a mount
@@ -748,7 +797,7 @@ static const char *new_mount_api_missing(void)
     return NULL;
 }
 
-void mount_setup(const struct profile *p, const char *cwd)
+void mount_setup(const struct profile *p, const char *cwd, const struct mount_generated *generated)
 {
     struct mount_context c = { .p = p, .host_root_fd = -1, .root_fd = -1 };
     for (size_t k = 0; k < N_DEV_NODES; k++)
@@ -765,6 +814,15 @@ void mount_setup(const struct profile *p, const char *cwd)
     char *error = NULL;
     if (!mount_plan_build(&plan, p, mount_resolve_host, NULL, &error))
         die("%s", error);
+    if (generated) {
+        char at[512];
+        if (mount_plan_add_generated(&plan, generated->path, generated->content, generated->at))
+            verbose("mount: %s will be a file made by sbx: %s (%s)", generated->path,
+                    generated->why, origin_format(&generated->at, at, sizeof at));
+        else
+            verbose("mount: %s is left to the profile's rule on it, not made by sbx (%s)",
+                    generated->path, generated->why);
+    }
     warn_writable_profiles(p, &plan);
     if (mount_hook_after_resolve)
         mount_hook_after_resolve();

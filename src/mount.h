@@ -11,13 +11,23 @@
 
 /* The real resolver: open(O_PATH) once, then the canonical path is read back
  * from that fd, so the string and the object bound cannot disagree. */
+/* A file sbx makes and binds read-only into the sandbox. */
+struct mount_generated {
+    const char *path;      /* where inside, taken as it is (a symlink there is covered) */
+    const char *content;
+    const char *why;       /* for -v */
+    struct origin at;      /* the profile line that asked for it */
+};
+
 int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx);
 
 /* Runs in the sandbox's init (PID 1 of the new PID namespace, in new user
  * and mount namespaces with the id maps written). Dies (exit 125) naming the
  * profile line and path on any error. On return the process's root is the
- * sandbox's root and its working directory is cwd. */
-void mount_setup(const struct profile *p, const char *cwd);
+ * sandbox's root and its working directory is cwd. generated, when not
+ * NULL, is a file made by sbx and bound read-only (the sandbox's
+ * /etc/resolv.conf with outbound network, resolv.h). */
+void mount_setup(const struct profile *p, const char *cwd, const struct mount_generated *generated);
 
 /* Tests only: use the pre-5.12 path (mount(2) and remounts walked through
  * mountinfo) even where open_tree/mount_setattr exist. */

@@ -4,6 +4,7 @@
 
 #include "log.h"
 #include "report.h"
+#include "resolv.h"
 #include "util.h"
 
 #include <errno.h>
@@ -45,6 +46,30 @@ static char *find_in_path(const char *name)
     }
 }
 
+/* pasta reads the host's /etc/resolv.conf itself when it starts, in the
+ * same mount namespace as sbx: both read the same file. */
+static void prepare_dns(struct outbound *ob)
+{
+    static const char host_file[] = "/etc/resolv.conf";
+    size_t len = 0;
+    char *host = read_file_text(host_file, RESOLV_HOST_MAX, &len);
+    if (!host && errno != ENOENT)
+        die_errno("outbound network: reading the host's %s to make the sandbox's (DNS "
+                  "through pasta)%s",
+                  host_file, errno == EFBIG ? ": larger than 1 MiB, not a resolv.conf" : "");
+    char *text = resolv_conf_generate(host ? host : "", len, RESOLV_FORWARD_ADDRESS,
+                                      ob->dns_upstream, sizeof ob->dns_upstream);
+    free(host);
+    if (!ob->dns_upstream[0]) {
+        free(text);
+        warn("warning: outbound network: the host's %s %s: DNS inside the sandbox is not "
+             "forwarded and resolves only what that file leads to",
+             host_file, len ? "names no IPv4 nameserver" : "is missing or empty");
+        return;
+    }
+    ob->resolv_conf = text;
+}
+
 void outbound_prepare(struct outbound *ob, const struct profile *p, int clone_flags)
 {
     memset(ob, 0, sizeof *ob);
@@ -73,6 +98,7 @@ void outbound_prepare(struct outbound *ob, const struct profile *p, int clone_fl
                                    : " (as root: chmod 0666 /dev/net/tun, the mode Debian's "
                                      "udev rules give it)");
     }
+    prepare_dns(ob);
 }
 
 /* "none", or the ports joined by commas ("5432,6379"). */
@@ -121,6 +147,14 @@ char **outbound_pasta_argv(const struct outbound *ob, const struct profile *p, p
      * host's loopback (pasta(1), NOTES): a back door to the services
      * above. With it the gateway is the real gateway. */
     strv_push(&v, xstrdup("--no-map-gw"));
+    if (ob->resolv_conf) {
+        /* UDP to this address, port 53, goes to the host's first IPv4
+         * nameserver, on its loopback too (127.0.0.53): the one opening
+         * to the host's loopback besides `forward =`. The sandbox's
+         * /etc/resolv.conf names this address. */
+        strv_push(&v, xstrdup("--dns-forward"));
+        strv_push(&v, xstrdup(RESOLV_FORWARD_ADDRESS));
+    }
     strv_push(&v, xstrdup("--pid"));
     strv_push(&v, xstrdup(pid_file));
     if (as_root) {
@@ -275,6 +309,14 @@ void outbound_start(struct outbound *ob, const struct profile *p, pid_t init_pid
     free(fact);
     verbose_step("outbound network: pasta (pid %d) attached to the sandbox's network namespace",
                  (int)pid);
+    if (ob->resolv_conf) {
+        fact = xasprintf("%s:53 forwarded by pasta to the host's resolver %s:53 (the first IPv4 "
+                         "nameserver of the host's /etc/resolv.conf)",
+                         RESOLV_FORWARD_ADDRESS, ob->dns_upstream);
+        record_network("dns", fact);
+        verbose("outbound network: DNS: %s", fact);
+        free(fact);
+    }
 }
 
 void outbound_stop(struct outbound *ob)
@@ -299,4 +341,6 @@ void outbound_stop(struct outbound *ob)
     }
     free(ob->pasta_path);
     ob->pasta_path = NULL;
+    free(ob->resolv_conf);
+    ob->resolv_conf = NULL;
 }

@@ -9,6 +9,7 @@
 
 #include "profile.h"
 
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -18,11 +19,17 @@ struct outbound {
     pid_t pasta_pid;    /* 0: not running */
     char *rundir;       /* private directory for pasta's pid file */
     int log_fd;         /* pasta's stderr (memfd), for the diagnosis */
+    char *resolv_conf;  /* the sandbox's /etc/resolv.conf (resolv.h), NULL: DNS not forwarded */
+    char dns_upstream[INET_ADDRSTRLEN]; /* the host's resolver pasta forwards DNS to ("" none) */
 };
 
 /* Before anything is created: finds pasta in $PATH, so that a missing
  * package is reported before any namespace exists. Dies (125) naming the
- * package when it is not installed. Does nothing unless wanted. */
+ * package when it is not installed. Reads the host's /etc/resolv.conf and
+ * makes the sandbox's (ob->resolv_conf), whose queries pasta forwards to
+ * the host's first IPv4 nameserver; dies (125) naming the file when it
+ * cannot be read, warns when it names no IPv4 nameserver. Does nothing
+ * unless wanted. */
 void outbound_prepare(struct outbound *ob, const struct profile *p, int clone_flags);
 
 /* The argv pasta gets for sandbox init `init_pid` (NULL-terminated, owned

@@ -198,6 +198,11 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     limits_prepare(p, &ctx.limits);
     struct outbound outbound;
     outbound_prepare(&outbound, p, ctx.clone_flags);
+    ctx.resolv_conf = outbound.resolv_conf;
+    if (ctx.resolv_conf && !(ctx.clone_flags & CLONE_NEWNS))
+        warn("warning: outbound network with mount = no: /etc/resolv.conf stays the host's, "
+             "so DNS works only if it names a resolver pasta can reach (not the host's "
+             "loopback)");
 
     describe_setup(&ctx, res);
     if (ctx.clone_flags & CLONE_NEWUSER)

@@ -5,7 +5,11 @@
  *   mount-sandbox [--root ro|tmpfs|host] [--rw[?] P] [--ro[?] P]
  *                 [--tmpfs[?] P] [--hide[?] P] [--no-proc] [--dev none]
  *                 [--chdir DIR] [--legacy] [--profile-file F] [-v]
- *                 [--swap-link LINK NEW-TARGET] -- COMMAND [ARG...]
+ *                 [--swap-link LINK NEW-TARGET] [--generated PATH TEXT]
+ *                 -- COMMAND [ARG...]
+ *
+ * --generated binds a read-only file holding TEXT at PATH (taken as it is:
+ * a symlink there is covered), as sbx does for /etc/resolv.conf.
  *
  * --swap-link re-points the symlink LINK at NEW-TARGET after mount_setup()
  * resolved the rules and before it mounts anything: the race a profile
@@ -104,6 +108,9 @@ int main(int argc, char **argv)
     p.proc = true;
     p.dev = DEV_MINIMAL;
     p.ns[NS_USER] = p.ns[NS_MOUNT] = p.ns[NS_PID] = true;
+    struct mount_generated generated = {
+        .why = "--generated", .at = { .file = "mount-test.ini", .line = 0 },
+    };
     char cwdbuf[4096];
     const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
     if (!cwd)
@@ -131,6 +138,10 @@ int main(int argc, char **argv)
             swap_link = arg;
             swap_target = argv[i + 2];
             mount_hook_after_resolve = swap_link_now;
+            i += 2;
+        } else if (!strcmp(o, "--generated") && i + 2 < argc) {
+            generated.path = arg;
+            generated.content = argv[i + 2];
             i += 2;
         } else if (!strcmp(o, "--chdir")) {
             cwd = arg;
@@ -179,7 +190,7 @@ int main(int argc, char **argv)
         if (init == 0) {
             if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 die_errno("prctl(PR_SET_PDEATHSIG)");
-            mount_setup(&p, cwd);
+            mount_setup(&p, cwd, generated.path ? &generated : NULL);
             pid_t child = fork();
             if (child < 0)
                 die_errno("fork");

@@ -155,6 +155,27 @@ sbx) ;;  # no hook between resolving and mounting in sbx itself
     [ ! -e "$home/raced" ]; ok $? "nothing was written through the swapped link" ;;
 esac
 
+# A generated file (sbx's resolv.conf with outbound on) over a symlink
+# covers the link itself: the path shows the file, wherever the link
+# points, even at nothing; the link's target is untouched.
+case $runner in
+sbx) ;;  # sbx makes only /etc/resolv.conf: session-outbound.sh tests it
+*)
+    ln -sfn "$outside/nowhere" "$work/dangling"
+    echo original >"$outside/target"
+    ln -sfn "$outside/target" "$work/pointing"
+    sandbox --generated "$work/dangling" "made
+" --rw "$work" -- sh -c "cat '$work/dangling'; { echo x >'$work/dangling'; } 2>&1"
+    like "$out" "made" "a generated file over a dangling symlink is what the path shows"
+    like "$out" "Read-only file system" "and it is read-only"
+    sandbox --generated "$work/pointing" "made
+" --rw "$work" -- \
+        sh -c "cat '$work/pointing' '$outside/target'"
+    is "$out" "made
+original" "over a symlink to a file: the path shows it, the target is untouched"
+    is "$(readlink "$work/dangling")" "$outside/nowhere" "the host's symlink is left as it was" ;;
+esac
+
 # --- missing paths ------------------------------------------------------------------------
 case $runner in
 sbx) printf '[profile]\ninclude = %s\n[filesystem]\nrw? = /nonexistent/sbx\n' "$tmpdir/mount.ini" \

@@ -105,4 +105,42 @@ is "$(r fwd_tcp)" "reply host-loopback" "forwarded: the host's loopback service 
 is "$(r fwd_udp)" "reply host-loopback" "forwarded: it answers over UDP"
 like "$(r bind_any)" "127.0.0.1 ok" "in that world too, the sandbox's own loopback works"
 
+made_by_sbx="# Made by sbx: DNS queries to 169.254.1.1 go through pasta to the host's resolver. nameserver 169.254.1.1"
+# DNS: the world's /etc/resolv.conf names a resolver on its own loopback
+# (127.0.0.53), then one in the server netns, then is a symlink.
+is "$(r dns_lo)" "10.213.7.1      some-name.sbx-test" \
+    "DNS: a resolver on the host's loopback (127.0.0.53) answers through pasta"
+is "$(r dns_lo_srch)" "10.213.7.1      some-name.sbx-test" "DNS: the host's search list is kept"
+is "$(r dns_lo_nx)" "status 2" "DNS: NXDOMAIN comes back as not found (getent status 2)"
+is "$(r dns_lo_file)" "$made_by_sbx options edns0 trust-ad search sbx-test" \
+    "DNS: the sandbox's resolv.conf names pasta's address, keeps options and search, no other nameserver"
+is "$(r dns_lo_ro)" "ro" "DNS: the sandbox's resolv.conf is a read-only mount (the topmost one there)"
+is "$(r dns_off)" "status 2" "outbound off: the name does not resolve"
+is "$(r dns_off_file)" "nameserver 127.0.0.53 options edns0 trust-ad search sbx-test" \
+    "outbound off: /etc/resolv.conf is the host's, untouched"
+is "$(r dns_direct)" "recv: Connection refused" \
+    "DNS: the host's 127.0.0.53 is still not reachable directly (the sandbox's own lo)"
+is "$(r dns_other)" "no reply" "DNS: pasta's DNS address forwards port 53 only, not another port"
+is "$(r dns_other_tcp)" "connect: Connection refused" "DNS: nor TCP to the resolver's address"
+like "$(r dns_verbose)" "DNS: 169.254.1.1:53 forwarded by pasta to the host's resolver 127.0.0.53:53" \
+    "-v names the resolver DNS goes to"
+like "$(r dns_report)" "169.254.1.1:53 forwarded by pasta to the host's resolver 127.0.0.53:53" \
+    "the run record names it under network.state.dns"
+is "$(r dns_s)" "10.213.7.2      some-name.sbx-test" \
+    "DNS: a resolver beyond the host (server netns) answers through pasta"
+like "$(r dns_v6only)" "the host's /etc/resolv.conf names no IPv4 nameserver: DNS inside the sandbox is not forwarded" \
+    "no IPv4 nameserver on the host: a warning says DNS is not forwarded"
+like "$(r dns_v6only)" "nameserver ::1 status 0" "and the sandbox sees the host's file, the command runs"
+like "$(r dns_huge)" "/etc/resolv.conf to make the sandbox's (DNS through pasta): larger than 1 MiB" \
+    "a 2 MB /etc/resolv.conf: the error names the file"
+unlike "$(r dns_huge)" "ran" "and the command never started"
+like "$(r dns_huge)" "status 125" "exit 125"
+is "$(r dns_link)" "10.213.7.1      some-name.sbx-test" \
+    "DNS: /etc/resolv.conf a symlink to a file the sandbox cannot see: resolution works"
+is "$(r dns_link_file)" "$made_by_sbx" "and /etc/resolv.conf shows the generated file"
+like "$(r dns_queries_lo)" "query some-name.sbx-test" "the loopback resolver saw the queries"
+like "$(r dns_queries_s)" "query some-name.sbx-test 1" "the server netns resolver saw the A query"
+is "$(r dns_queries_s | sed 's/query some-name.sbx-test [0-9]* *//g')" "" \
+    "and only the queries of its own run"
+
 done_testing

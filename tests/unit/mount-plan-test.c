@@ -27,6 +27,9 @@ static const struct fake_path fake_fs[] = {
     { "/tmp", "/tmp", true },
     { "/dev/shm", "/dev/shm", true },
     { "/proc", "/proc", true },
+    { "/etc", "/etc", true },
+    { "/etc/x", "/etc/x", true },
+    { "/etc/resolv.conf", "/etc/resolv.conf", false },
     { "/missing", NULL, false },
 };
 
@@ -85,7 +88,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(40);
+    plan(44);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -242,6 +245,26 @@ int main(void)
     add(&p, FS_HIDE, "/home/u", false);
     ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "root = host + hide ~ builds");
     ok(!mount_plan_writable_holder(&mp, "/home/u/x.ini"), "but not one under a hidden path");
+    mount_plan_free(&mp);
+
+    /* A generated file (outbound DNS: /etc/resolv.conf) goes after its
+     * parents; a rule on that very path wins. */
+    profile_reset(&p, ROOT_RO, true, DEV_NONE);
+    add(&p, FS_TMPFS, "/etc/x", false);
+    add(&p, FS_TMPFS, "/etc", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "plan with /etc builds");
+    ok(mount_plan_add_generated(&mp, "/etc/resolv.conf", "nameserver 1.2.3.4\n",
+                                (struct origin){ NULL, 0 }),
+       "a generated /etc/resolv.conf is added");
+    text = plan_text(&mp);
+    is_str(text, "root (read-only):/ proc:/proc tmpfs:/etc tmpfs:/etc/x "
+                 "generated file:/etc/resolv.conf", "it comes after /etc, parent first");
+    free(text);
+    mount_plan_free(&mp);
+    add(&p, FS_HIDE, "/etc/resolv.conf", false);
+    mount_plan_build(&mp, &p, fake_resolve, &calls, &err);
+    ok(!mount_plan_add_generated(&mp, "/etc/resolv.conf", "x", (struct origin){ NULL, 0 }),
+       "hide = /etc/resolv.conf wins over the generated file");
     mount_plan_free(&mp);
 
     profile_reset(&p, ROOT_RO, false, DEV_NONE);

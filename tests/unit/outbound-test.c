@@ -8,6 +8,7 @@
 
 #include "outbound.h"
 #include "profile.h"
+#include "resolv.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static void free_argv(char **argv)
 
 int main(void)
 {
-    plan(17);
+    plan(19);
     struct profile p;
     profile_init_defaults(&p);
     p.outbound = true;
@@ -70,7 +71,16 @@ int main(void)
        "the pid file says when pasta is ready");
     ok(!has(argv, "--runas"), "unprivileged: pasta keeps the caller's uid (no --runas)");
     ok(!strcmp(last(argv), "4242"), "pasta joins the user and network namespaces of init's pid");
+    ok(!has(argv, "--dns-forward"), "no sandbox resolv.conf made: no DNS forwarding");
     free_argv(argv);
+
+    ob.resolv_conf = "nameserver " RESOLV_FORWARD_ADDRESS "\n";
+    argv = outbound_pasta_argv(&ob, &p, 4242, "/run/x/pid", false);
+    ok(value_of(argv, "--dns-forward") &&
+           !strcmp(value_of(argv, "--dns-forward"), RESOLV_FORWARD_ADDRESS),
+       "DNS to " RESOLV_FORWARD_ADDRESS " (what the sandbox's resolv.conf names) is forwarded");
+    free_argv(argv);
+    ob.resolv_conf = NULL;
 
     argv = outbound_pasta_argv(&ob, &p, 4242, "/run/x/pid", true);
     ok(value_of(argv, "--runas") && !strcmp(value_of(argv, "--runas"), "0:0"),
