@@ -25,7 +25,8 @@ noreturn void command_exec(const struct sandbox_context *ctx);
 
 /* Starts a process that runs command_exec(ctx) and returns its pid (in
  * the caller's PID namespace), or -1 with errno set. The caller is
- * suspended until the command has execve()d or exited; see command.c. */
+ * suspended until the command has execve()d or exited (vfork; see
+ * command.c). */
 pid_t command_spawn(const struct sandbox_context *ctx);
 
 #endif
