@@ -8,6 +8,7 @@
 
 #include "../tap.h"
 
+#include "channel.h"
 #include "net.h"
 
 #include <errno.h>
@@ -83,47 +84,11 @@ static void up_in_foreign_netns(void)
 }
 
 /* A process in namespaces of its own (through_flags) opens an rtnetlink
- * socket and passes it to us, as the sandbox's init does; we bring lo up
+ * socket and passes it to us on a channel, as the sandbox's init does; we bring lo up
  * through it; it reports whether lo is up where it is. Exit codes: 20 the
  * namespaces were refused, 21 lo still down, 0 up. (Only ever a network
  * namespace of its own: the host's lo is never touched.) */
 static int through_flags;
-
-static void send_fd(int sock, int fd)
-{
-    char byte = 'f';
-    struct iovec iov = { &byte, 1 };
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-                          .msg_control = control.buf, .msg_controllen = sizeof control.buf };
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    if (sendmsg(sock, &msg, 0) != 1)
-        _exit(22);
-}
-
-static int recv_fd(int sock)
-{
-    char byte;
-    struct iovec iov = { &byte, 1 };
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-                          .msg_control = control.buf, .msg_controllen = sizeof control.buf };
-    if (recvmsg(sock, &msg, 0) != 1 || !CMSG_FIRSTHDR(&msg))
-        return -1;
-    int fd;
-    memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&msg)), sizeof fd);
-    return fd;
-}
 
 static void up_through_passed_socket(void)
 {
@@ -139,14 +104,16 @@ static void up_through_passed_socket(void)
         int nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
         if (nl < 0)
             _exit(23);
-        send_fd(sp[1], nl);
+        if (!channel_send(sp[1], CHANNEL_NETLINK_FD, 0, nl))
+            _exit(22);
         char go;
         if (read(sp[1], &go, 1) != 1) /* our parent died: it said why */
             _exit(24);
         _exit((lo_flags() & IFF_UP) ? 0 : 21);
     }
-    int fd = recv_fd(sp[0]);
-    if (fd < 0) {
+    struct channel_msg m;
+    int fd = -1;
+    if (channel_recv(sp[0], &m, &fd, false) != 1 || fd < 0) {
         int st;
         waitpid(inside, &st, 0);
         _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 23);
