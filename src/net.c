@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
-#include <stdbool.h>
 #include <unistd.h>
 #include <netlink/errno.h>
 #include <netlink/netlink.h>
@@ -26,18 +25,20 @@
  * init's mount work (docs/performance.md). The library is the same one,
  * named by the SONAME configure found; dlopen() follows the usual search
  * (LD_LIBRARY_PATH included, like the dynamic linker would at start). */
+/* Each pointer has the type of the function libnl's headers declare, so
+ * a mismatch is a compile error, as it would be for a linked call. */
 static struct {
-    struct nl_sock *(*socket_alloc)(void);
-    void (*socket_free)(struct nl_sock *);
-    int (*connect)(struct nl_sock *, int);
-    int (*socket_set_fd)(struct nl_sock *, int, int);
-    const char *(*geterror)(int);
-    int (*syserr2nlerr)(int);
-    struct rtnl_link *(*link_alloc)(void);
-    void (*link_put)(struct rtnl_link *);
-    void (*link_set_ifindex)(struct rtnl_link *, int);
-    void (*link_set_flags)(struct rtnl_link *, unsigned int);
-    int (*link_change)(struct nl_sock *, struct rtnl_link *, struct rtnl_link *, int);
+    __typeof__(nl_socket_alloc) *socket_alloc;
+    __typeof__(nl_socket_free) *socket_free;
+    __typeof__(nl_connect) *connect;
+    __typeof__(nl_socket_set_fd) *socket_set_fd;
+    __typeof__(nl_geterror) *geterror;
+    __typeof__(nl_syserr2nlerr) *syserr2nlerr;
+    __typeof__(rtnl_link_alloc) *link_alloc;
+    __typeof__(rtnl_link_put) *link_put;
+    __typeof__(rtnl_link_set_ifindex) *link_set_ifindex;
+    __typeof__(rtnl_link_set_flags) *link_set_flags;
+    __typeof__(rtnl_link_change) *link_change;
 } nl;
 
 static void *libnl_symbol(void *lib, const char *name)
