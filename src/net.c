@@ -89,10 +89,11 @@ static void link_up(int fd)
     const char *step = "allocating a netlink socket and link objects";
     int err = -NLE_NOMEM;
     if (sock && orig && change) {
-        step = fd < 0 ? "connecting to rtnetlink" : "adopting the sandbox's rtnetlink socket";
         if (fd < 0) {
+            step = "connecting to rtnetlink";
             err = nl.connect(sock, NETLINK_ROUTE);
         } else {
+            step = "adopting the sandbox's rtnetlink socket";
             /* libnl closes the socket it was given: give it a copy */
             int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
             err = copy < 0 ? -nl.syserr2nlerr(errno) : nl.socket_set_fd(sock, NETLINK_ROUTE, copy);

@@ -99,8 +99,7 @@ static void describe_network(const struct profile *p, int flags)
  * (init.c says why the supervisor may, and why it does). */
 static void bring_up_loopback(struct supervisor *s, int sock)
 {
-    loopback_up_through(sock);
-    close(sock);
+    loopback_up_through(sock); /* sock stays handle_channel()'s, which closes it */
     verbose_step("loopback up (through the sandbox's rtnetlink socket)");
     /* init may have failed meanwhile (a mount rule, a working directory
      * that is not visible inside): it said why, and its exit is what the
