@@ -177,8 +177,36 @@ void run_cli_free(struct run_cli *c)
 
 /* ------------------------------------------------------------------ */
 
-/* ${USER} without $USER: getpwuid() loads the NSS machinery (nsswitch.conf,
- * the nscd socket, /etc/passwd), about 60 us and 70 kB of memory that a
+struct passwd *passwd_file_entry(const char *path, uid_t uid)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return NULL;
+    struct passwd *pw;
+    /* fgetpwent() skips lines it cannot parse. */
+    while ((pw = fgetpwent(f)) && pw->pw_uid != uid)
+        ;
+    fclose(f);
+    return pw;
+}
+
+/* The caller's entry in the password database. The static build reads
+ * /etc/passwd itself: glibc's NSS loads its other modules (systemd, sss,
+ * ldap) with dlopen(), which pulls the shared libc into a static program
+ * and is not supported there (on Debian 12, libnss_systemd crashed such a
+ * program). A user known only to such a module has no entry for a static
+ * sbx; ${HOME} and ${USER} then come from $HOME and $USER (sbx-profile(5)). */
+static struct passwd *caller_passwd(void)
+{
+#ifdef SBX_STATIC_BINARY
+    return passwd_file_entry("/etc/passwd", getuid());
+#else
+    return getpwuid(getuid());
+#endif
+}
+
+/* ${USER} without $USER: the password database costs (nsswitch.conf, the
+ * nscd socket, /etc/passwd) about 60 us and 70 kB of memory that a
  * profile without ${USER}, as the shipped ones are, should not pay. */
 static const char *user_from_passwd(void)
 {
@@ -186,7 +214,7 @@ static const char *user_from_passwd(void)
     static bool looked;
     if (!looked) {
         looked = true;
-        struct passwd *pw = getpwuid(getuid());
+        struct passwd *pw = caller_passwd();
         name = pw && pw->pw_name ? xstrdup(pw->pw_name) : NULL;
     }
     return name;
@@ -202,8 +230,8 @@ const struct profile_vars *cli_profile_vars(void)
     done = true;
     v.home = getenv("HOME");
     if (!v.home || v.home[0] != '/') {
-        struct passwd *pw = getpwuid(getuid());
-        v.home = pw && pw->pw_dir ? xstrdup(pw->pw_dir) : NULL;
+        struct passwd *pw = caller_passwd();
+        v.home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? xstrdup(pw->pw_dir) : NULL;
     }
     v.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
     v.user = getenv("USER");

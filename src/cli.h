@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <pwd.h>
+#include <sys/types.h>
 
 /* One option that changes the profile, applied in command-line order on
  * top of it through profile_apply_option(). */
@@ -53,6 +55,11 @@ void cli_load_profile(struct profile *p, const char *name, const struct run_cli 
 /* The caller's directory and identity as ${VAR}s for profiles. Strings
  * live until the process exits. */
 const struct profile_vars *cli_profile_vars(void);
+
+/* uid's entry in a passwd(5) file, without NSS (the static build's
+ * password database): NULL if the file cannot be read or has none. The
+ * entry is fgetpwent()'s static one, valid until the next call. */
+struct passwd *passwd_file_entry(const char *path, uid_t uid);
 
 /* Where the command starts: -C (relative to the caller's directory) or the
  * caller's directory. Exits 125 when it cannot be known. */

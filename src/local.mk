@@ -14,7 +14,21 @@ src_libsbx_a_SOURCES = \
 
 bin_PROGRAMS += src/sbx
 src_sbx_SOURCES = src/main.c
+# A static PIE by default (configure.ac says why). valgrind cannot follow
+# malloc() in a static program, so `make valgrind` uses src/sbx-dynamic:
+# the same objects, linked dynamically, built on demand.
+if STATIC_BINARY
+src_sbx_LDFLAGS = $(AM_LDFLAGS) $(SBX_BIN_LDFLAGS)
+src_sbx_LDADD = src/libsbx.a $(SBX_BIN_LIBS)
+EXTRA_PROGRAMS = src/sbx-dynamic
+src_sbx_dynamic_SOURCES = src/main.c
+src_sbx_dynamic_LDADD = src/libsbx.a $(SBX_LIBS)
+CLEANFILES += src/sbx-dynamic
+VALGRIND_SBX = src/sbx-dynamic
+else
 src_sbx_LDADD = src/libsbx.a $(SBX_LIBS)
+VALGRIND_SBX = src/sbx
+endif
 
 include src/run.mk
 include src/mount.mk

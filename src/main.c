@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "log.h"
 
+#include <gnu/libc-version.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +97,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
         printf("sbx %s\n", PACKAGE_VERSION);
+#ifdef SBX_STATIC_BINARY
+        /* Built in, so a security fix in one of them needs a rebuild of sbx. */
+        printf("static PIE with glibc %s, %s\n", gnu_get_libc_version(), SBX_STATIC_VERSIONS);
+#endif
         return 0;
     }
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

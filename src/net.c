@@ -18,15 +18,15 @@
  * saves the RTM_GETLINK round trip a lookup by name would cost. */
 #define LOOPBACK_IFINDEX 1
 
-/* libnl-route-3 is loaded when lo is brought up, not when sbx starts.
- * Linked, it cost every start of sbx (`--version`, `profile`, `probe`,
- * mode = none) its loading and its constructors, about 0.15 ms and 0.5 MB
- * of RSS; loaded here, in the supervisor after clone(), that time overlaps
- * init's mount work (docs/performance.md). The library is the same one,
- * named by the SONAME configure found; dlopen() follows the usual search
- * (LD_LIBRARY_PATH included, like the dynamic linker would at start). */
-/* Each pointer has the type of the function libnl's headers declare, so
- * a mismatch is a compile error, as it would be for a linked call. */
+/* In the dynamic build, libnl-route-3 is loaded when lo is brought up,
+ * not when sbx starts. Linked, it cost every start of sbx (`--version`,
+ * `profile`, `probe`, mode = none) its loading and its constructors, about
+ * 0.15 ms and 0.5 MB of RSS; loaded here, in the supervisor after clone(),
+ * that time overlaps init's mount work (docs/performance.md). The library
+ * is the same one, named by the SONAME configure found; dlopen() follows
+ * the usual search (LD_LIBRARY_PATH included, like the dynamic linker
+ * would at start). The static build (SBX_STATIC_BINARY) links libnl in,
+ * where it costs no loading at all, and fills the same table. */
 static struct {
     __typeof__(nl_socket_alloc) *socket_alloc;
     __typeof__(nl_socket_free) *socket_free;
@@ -41,6 +41,22 @@ static struct {
     __typeof__(rtnl_link_change) *link_change;
 } nl;
 
+#ifdef SBX_STATIC_BINARY
+static void libnl_load(void)
+{
+    nl.socket_alloc = nl_socket_alloc;
+    nl.socket_free = nl_socket_free;
+    nl.connect = nl_connect;
+    nl.socket_set_fd = nl_socket_set_fd;
+    nl.geterror = nl_geterror;
+    nl.syserr2nlerr = nl_syserr2nlerr;
+    nl.link_alloc = rtnl_link_alloc;
+    nl.link_put = rtnl_link_put;
+    nl.link_set_ifindex = rtnl_link_set_ifindex;
+    nl.link_set_flags = rtnl_link_set_flags;
+    nl.link_change = rtnl_link_change;
+}
+#else
 static void *libnl_symbol(void *lib, const char *name)
 {
     void *f = dlsym(lib, name);
@@ -76,6 +92,7 @@ static void libnl_load(void)
     /* Never dlclose()d: the supervisor exits soon, and unloading would run
      * libnl's destructors for nothing. */
 }
+#endif
 
 /* Every exit frees what libnl allocated first: a die() with the socket
  * still held would be a leak to LeakSanitizer, and would change the exit

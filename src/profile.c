@@ -539,8 +539,14 @@ static char *expand_vars(struct loader *L, const struct origin *at, const char *
                 return NULL;
             }
             if (!val) {
-                add_error(L, at, "'${%s}' has no value here%s", name,
-                          !strcmp(name, "PROFILE_DIR") ? " (not set from a file)" : " (unset in the environment)");
+                if (!strcmp(name, "HOME") || !strcmp(name, "USER"))
+                    add_error(L, at, "'${%s}' has no value here ($%s is unset and the password "
+                              "database has no entry for uid %s; set $%s)", name, name,
+                              L->vars->uid ? L->vars->uid : "?", name);
+                else
+                    add_error(L, at, "'${%s}' has no value here%s", name,
+                              !strcmp(name, "PROFILE_DIR") ? " (not set from a file)"
+                                                           : " (unset in the environment)");
                 free(out);
                 return NULL;
             }

@@ -19,8 +19,8 @@ HARDEN_ENV = SBX='$(abs_top_builddir)/src/sbx' \
 
 # valgrind --leak-check=full on sbx run, probe, profile show and error
 # paths: 0 errors, 0 bytes definitely lost (tests/valgrind/run.sh).
-valgrind: all
-	$(HARDEN_ENV) $(SHELL) $(top_srcdir)/tests/valgrind/run.sh
+valgrind: all $(VALGRIND_SBX)
+	$(HARDEN_ENV) SBX='$(abs_top_builddir)/$(VALGRIND_SBX)' $(SHELL) $(top_srcdir)/tests/valgrind/run.sh
 
 # 500 sandboxes, 8 at a time, then the hostile callers (tests/integration/stress.sh;
 # make check runs it with 48). STRESS_COUNT=N for another number.

@@ -107,4 +107,29 @@ run_cmd env SBX_PROFILE_PATH="$tmpdir/env" SBX_PROFILE=broken "$SBX" run -- true
 is "$status" 125 "\$SBX_PROFILE picks the profile"
 like "$err" "broken.ini:4: nofile: 'bogus' is not valid" "\$SBX_PROFILE: its errors are reported"
 
+# ${HOME} and ${USER} fall back to the password database when the
+# environment lacks them (the static sbx reads /etc/passwd without NSS:
+# glibc's dlopen()ed modules crash a static program). The caller is known:
+me=$(id -u)
+home=$(getent passwd "$me" | cut -d: -f6)
+run_cmd env -u HOME "$SBX" profile show default
+like "$out" "hide? = $home/.ssh" "HOME unset: \${HOME} is uid $me's home from the password database"
+printf '[profile]\ninclude = default\n[filesystem]\nhide? = /nonexistent/${USER}\n' >"$tmpdir/env/user.ini"
+run_cmd env -u USER SBX_PROFILE_PATH="$tmpdir/env" "$SBX" profile show user
+like "$out" "hide? = /nonexistent/$(getent passwd "$me" | cut -d: -f1)" \
+    "USER unset: \${USER} is uid $me's name from the password database"
+# ... and a caller it does not know (uid 54321 of a user namespace of our
+# own) gets an error naming the uid and the fix, never a crash.
+stranger() { env -u HOME -u USER "$@" unshare -U --map-user=54321 --map-group=54321 "$SBX" run -- true; }
+run_cmd stranger
+is "$status" 125 "unknown uid, HOME unset: exit 125"
+like "$err" "'\${HOME}' has no value here (\$HOME is unset and the password database has no entry for uid 54321; set \$HOME)" \
+    "unknown uid, HOME unset: the error names the uid and the fix"
+run_cmd stranger HOME="$tmpdir"
+is "$status" 0 "unknown uid with HOME set: runs"
+run_cmd stranger HOME="$tmpdir" SBX_PROFILE_PATH="$tmpdir/env" SBX_PROFILE=user
+is "$status" 125 "unknown uid, USER unset, a profile with \${USER}: exit 125"
+like "$err" "user.ini:4: '\${USER}' has no value here (\$USER is unset and the password database has no entry for uid 54321; set \$USER)" \
+    "unknown uid, USER unset: the error names the uid and the fix"
+
 done_testing

@@ -31,7 +31,7 @@ else
 fi
 
 # The pages name the version they describe.
-version=$("$SBX" --version)
+version=$("$SBX" --version | head -n 1)
 for page in "$man1" "$man5"; do
     th=$(sed -n 's/^\.TH .*"\(sbx [^"]*\)".*/\1/p' "$page")
     is "$th" "$version" "${page##*/} is for $version (.TH)"

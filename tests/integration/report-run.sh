@@ -38,7 +38,7 @@ is "$(j .verdict)" passed "pass: verdict passed"
 is "$(j .result.exit_status)/$(j .result.exit_code)/$(j .result.signal)/$(j .result.command_ran)" \
     0/0/null/true "pass: exit_status 0, exit_code 0, no signal, command ran"
 is "$(j .failure)" null "pass: no failure"
-is "$(j .sbx_version)" "$("$SBX" --version | sed 's/^sbx //')" "pass: sbx_version is sbx --version's"
+is "$(j .sbx_version)" "$("$SBX" --version | sed -n "1s/^sbx //p")" "pass: sbx_version is sbx --version's"
 j .start_time | grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$'
 ok $? "pass: start_time is ISO 8601 UTC"
 now_ms=$(($(date +%s) * 1000))

@@ -6,6 +6,9 @@
 #include "log.h"
 
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /* The parsed result points into argv, so argv must outlive each check:
  * it lives in static storage, not in a compound literal of the call. */
@@ -96,5 +99,32 @@ int main(void)
     is_int(PARSE(CLI_MODE_RUN, &c, "run", "-p", "a", "x"), CLI_OK, "second parse in one process");
     is_str(c.profile, "a", "second parse reads its own arguments");
     run_cli_free(&c);
+    /* The static build's password database: /etc/passwd read without
+     * NSS. Lines it cannot parse are skipped, not fatal. */
+    char path[] = "/tmp/sbx-cli-test-passwd.XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f)
+        bail_out("cannot create a scratch passwd file in /tmp");
+    fputs("root:x:0:0:root:/root:/bin/bash\n"
+          "garbage without colons\n"
+          "::::::\n"
+          "bad:x:notanumber:0::/nowhere:/bin/sh\n"
+          "\n"
+          "dev:x:1000:1000:Dev,,,:/home/dev:/bin/bash\n"
+          "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n", f);
+    fclose(f);
+    struct passwd *pw = passwd_file_entry(path, 1000);
+    ok(pw != NULL, "passwd_file_entry finds uid 1000 after lines it cannot parse");
+    is_str(pw ? pw->pw_name : NULL, "dev", "its name");
+    is_str(pw ? pw->pw_dir : NULL, "/home/dev", "its home");
+    pw = passwd_file_entry(path, 0);
+    is_str(pw ? pw->pw_name : NULL, "root", "the first line's entry");
+    pw = passwd_file_entry(path, 65534);
+    is_str(pw ? pw->pw_dir : NULL, "/nonexistent", "the last line's entry");
+    ok(passwd_file_entry(path, 54321) == NULL, "a uid without an entry gives NULL");
+    unlink(path);
+    ok(passwd_file_entry(path, 0) == NULL, "a missing file gives NULL, not a crash");
+
     return done_testing();
 }
