@@ -12,9 +12,12 @@
 #     reaped), median of BENCH_RSS_RUNS runs, and that of the init inside;
 #   - throughput: BENCH_STREAMS concurrent streams x BENCH_PER_STREAM
 #     sandboxes, wall time, sbx and bwrap alternated over two rounds;
-# and once, as the calling user, the run-time overhead of a syscall-heavy
-# workload under --profile restrictive (seccomp filter and ledger) against
-# the same workload without sbx, interleaved the same way (with other work
+# and once, as the calling user, the run-time overhead of two syscall-heavy
+# workloads under --profile restrictive (seccomp filter and ledger) against
+# the same workload without sbx: a stat-heavy build (a no-op `make` over
+# BENCH_BUILD_FILES up-to-date objects, the issue's example) and, as the
+# worst case, bench/stat-loop (a system call every ~250 ns and nothing
+# else). Each is interleaved the same way (with other work
 # on the machine, one command's runs all in a row can take twice as long as
 # the other's for no reason of their own).
 #
@@ -28,9 +31,10 @@ ROUNDS=${BENCH_ROUNDS:-5}
 RSS_RUNS=${BENCH_RSS_RUNS:-11}
 STREAMS=${BENCH_STREAMS:-8} PER_STREAM=${BENCH_PER_STREAM:-100}
 LOOP_ROUNDS=${BENCH_LOOP_ROUNDS:-300000}
-for t in hyperfine bwrap jq bc /usr/bin/time unshare setpriv xargs; do
+BUILD_FILES=${BENCH_BUILD_FILES:-30000}
+for t in hyperfine bwrap jq bc /usr/bin/time unshare setpriv xargs make; do
     command -v "$t" >/dev/null ||
-        { echo "bench: $t is missing (apt-get install hyperfine bubblewrap jq bc time util-linux findutils)"; exit 1; }
+        { echo "bench: $t is missing (apt-get install hyperfine bubblewrap jq bc time util-linux findutils make)"; exit 1; }
 done
 
 if [ "$(id -u)" = 0 ]; then
@@ -174,22 +178,42 @@ for user in $users; do
     unset best
 done
 
-echo "== run-time overhead: stat/open/getppid loop ($LOOP_ROUNDS rounds) under --profile restrictive," \
-    "medians of ${BENCH_OVERHEAD_ROUNDS:-6} interleaved rounds of 3"
 cd "$work" || exit 1
 filter=$("$SBX" run -q --profile restrictive -- /bin/sed -n 's/^Seccomp:\t//p' /proc/self/status)
 case "$filter" in
-    2) echo "  seccomp filter active inside (Seccomp: 2)" ;;
-    *) echo "  WARNING: no seccomp filter inside (Seccomp: $filter): this sbx does not install it yet," \
-            "the figure below is without filter and ledger" ;;
+    2) echo "== run-time overhead under --profile restrictive (seccomp filter active inside: Seccomp 2)" ;;
+    *) echo "== run-time overhead under --profile restrictive: WARNING: no seccomp filter inside" \
+            "(Seccomp: $filter), the figures below are without filter and ledger" ;;
 esac
 OVERHEAD_ROUNDS=${BENCH_OVERHEAD_ROUNDS:-6}
-inside="$SBX run --profile restrictive -- $work/stat-loop $LOOP_ROUNDS" bare="$work/stat-loop $LOOP_ROUNDS"
-interleaved "$(id -u)" "$work/overhead" "$OVERHEAD_ROUNDS" 3 1 "$inside" "$bare" ||
-    { echo "bench: overhead run failed"; exit 1; }
-a=$(median_of "$inside" "$work"/overhead-*.json) n=$(median_of "$bare" "$work"/overhead-*.json)
-printf '  inside sbx %.1f ms, bare %.1f ms: overhead %.1f %% (target <= 3 %%, sbx start-up included)\n' \
-    "$a" "$n" "$(echo "($a - $n) * 100 / $n" | bc -l)"
+overhead() { # NAME LABEL CMD...: interleaved inside/bare, prints the line
+    local name=$1 label=$2 a n
+    shift 2
+    local inside="$SBX run --profile restrictive -- $*" bare="$*"
+    interleaved "$(id -u)" "$work/$name" "$OVERHEAD_ROUNDS" 3 1 "$inside" "$bare" ||
+        { echo "bench: $name run failed; inside sbx it says:"; $inside; exit 1; }
+    a=$(median_of "$inside" "$work/$name"-*.json) n=$(median_of "$bare" "$work/$name"-*.json)
+    printf '  %-44s inside sbx %7.1f ms, bare %7.1f ms: overhead %4.1f %%\n' \
+        "$label" "$a" "$n" "$(echo "($a - $n) * 100 / $n" | bc -l)"
+}
+echo "  medians of $OVERHEAD_ROUNDS interleaved rounds of 3, sbx start-up included; target <= 3 %"
+# The build: every object up to date, so make stats each source, header
+# and object (about two stat() calls per object) and runs nothing.
+tree=$work/build-tree
+mkdir -p "$tree/include" && touch -d '1 minute ago' "$tree/include/a.h" "$tree/include/b.h" "$tree/include/c.h"
+for d in $(seq 0 99); do mkdir -p "$tree/src/d$d" "$tree/obj/d$d"; done
+seq 0 $((BUILD_FILES - 1)) | awk '{ printf "src/d%d/f%d.c\n", $1 % 100, $1 }' | (cd "$tree" && xargs touch -d '1 minute ago')
+seq 0 $((BUILD_FILES - 1)) | awk '{ printf "obj/d%d/f%d.o\n", $1 % 100, $1 }' | (cd "$tree" && xargs touch)
+cat >"$tree/Makefile" <<'MAKEFILE'
+SRCS := $(wildcard src/*/*.c)
+OBJS := $(SRCS:src/%.c=obj/%.o)
+all: $(OBJS)
+obj/%.o: src/%.c include/a.h include/b.h include/c.h
+	cp $< $@
+MAKEFILE
+make -s -C "$tree" -q all || { echo "bench: the build tree is not up to date"; exit 1; }
+overhead build "no-op make, $BUILD_FILES objects (the target)" make -s -C "$tree"
+overhead loop "stat-loop $LOOP_ROUNDS (worst case)" "$work/stat-loop" "$LOOP_ROUNDS"
 
 if [ -n "$CALLCOST" ]; then
     echo "== what a sandbox adds to each call (ns per call, 200000 calls each; noisy: compare rows)"

@@ -33,8 +33,9 @@ void profile_search_free(struct profile_search *s)
     s->n = 0;
 }
 
-/* True when this binary is the one in the build tree it was built in, so
- * the shipped profiles are found before `make install`. */
+/* True when this binary is the one in the build tree it was built in (or
+ * its dynamic twin for valgrind, src/local.mk), so the shipped profiles
+ * are found before `make install`. */
 static bool running_from_build_tree(void)
 {
     char exe[PATH_MAX];
@@ -42,9 +43,9 @@ static bool running_from_build_tree(void)
     if (n <= 0)
         return false;
     exe[n] = '\0';
-    char built[PATH_MAX];
-    snprintf(built, sizeof built, "%s/src/sbx", SBX_ABS_BUILDDIR);
-    return strcmp(exe, built) == 0;
+    static const char built[] = SBX_ABS_BUILDDIR "/src/sbx";
+    return strncmp(exe, built, sizeof built - 1) == 0 &&
+           (!strcmp(exe + sizeof built - 1, "") || !strcmp(exe + sizeof built - 1, "-dynamic"));
 }
 
 void profile_search_from_env(struct profile_search *s)
