@@ -17,13 +17,16 @@
 # the same workload without sbx: a stat-heavy build (a no-op `make` over
 # BENCH_BUILD_FILES up-to-date objects, the issue's example) and, as the
 # worst case, bench/stat-loop (a system call every ~250 ns and nothing
-# else). Each is interleaved the same way (with other work
-# on the machine, one command's runs all in a row can take twice as long as
-# the other's for no reason of their own).
+# else), in BENCH_OVERHEAD_PAIRS pairs of runs back to back (with other
+# work on the machine, one command's runs all in a row can take twice as
+# long as the other's for no reason of their own).
+#
+# BENCH_PARTS (default "startup overhead calls") picks what to measure.
 #
 # Timings are noisy: this is not part of `make check`. docs/performance.md
 # has the figures and what they mean.
 set -u
+export LC_ALL=C   # decimal points in $EPOCHREALTIME, printf and bc
 SBX=${SBX:?set SBX to the sbx binary} STATLOOP=${STATLOOP:?set STATLOOP to bench/stat-loop}
 CALLCOST=${CALLCOST:-}
 RUNS=${BENCH_RUNS:-300}
@@ -129,7 +132,10 @@ echo "root=$r cwd-writable=$w tmp-entries=$(ls -A /tmp | wc -l) lo=$(grep -q " l
  "uid=$(id -u) capeff=$(sed -n "s/^CapEff:\t//p" /proc/self/status) nnp=$(sed -n "s/^NoNewPrivs:\t//p" /proc/self/status)" \
  "dev=$(ls /dev | tr "\n" " ")"'
 
-for user in $users; do
+PARTS=" ${BENCH_PARTS:-startup overhead calls} "
+part() { case "$PARTS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+part startup && for user in $users; do
     if [ "$user" = root ]; then label=root; dir=$work/root; else label="unprivileged (uid $user)"; dir=$work/$user; fi
     mkdir -p "$dir"
     [ "$user" = root ] || chown "$user:$user" "$dir"
@@ -178,6 +184,7 @@ for user in $users; do
     unset best
 done
 
+if part overhead; then
 cd "$work" || exit 1
 filter=$("$SBX" run -q --profile restrictive -- /bin/sed -n 's/^Seccomp:\t//p' /proc/self/status)
 case "$filter" in
@@ -185,18 +192,45 @@ case "$filter" in
     *) echo "== run-time overhead under --profile restrictive: WARNING: no seccomp filter inside" \
             "(Seccomp: $filter), the figures below are without filter and ledger" ;;
 esac
-OVERHEAD_ROUNDS=${BENCH_OVERHEAD_ROUNDS:-6}
-overhead() { # NAME LABEL CMD...: interleaved inside/bare, prints the line
-    local name=$1 label=$2 a n
-    shift 2
-    local inside="$SBX run --profile restrictive -- $*" bare="$*"
-    interleaved "$(id -u)" "$work/$name" "$OVERHEAD_ROUNDS" 3 1 "$inside" "$bare" ||
-        { echo "bench: $name run failed; inside sbx it says:"; $inside; exit 1; }
-    a=$(median_of "$inside" "$work/$name"-*.json) n=$(median_of "$bare" "$work/$name"-*.json)
-    printf '  %-44s inside sbx %7.1f ms, bare %7.1f ms: overhead %4.1f %%\n' \
-        "$label" "$a" "$n" "$(echo "($a - $n) * 100 / $n" | bc -l)"
+PAIRS=${BENCH_OVERHEAD_PAIRS:-20}
+# Wall time of one run in ms (bash's $EPOCHREALTIME: no fork to read it).
+timed_ms() {
+    local t0=$EPOCHREALTIME t1
+    "$@" >/dev/null 2>&1 || return 1
+    t1=$EPOCHREALTIME
+    echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) * 1000 }'
 }
-echo "  medians of $OVERHEAD_ROUNDS interleaved rounds of 3, sbx start-up included; target <= 3 %"
+# PAIRS pairs of runs, inside sbx and bare one right after the other, the
+# order swapped every pair; the overhead is the median of the pairs' own
+# ratios. On this kind of machine a one-second run can take 20 % longer
+# for no reason of its own, for seconds at a time: runs that close
+# together see the same machine, so pairing cancels that drift, where
+# medians of separate rounds did not (a no-op make read 0.3, 3.4 and
+# 2.2 % in three runs that way).
+overhead() { # NAME LABEL CMD...
+    local name=$1 label=$2 i a b
+    shift 2
+    local -a inside=("$SBX" run --profile restrictive -- "$@")
+    timed_ms "${inside[@]}" >/dev/null && timed_ms "$@" >/dev/null ||   # warm-up, and a check
+        { echo "bench: $name failed; inside sbx it says:"; "${inside[@]}"; exit 1; }
+    : >"$work/$name.pairs"
+    for i in $(seq "$PAIRS"); do
+        if [ $((i % 2)) = 1 ]; then a=$(timed_ms "${inside[@]}") && b=$(timed_ms "$@")
+        else b=$(timed_ms "$@") && a=$(timed_ms "${inside[@]}"); fi ||
+            { echo "bench: a run of $name failed"; exit 1; }
+        echo "$a $b" >>"$work/$name.pairs"
+    done
+    # medians of each column and of the per-pair overhead, its quartiles
+    awk '{ a[NR] = $1; b[NR] = $2; r[NR] = ($1 / $2 - 1) * 100 }
+         function med(v, n,   i, j, t) {
+             for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+             return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+         END { n = NR; ma = med(a, n); mb = med(b, n); mr = med(r, n)
+               printf "  %-40s inside sbx %7.1f ms, bare %7.1f ms: overhead %4.1f %%\n", label, ma, mb, mr
+               printf "  %-40s (per pair: quartiles %.1f to %.1f %%)\n", "", r[int((n + 3) / 4)], r[int((3 * n + 3) / 4)] }' \
+        label="$label" "$work/$name.pairs"
+}
+echo "  medians of $PAIRS pairs (inside, bare) run back to back, sbx start-up included; target <= 3 %"
 # The build: every object up to date, so make stats each source, header
 # and object (about two stat() calls per object) and runs nothing.
 tree=$work/build-tree
@@ -215,7 +249,9 @@ make -s -C "$tree" -q all || { echo "bench: the build tree is not up to date"; e
 overhead build "no-op make, $BUILD_FILES objects (the target)" make -s -C "$tree"
 overhead loop "stat-loop $LOOP_ROUNDS (worst case)" "$work/stat-loop" "$LOOP_ROUNDS"
 
-if [ -n "$CALLCOST" ]; then
+fi
+
+if [ -n "$CALLCOST" ] && part calls; then
     echo "== what a sandbox adds to each call (ns per call, 200000 calls each; noisy: compare rows)"
     printf '  %-18s %s\n' bare "$("$work/call-cost")"
     printf '  %-18s %s\n' "bwrap (no filter)" "$(bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc "$work/call-cost")"
