@@ -123,13 +123,16 @@ like "$out" "hide? = /nonexistent/$(getent passwd "$me" | cut -d: -f1)" \
 stranger() { env -u HOME -u USER "$@" unshare -U --map-user=54321 --map-group=54321 "$SBX" run -- true; }
 run_cmd stranger
 is "$status" 125 "unknown uid, HOME unset: exit 125"
-like "$err" "'\${HOME}' has no value here (\$HOME is unset and the password database has no entry for uid 54321; set \$HOME)" \
+like "$err" "'\${HOME}' has no value here (no absolute \$HOME in the environment, and the password database has no entry for uid 54321; set HOME)" \
     "unknown uid, HOME unset: the error names the uid and the fix"
+run_cmd stranger HOME=relative/home
+is "$status" 125 "unknown uid, HOME relative: exit 125"
+like "$err" "(no absolute \$HOME in the environment" "unknown uid, HOME relative: the same error"
 run_cmd stranger HOME="$tmpdir"
 is "$status" 0 "unknown uid with HOME set: runs"
 run_cmd stranger HOME="$tmpdir" SBX_PROFILE_PATH="$tmpdir/env" SBX_PROFILE=user
 is "$status" 125 "unknown uid, USER unset, a profile with \${USER}: exit 125"
-like "$err" "user.ini:4: '\${USER}' has no value here (\$USER is unset and the password database has no entry for uid 54321; set \$USER)" \
+like "$err" "user.ini:4: '\${USER}' has no value here (no \$USER in the environment, and the password database has no entry for uid 54321; set USER)" \
     "unknown uid, USER unset: the error names the uid and the fix"
 
 done_testing
