@@ -10,3 +10,6 @@ EXTRA_DIST += tests/integration/perf-teardown.sh
 check_PROGRAMS += tests/helpers/memory-hog
 TESTS += tests/integration/perf-startup.sh
 EXTRA_DIST += tests/integration/perf-startup.sh
+# The static build must not reach glibc's NSS (docs/performance.md, change 6).
+TESTS += tests/integration/build-nss.sh
+EXTRA_DIST += tests/integration/build-nss.sh
