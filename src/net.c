@@ -4,7 +4,9 @@
 
 #include "log.h"
 
-#include <dlfcn.h>
+#ifndef SBX_STATIC_BINARY
+#include <dlfcn.h>   /* the dynamic build loads libnl-route-3 itself */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>

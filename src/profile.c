@@ -542,7 +542,7 @@ static char *expand_vars(struct loader *L, const struct origin *at, const char *
                 if (!strcmp(name, "HOME") || !strcmp(name, "USER"))
                     add_error(L, at, "'${%s}' has no value here (%s in the environment, and the "
                               "password database has no entry for uid %s; set %s)", name,
-                              name[0] == 'H' ? "no absolute $HOME" : "no $USER",
+                              !strcmp(name, "HOME") ? "no absolute $HOME" : "no $USER",
                               L->vars->uid ? L->vars->uid : "?", name);
                 else
                     add_error(L, at, "'${%s}' has no value here%s", name,
