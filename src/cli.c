@@ -256,7 +256,19 @@ void cli_load_profile(struct profile *p, const char *name, const struct run_cli 
     struct profile_search search;
     profile_search_from_env(&search);
     struct profile_errors errs = {0};
-    const struct profile_vars *vars = cli_profile_vars();
+    /* ${CWD} is the directory the command starts in: with --chdir, that
+     * one (canonical), so `sbx run -C ~/proj` from ~ makes the project
+     * writable, not the whole home directory. */
+    struct profile_vars chdir_vars = *cli_profile_vars();
+    autofree char *chdir_real = NULL;
+    if (c && c->chdir) {
+        autofree char *asked = cli_command_cwd(c);
+        chdir_real = realpath(asked, NULL);
+        if (!chdir_real)
+            die_errno("--chdir %s", asked);
+        chdir_vars.cwd = chdir_real;
+    }
+    const struct profile_vars *vars = &chdir_vars;
     profile_init_defaults(p);
     bool ok = profile_load(p, name, &search, vars, &errs);
     for (size_t i = 0; ok && c && i < c->noverrides; i++) {

@@ -8,6 +8,7 @@
 
 #include "rlimits.h"
 #include "profile.h"
+#include "protect.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -27,6 +28,8 @@ struct sandbox_context {
     sigset_t caller_mask;      /* restored in the command before exec */
     struct rlimit caller_nofile; /* restored in the command before limits_apply() */
     const char *resolv_conf;   /* outbound DNS: the sandbox's /etc/resolv.conf, or NULL */
+    const char *home;          /* the caller's $HOME (profile variable ${HOME}), or NULL */
+    struct protect_list protect; /* what stays read-only inside (protect.h) */
 };
 
 #endif

@@ -185,7 +185,11 @@ noreturn void init_main(struct sandbox_context *ctx)
             .path = "/etc/resolv.conf", .content = ctx->resolv_conf,
             .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
         };
-        mount_setup(p, ctx->cwd, ctx->resolv_conf ? &resolv : NULL);
+        struct mount_inputs in = {
+            .cwd = ctx->cwd, .generated = ctx->resolv_conf ? &resolv : NULL,
+            .protect = &ctx->protect, .outer_uid = ctx->outer_uid, .home = ctx->home,
+        };
+        mount_setup(p, &in);
     }
     verbose_step("mounts done");
     if (loopback) {

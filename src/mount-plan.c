@@ -126,8 +126,8 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
         /* pid = no: the sandbox's PID namespace is the host's, whose proc
          * the kernel lets only its owner mount anew (EPERM in our user
          * namespace). Its existing /proc shows exactly that namespace. */
-        struct mount_resolved res = { NULL, -1, false, 0 };
-        int err = resolve("/proc", &res, ctx);
+        struct mount_resolved res = { NULL, -1, false, 0, NULL };
+        int err = resolve("/proc", 0, &res, ctx);
         if (err) {
             char where[512];
             *error = xasprintf("%s: proc = yes with pid = no: the host's /proc cannot be "
@@ -156,8 +156,25 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
                                where, fs_kind_name(r->kind), r->path ? r->path : "");
             return false;
         }
-        struct mount_resolved res = { NULL, -1, false, 0 };
-        int err = resolve(r->path, &res, ctx);
+        struct mount_resolved res = { NULL, -1, false, 0, NULL };
+        int err = resolve(r->path, r->kind == FS_RW ? MOUNT_RESOLVE_WRITABLE : 0, &res, ctx);
+        if (err && res.refused_link) {
+            /* A symlink in a place a sandbox can write could have been
+             * planted by an earlier run: following it would make its
+             * target writable (rw? = ~/.cache/pip -> ~). An optional rule
+             * is dropped with a warning; a required one stops the run. */
+            autofree char *link = res.refused_link;
+            autofree char *text = xasprintf(
+                "%s: rw path %s goes through the symlink %s, which a sandbox could have made; "
+                "sbx follows no such link for a writable rule (write the path it points to, or "
+                "replace the link with the directory itself)", where, r->path, link);
+            if (r->optional) {
+                strv_push(&plan->warnings, xasprintf("warning: %s; this rule is skipped", text));
+                continue;
+            }
+            *error = xstrdup(text);
+            return false;
+        }
         if (err == ENOENT || err == ENOTDIR) {
             if (r->optional)
                 continue;
@@ -196,6 +213,8 @@ void mount_plan_free(struct mount_plan *plan)
     free(plan->v);
     plan->v = NULL;
     plan->n = plan->cap = 0;
+    strv_free(&plan->warnings);
+    strv_free(&plan->notes);
 }
 
 bool mount_plan_add_generated(struct mount_plan *plan, const char *path, const char *content,
@@ -228,4 +247,206 @@ const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *pl
     if (decides && (decides->op == MOUNT_OP_BIND_RW || decides->op == MOUNT_OP_ROOT_HOST))
         return decides;
     return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Protected paths                                                      */
+
+static const char protect_label[] = "protected path";
+
+void mount_probe_free(struct mount_probe *pr)
+{
+    free(pr->path);
+    free(pr->link_target);
+    if (pr->fd >= 0)
+        close(pr->fd);
+    *pr = (struct mount_probe){ .fd = -1 };
+}
+
+static bool plan_has_path(const struct mount_plan *plan, const char *path)
+{
+    for (size_t i = 0; i < plan->n; i++)
+        if (!strcmp(plan->v[i].path, path))
+            return true;
+    return false;
+}
+
+static bool unprotected(const struct profile *p, const char *asked, const char *canonical)
+{
+    for (size_t i = 0; i < p->unprotect.n; i++)
+        if (!strcmp(p->unprotect.v[i].value, asked) ||
+            (canonical && !strcmp(p->unprotect.v[i].value, canonical)))
+            return true;
+    return false;
+}
+
+/* The directories strictly between the writable entry and the protected
+ * path get a bind of their own (on themselves, as writable as they were):
+ * a mount point cannot be renamed or removed (EBUSY), so the command
+ * cannot move ~/.config/sbx or a project's .git aside and put a directory
+ * of its own, unprotected, in its place. */
+static void pin_parents(struct mount_plan *plan, const char *holder, const char *path,
+                        mount_probe_fn probe, void *ctx)
+{
+    size_t hn = strcmp(holder, "/") ? strlen(holder) : 0;
+    autofree char *dir = xstrdup(path);
+    for (char *slash = strrchr(dir, '/'); slash && (size_t)(slash - dir) > hn;
+         slash = strrchr(dir, '/')) {
+        *slash = '\0';
+        if (plan_has_path(plan, dir))
+            continue;
+        struct mount_probe pr = { .fd = -1 };
+        if (probe(dir, false, NULL, plan, &pr, ctx) == 0 && pr.found == MOUNT_FOUND_OBJECT && pr.is_dir &&
+            !strcmp(pr.path, dir)) {
+            plan_put(plan, (struct mount_entry){
+                .op = MOUNT_OP_BIND_RW, .path = pr.path, .fd = pr.fd, .is_dir = true,
+                .mode = pr.mode, .at = { protect_label, 0 },
+                .why = "pinned: a protected path lies below it",
+            });
+            pr.path = NULL;
+            pr.fd = -1;
+        }
+        mount_probe_free(&pr);
+    }
+}
+
+/* The writable entry a rule of the profile made, skipping pins, for
+ * messages: the pin is sbx's, the rule is what the user can change. */
+static const struct mount_entry *rule_holder(const struct mount_plan *plan, const char *path)
+{
+    const struct mount_entry *best = &plan->v[0];
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mount_entry *e = &plan->v[i];
+        if (e->at.file != protect_label && mount_path_within(path, e->path) &&
+            mount_path_depth(e->path) >= mount_path_depth(best->path))
+            best = e;
+    }
+    return best;
+}
+
+/* One protected path: `asked` as composed, with its kind and rule. */
+static bool protect_one(struct mount_plan *plan, const struct profile *p, const char *asked,
+                        enum protect_kind kind, enum protect_missing missing, bool own,
+                        const char *why, const char *placeholder, mount_probe_fn probe, void *ctx,
+                        char **error)
+{
+    struct mount_probe pr = { .fd = -1 };
+    if (probe(asked, false, NULL, plan, &pr, ctx) != 0) {
+        mount_probe_free(&pr);
+        return true; /* unreachable for us (EACCES): for the command as well */
+    }
+    const struct mount_entry *holder = mount_plan_writable_holder(plan, pr.path);
+    if (!holder) {
+        mount_probe_free(&pr);
+        return true; /* read-only, hidden or a tmpfs here already */
+    }
+    if (!own && unprotected(p, asked, pr.found == MOUNT_FOUND_MISSING ? NULL : pr.path)) {
+        strv_push(&plan->notes, xasprintf("protect: %s left writable: unprotect = in the profile", asked));
+        mount_probe_free(&pr);
+        return true;
+    }
+    if (pr.found == MOUNT_FOUND_OBJECT && pr.is_dir && kind == PROTECT_FILE) {
+        /* A directory where a file is read (.git of a plain repository, not
+         * the "gitdir:" file of a worktree): nothing reads it as that file. */
+        mount_probe_free(&pr);
+        return true;
+    }
+    autofree char *holder_path = xstrdup(holder->path);
+    char where[512];
+    origin_format(&rule_holder(plan, pr.path)->at, where, sizeof where);
+    if (pr.found == MOUNT_FOUND_MISSING) {
+        if (missing == PROTECT_MISSING_IGNORE) {
+            mount_probe_free(&pr);
+            return true;
+        }
+        if (missing == PROTECT_MISSING_REFUSE) {
+            *error = xasprintf("%s does not exist, and %s (%s) makes its directory writable: a "
+                               "command could create it, and %s; create it first, make its "
+                               "directory read-only, or add 'unprotect = %s' to [filesystem]",
+                               asked, holder_path, where, why, asked);
+            mount_probe_free(&pr);
+            return false;
+        }
+        mount_probe_free(&pr);
+        const char *content = kind == PROTECT_FILE ? (placeholder ? placeholder : "") : NULL;
+        int err = probe(asked, true, content, plan, &pr, ctx);
+        if (err || pr.found != MOUNT_FOUND_OBJECT) {
+            *error = xasprintf("%s: cannot create it to keep it read-only (%s): %s", asked,
+                               why, err ? strerror(err) : "something else is in the way");
+            mount_probe_free(&pr);
+            return false;
+        }
+        strv_push(&plan->notes, xasprintf("protect: created %s (%s) to keep it read-only", pr.path,
+                                          content ? (*content ? "a file meaning nothing" : "an empty file")
+                                                  : "an empty directory"));
+    }
+    if (pr.found == MOUNT_FOUND_LINK) {
+        /* The link itself is covered: whatever it points at, the command
+         * sees an empty read-only file and cannot re-point it. */
+        strv_push(&plan->warnings,
+                  xasprintf("warning: %s is a symlink to %s inside %s, which this profile makes "
+                            "writable (%s): an earlier sandbox may have planted it (%s); check it "
+                            "and remove it", pr.path, pr.link_target, holder_path, where, why));
+        plan_put(plan, (struct mount_entry){
+            .op = MOUNT_OP_HIDE, .path = pr.path, .fd = pr.fd, .is_dir = false, .mode = 0444,
+            .at = { protect_label, 0 }, .at_link = true, .why = why,
+        });
+    } else {
+        plan_put(plan, (struct mount_entry){
+            .op = MOUNT_OP_BIND_RO, .path = pr.path, .fd = pr.fd, .is_dir = pr.is_dir,
+            .mode = pr.mode, .at = { protect_label, 0 }, .why = why,
+        });
+    }
+    autofree char *path = xstrdup(pr.path);
+    pr.path = NULL;
+    pr.fd = -1;
+    mount_probe_free(&pr);
+    pin_parents(plan, holder_path, path, probe, ctx);
+    return true;
+}
+
+bool mount_plan_protect(struct mount_plan *plan, const struct protect_list *list,
+                        const struct profile *p, mount_probe_fn probe, void *ctx, char **error)
+{
+    *error = NULL;
+    for (size_t i = 0; list && i < list->n; i++) {
+        const struct protected_path *pp = &list->v[i];
+        if (!protect_one(plan, p, pp->path, pp->kind, pp->missing, pp->own, pp->why,
+                         pp->placeholder, probe, ctx, error))
+            return false;
+    }
+    /* The writable directories as the profile made them, before pins are
+     * added: each may be a project with a repository. */
+    struct strv roots = { 0 };
+    for (size_t i = 0; i < plan->n; i++)
+        if ((plan->v[i].op == MOUNT_OP_BIND_RW || plan->v[i].op == MOUNT_OP_ROOT_HOST) &&
+            plan->v[i].is_dir && plan->v[i].at.file != protect_label)
+            strv_push(&roots, xstrdup(plan->v[i].path));
+    size_t nnames;
+    const struct protected_name *names = protect_project_names(&nnames);
+    bool ok = true;
+    for (size_t r = 0; ok && r < roots.n; r++) {
+        const char *root = strcmp(roots.v[r], "/") ? roots.v[r] : "";
+        for (size_t k = 0; ok && k < nnames; k++) {
+            /* The first component must exist: sbx never creates a .git (or
+             * .claude) where a project has none. */
+            const char *second = strchr(names[k].name + 1, '/');
+            if (second) {
+                autofree char *top = xasprintf("%s%.*s", root, (int)(second - names[k].name),
+                                               names[k].name);
+                struct mount_probe pr = { .fd = -1 };
+                bool dir = probe(top, false, NULL, plan, &pr, ctx) == 0 &&
+                           pr.found == MOUNT_FOUND_OBJECT && pr.is_dir;
+                mount_probe_free(&pr);
+                if (!dir)
+                    continue;
+            }
+            autofree char *path = xasprintf("%s%s", root, names[k].name);
+            ok = protect_one(plan, p, path, names[k].kind, names[k].missing, false, names[k].why,
+                             NULL, probe, ctx, error);
+        }
+    }
+    strv_free(&roots);
+    plan_order(plan);
+    return ok;
 }

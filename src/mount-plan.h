@@ -6,6 +6,8 @@
 #define SBX_MOUNT_PLAN_H
 
 #include "profile.h"
+#include "protect.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,11 +34,15 @@ struct mount_entry {
     unsigned mode;         /* permission bits of the host object (tmpfs copies them) */
     struct origin at;      /* the profile line that asked for it */
     char *content;         /* MOUNT_OP_GENERATED_FILE: the file's bytes (a C string) */
+    bool at_link;          /* the mount point is the path itself, even a symlink there */
+    const char *why;       /* static; protected paths: who reads or runs it later */
 };
 
 struct mount_plan {
     struct mount_entry *v;
     size_t n, cap;
+    struct strv warnings;  /* for the caller to print: rules skipped, links covered */
+    struct strv notes;     /* for -v: protections made, directories created */
 };
 
 /* What resolving a profile path found: the canonical path of the object it
@@ -46,10 +52,16 @@ struct mount_resolved {
     int fd;                /* -1 allowed (unit tests) */
     bool is_dir;
     unsigned mode;
+    char *refused_link;    /* EPERM: "LINK -> TARGET", the link a sandbox could have made */
 };
 
-/* Returns 0 and fills *out, or an errno value (ENOENT: the path is missing). */
-typedef int (*mount_resolve_fn)(const char *path, struct mount_resolved *out, void *ctx);
+/* flags of a resolve call */
+#define MOUNT_RESOLVE_WRITABLE 1u  /* an rw rule: follow no symlink a sandbox could have made */
+
+/* Returns 0 and fills *out, or an errno value (ENOENT: the path is missing;
+ * EPERM with refused_link set: a symlink on the way is refused). */
+typedef int (*mount_resolve_fn)(const char *path, unsigned flags, struct mount_resolved *out,
+                                void *ctx);
 
 /* Builds the ordered plan: the root first, then every rule, /proc and /dev
  * parent-first (by path depth, stable), a later rule on the same canonical
@@ -68,6 +80,38 @@ void mount_plan_free(struct mount_plan *plan);
  * order. */
 bool mount_plan_add_generated(struct mount_plan *plan, const char *path, const char *content,
                               struct origin at);
+
+/* What the host shows at a protected path. Symlinks are followed only
+ * outside the plan's writable entries, where no sandbox could have made
+ * them; one met inside is reported, not followed. */
+enum mount_found { MOUNT_FOUND_OBJECT, MOUNT_FOUND_LINK, MOUNT_FOUND_MISSING };
+struct mount_probe {
+    enum mount_found found;
+    char *path;            /* canonical: the object, the link itself, or the first missing component */
+    int fd;                /* O_PATH on the object or on the link itself; -1 when missing */
+    bool is_dir;
+    unsigned mode;
+    char *link_target;     /* MOUNT_FOUND_LINK: what the link points at */
+};
+/* With create, what is missing of `path` is made first (only below a
+ * writable entry of the plan): directories, and the last component a file
+ * holding file_content when that is not NULL. Returns 0 or an errno value. */
+typedef int (*mount_probe_fn)(const char *path, bool create, const char *file_content,
+                              const struct mount_plan *plan, struct mount_probe *out, void *ctx);
+
+/* Adds to a built plan what keeps the protected paths (protect.h) read-only
+ * where a writable entry holds them: a read-only bind on each one that
+ * exists, an empty read-only file over a symlink found there, the missing
+ * directories made first; and the directories between the writable entry and
+ * the path each pinned (bound on itself), so that none can be renamed away
+ * and replaced. `list` is the caller's list; the project names are added
+ * below every writable directory entry. Paths the profile lists in
+ * `unprotect` are left alone, except sbx's own. Returns false with *error
+ * set (malloc'd) when a protected file is missing where the command could
+ * create it. */
+bool mount_plan_protect(struct mount_plan *plan, const struct protect_list *list,
+                        const struct profile *p, mount_probe_fn probe, void *ctx, char **error);
+void mount_probe_free(struct mount_probe *pr);
 
 /* Pure path helpers (canonical absolute paths, no trailing slash but "/"). */
 size_t mount_path_depth(const char *path);

@@ -3,6 +3,7 @@
 #include "mount.h"
 
 #include "log.h"
+#include "mount-walk.h"
 #include "report.h"
 #include "util.h"
 
@@ -59,12 +60,58 @@ static const char *fd_path(int fd, struct fd_path_buf *b)
 
 static const char *where(const struct mount_entry *e, char *buf, size_t len)
 {
-    return origin_format(&e->at, buf, len);
+    origin_format(&e->at, buf, len);
+    if (e->why) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, ": %s", e->why);
+    }
+    return buf;
 }
 
-int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx)
+/* A symlink met while resolving a writable rule is followed only if no
+ * sandbox could have made it. A sandbox creates files as the caller (the
+ * only uid its user namespace maps: root's files for a root caller), and
+ * only where some profile makes a directory writable: the working
+ * directory, the shipped profiles' writable directories below $HOME
+ * (protect.h), this profile's rw paths. A link owned by the caller in one
+ * of those places is refused; any other is followed (~/.cargo -> /data,
+ * /var/run -> /run). A directory only another profile of yours makes
+ * writable is not known here (sbx-profile(5), SYMLINKS IN RULE PATHS). */
+static enum walk_link writable_rule_link(const char *link, const struct stat *st, void *data)
 {
-    (void)ctx;
+    const struct mount_host *h = data;
+    if (!h || st->st_uid != h->self)
+        return WALK_FOLLOW;
+    /* Strictly below: a place itself is a mount point inside (or the
+     * directory holding one), which no sandbox can rename or replace. */
+    for (size_t i = 0; i < h->writable.n; i++)
+        if (mount_path_within(link, h->writable.v[i]) && strcmp(link, h->writable.v[i]))
+            return WALK_REFUSE;
+    return WALK_FOLLOW;
+}
+
+int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *out, void *ctx)
+{
+    if (flags & MOUNT_RESOLVE_WRITABLE) {
+        struct walk_result r;
+        int err = walk_path(path, writable_rule_link, NULL, ctx, false, NULL, &r);
+        if (err)
+            return err;
+        if (r.found == WALK_MISSING) {
+            walk_result_free(&r);
+            return ENOENT;
+        }
+        if (r.found == WALK_REFUSED) {
+            out->refused_link = xasprintf("%s -> %s", r.path, r.target);
+            walk_result_free(&r);
+            return EPERM;
+        }
+        out->path = r.path;
+        out->fd = r.fd;
+        out->is_dir = S_ISDIR(r.st.st_mode);
+        out->mode = r.st.st_mode & 07777;
+        return 0;
+    }
     /* Follows symlinks and ".." now, once. What is bound later is this fd,
      * and the target inside is this fd's canonical path: a symlink swapped
      * after this point redirects nothing. */
@@ -90,6 +137,38 @@ int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx)
     out->fd = fd;
     out->is_dir = S_ISDIR(st.st_mode);
     out->mode = st.st_mode & 07777;
+    return 0;
+}
+
+/* Protected paths: a link inside a writable entry is where a sandbox may
+ * have been; it is reported (and covered), never followed. One outside is
+ * what the host itself uses, and is followed. */
+static enum walk_link protected_link(const char *link, const struct stat *st, void *data)
+{
+    (void)st;
+    return mount_plan_writable_holder(data, link) ? WALK_STOP : WALK_FOLLOW;
+}
+
+static bool protected_may_create(const char *dir, void *data)
+{
+    return mount_plan_writable_holder(data, dir) != NULL;
+}
+
+int mount_probe_host(const char *path, bool create, const char *file_content,
+                     const struct mount_plan *plan, struct mount_probe *out, void *ctx)
+{
+    (void)ctx;
+    struct walk_result r;
+    int err = walk_path(path, protected_link, protected_may_create, (void *)plan, create,
+                        file_content, &r);
+    if (err)
+        return err;
+    *out = (struct mount_probe){
+        .found = r.found == WALK_LINK ? MOUNT_FOUND_LINK
+                 : r.found == WALK_MISSING ? MOUNT_FOUND_MISSING : MOUNT_FOUND_OBJECT,
+        .path = r.path, .fd = r.fd, .is_dir = S_ISDIR(r.st.st_mode),
+        .mode = r.st.st_mode & 07777, .link_target = r.target,
+    };
     return 0;
 }
 
@@ -519,7 +598,7 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
     char what[PATH_MAX + 600];
     snprintf(what, sizeof what, "%s: %s %s", at, mount_op_name(e->op), e->path);
 
-    autoclose int target = e->op == MOUNT_OP_GENERATED_FILE
+    autoclose int target = e->op == MOUNT_OP_GENERATED_FILE || e->at_link
                                ? open_generated_target(c->root_fd, e->path)
                                : open_or_create_target(c->root_fd, e->path, e->is_dir);
     if (target < 0) {
@@ -797,8 +876,41 @@ static const char *new_mount_api_missing(void)
     return NULL;
 }
 
-void mount_setup(const struct profile *p, const char *cwd, const struct mount_generated *generated)
+static void push_place(struct strv *places, const char *path)
 {
+    if (!path || path[0] != '/')
+        return;
+    char *real = realpath(path, NULL);
+    if (real && strcmp(real, path))
+        strv_push(places, real);
+    else
+        free(real);
+    strv_push(places, xstrdup(path));
+}
+
+/* The places a sandbox could have written (writable_rule_link()), as
+ * written and canonical. */
+static void host_writable_places(struct mount_host *h, const struct profile *p,
+                                 const struct mount_inputs *in)
+{
+    push_place(&h->writable, in->cwd);
+    for (size_t i = 0; i < p->nfs; i++)
+        if (p->fs[i].kind == FS_RW)
+            push_place(&h->writable, p->fs[i].path);
+    if (!in->home || in->home[0] != '/')
+        return;
+    size_t n;
+    const char *const *rel = protect_shipped_writable(&n);
+    for (size_t i = 0; i < n; i++) {
+        autofree char *path = xasprintf("%s/%s", in->home, rel[i]);
+        push_place(&h->writable, path);
+    }
+}
+
+void mount_setup(const struct profile *p, const struct mount_inputs *in)
+{
+    const char *cwd = in->cwd;
+    const struct mount_generated *generated = in->generated;
     struct mount_context c = { .p = p, .host_root_fd = -1, .root_fd = -1 };
     for (size_t k = 0; k < N_DEV_NODES; k++)
         c.host_dev_fd[k] = -1;
@@ -810,10 +922,19 @@ void mount_setup(const struct profile *p, const char *cwd, const struct mount_ge
                  c.legacy ? ": " : "", c.legacy ? why_legacy : "",
                  openat2_usable ? "openat2" : "no openat2: component-wise O_NOFOLLOW walks");
 
+    struct mount_host host = { .self = geteuid() };
+    host_writable_places(&host, p, in);
     struct mount_plan plan = { 0 };
     char *error = NULL;
-    if (!mount_plan_build(&plan, p, mount_resolve_host, NULL, &error))
+    if (!mount_plan_build(&plan, p, mount_resolve_host, &host, &error))
         die("%s", error);
+    strv_free(&host.writable);
+    if (in->protect && !mount_plan_protect(&plan, in->protect, p, mount_probe_host, NULL, &error))
+        die("%s", error);
+    for (size_t i = 0; i < plan.warnings.n; i++)
+        warn("%s", plan.warnings.v[i]);
+    for (size_t i = 0; i < plan.notes.n; i++)
+        verbose("mount: %s", plan.notes.v[i]);
     if (generated) {
         char at[512];
         if (mount_plan_add_generated(&plan, generated->path, generated->content, generated->at))

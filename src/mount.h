@@ -8,6 +8,7 @@
 #include "profile.h"
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* The real resolver: open(O_PATH) once, then the canonical path is read back
  * from that fd, so the string and the object bound cannot disagree. */
@@ -19,7 +20,25 @@ struct mount_generated {
     struct origin at;      /* the profile line that asked for it */
 };
 
-int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx);
+/* What the host resolvers need to tell a symlink a sandbox could have made
+ * (sbx-profile(5), SYMLINKS IN RULE PATHS). */
+struct mount_host {
+    uid_t self;              /* our uid here: a sandbox's files are created as it */
+    struct strv writable;    /* places some sandbox may write, as written and canonical */
+};
+
+/* ctx: a struct mount_host. */
+int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *out, void *ctx);
+int mount_probe_host(const char *path, bool create, const char *file_content,
+                     const struct mount_plan *plan, struct mount_probe *out, void *ctx);
+
+struct mount_inputs {
+    const char *cwd;                          /* where the command starts */
+    const struct mount_generated *generated;  /* NULL: none */
+    const struct protect_list *protect;       /* NULL: none (test helpers) */
+    uid_t outer_uid;                          /* the caller's uid outside */
+    const char *home;                         /* the caller's $HOME, or NULL */
+};
 
 /* Runs in the sandbox's init (PID 1 of the new PID namespace, in new user
  * and mount namespaces with the id maps written). Dies (exit 125) naming the
@@ -27,7 +46,7 @@ int mount_resolve_host(const char *path, struct mount_resolved *out, void *ctx);
  * sandbox's root and its working directory is cwd. generated, when not
  * NULL, is a file made by sbx and bound read-only (the sandbox's
  * /etc/resolv.conf with outbound network, resolv.h). */
-void mount_setup(const struct profile *p, const char *cwd, const struct mount_generated *generated);
+void mount_setup(const struct profile *p, const struct mount_inputs *in);
 
 /* Tests only: use the pre-5.12 path (mount(2) and remounts walked through
  * mountinfo) even where open_tree/mount_setattr exist. */

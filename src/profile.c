@@ -49,6 +49,7 @@ enum value_type {
     T_TIMEOUT,
     T_FS_RULE,
     T_ENV_NAMES,   /* list of variable names */
+    T_PATHS,       /* list of absolute paths */
     T_ASSIGN,      /* list: NAME=VALUE */
     T_PORTS,       /* list of ports */
     T_CAPS,        /* scalar holding a set of capability names, or none */
@@ -102,6 +103,7 @@ static const struct key_def keys[] = {
     {"filesystem", "ro", K_FS_RO, T_FS_RULE, NULL, FS_RO, true},
     {"filesystem", "tmpfs", K_FS_TMPFS, T_FS_RULE, NULL, FS_TMPFS, true},
     {"filesystem", "hide", K_FS_HIDE, T_FS_RULE, NULL, FS_HIDE, true},
+    {"filesystem", "unprotect", K_FS_UNPROTECT, T_PATHS, NULL, 0, true},
     {"filesystem", "proc", K_FS_PROC, T_BOOL, NULL, 0, false},
     {"filesystem", "dev", K_FS_DEV, T_ENUM, dev_modes, 0, false},
     {"environment", "clear", K_ENV_CLEAR, T_BOOL, NULL, 0, false},
@@ -301,6 +303,7 @@ void profile_free(struct profile *p)
     str_list_free(&p->env_set);
     str_list_free(&p->env_unset);
     str_list_free(&p->capabilities);
+    str_list_free(&p->unprotect);
     for (size_t i = 0; i < p->ndeny; i++) {
         free(p->deny[i].syscall);
         free(p->deny[i].text);
@@ -1086,6 +1089,24 @@ static bool apply_entry(struct loader *L, const char *section, const char *rawke
         p->nfs++;
         break;
     }
+    case T_PATHS: {
+        /* One path a line: paths may hold spaces. */
+        if (value[0] != '/') {
+            add_error(L, at, "%s: '%s' is not an absolute path%s", d->name, value,
+                      value[0] ? " (use ${HOME}/... or ${CWD}/...)" : "");
+            return false;
+        }
+        normalize_path(value);
+        if (remove) {
+            if (!str_list_remove(&p->unprotect, value)) {
+                add_error(L, at, "'-%s = %s' drops nothing: no earlier entry matches", d->name, value);
+                return false;
+            }
+            return true;
+        }
+        str_list_push(&p->unprotect, value, at);
+        break;
+    }
     case T_ENV_NAMES: {
         struct word_ctx ctx = {L, at, d, remove, 0};
         if (!for_each_word(value, push_env_name, &ctx))
@@ -1649,6 +1670,10 @@ void profile_print(const struct profile *p, FILE *out)
                 if (p->fs[j].kind == (enum fs_kind)d->aux)
                     print_line(out, &p->fs[j].at, "%s%s = %s", d->name, p->fs[j].optional ? "?" : "",
                                p->fs[j].path);
+            break;
+        case K_FS_UNPROTECT:
+            for (size_t j = 0; j < p->unprotect.n; j++)
+                print_line(out, &p->unprotect.v[j].at, "unprotect = %s", p->unprotect.v[j].value);
             break;
         case K_FS_PROC:
             print_line(out, at, "proc = %s", yesno(p->proc));

@@ -517,6 +517,7 @@ void record_profile(const struct profile *p)
         json_object_array_add(rules, r);
     }
     json_object_object_add(fs, "rules", rules);
+    json_object_object_add(fs, "unprotect", json_str_list(&p->unprotect));
     json_object_object_add(fs, "proc", json_object_new_boolean(p->proc));
     json_object_object_add(fs, "dev", json_object_new_string(p->dev == DEV_MINIMAL ? "minimal" : "none"));
     json_object_object_add(o, "filesystem", fs);

@@ -3,10 +3,13 @@
 #include "sandbox.h"
 
 #include "channel.h"
+#include "cli.h"
 #include "context.h"
 #include "env.h"
 #include "init.h"
 #include "ledger.h"
+#include "lookup.h"
+#include "mount-plan.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
@@ -18,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -152,6 +156,72 @@ static void describe_setup(const struct sandbox_context *ctx, struct sandbox_res
     }
 }
 
+/* What stays read-only inside whatever the profile makes writable
+ * (protect.h): composed here, from the caller's environment, before
+ * anything is created; init applies it with the mount plan. */
+static void protect_prepare(struct protect_list *list, const char *home)
+{
+    struct profile_search search;
+    profile_search_from_env(&search);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    struct protect_inputs in = {
+        .home = home, .xdg_config_home = getenv("XDG_CONFIG_HOME"), .path_env = getenv("PATH"),
+        .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
+    };
+    protect_list_build(list, &in);
+    profile_search_free(&search);
+}
+
+static bool origin_is_option(const struct profile *p, const struct origin *o)
+{
+    for (size_t i = 0; i < p->nlabels; i++)
+        if (o->file == p->labels[i])
+            return true;
+    return false;
+}
+
+/* --rw DIR on the command line for this very directory. */
+static bool explicitly_writable(const struct profile *p, const char *path)
+{
+    for (size_t i = 0; i < p->nfs; i++)
+        if (p->fs[i].kind == FS_RW && origin_is_option(p, &p->fs[i].at) &&
+            !strcmp(p->fs[i].path, path))
+            return true;
+    return false;
+}
+
+/* Started from / or from $HOME, `rw = ${CWD}` would hand the command the
+ * whole tree: every later login, every project, sbx's own configuration.
+ * A profile's rule on such a directory is refused; one given on the
+ * command line (--rw ~) is the caller's explicit choice. */
+static void refuse_whole_tree_writable(const struct profile *p, const char *home)
+{
+    autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
+    for (size_t i = 0; i < p->nfs; i++) {
+        const struct fs_rule *r = &p->fs[i];
+        if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
+            continue;
+        /* The path as written (${CWD} is canonical already): a symlink in
+         * it is judged by the mount plan's own rule, not followed here. */
+        const char *real = r->path;
+        bool top = !strcmp(real, "/");
+        if (!top && !(home && mount_path_within(home, real)) &&
+            !(home_real && mount_path_within(home_real, real)))
+            continue;
+        if (explicitly_writable(p, real))
+            continue;
+        char at[512];
+        die("%s: rw = %s would make %s writable by the command (%s): start sbx in the "
+            "project's directory (cd there, or --chdir DIR), or give the directory "
+            "explicitly with --rw %s if that is really what you want",
+            origin_format(&r->at, at, sizeof at), r->path,
+            top ? "the whole host" : "your whole home directory", real, real);
+    }
+}
+
 int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 {
     uint64_t started = now_us();
@@ -186,7 +256,11 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         .outer_uid = geteuid(),
         .outer_gid = getegid(),
         .caller_nofile = caller_nofile,
+        .home = cli_profile_vars()->home,
     };
+    refuse_whole_tree_writable(p, ctx.home);
+    if (ctx.clone_flags & CLONE_NEWNS)
+        protect_prepare(&ctx.protect, ctx.home);
     record_step("prepare: environment and limits");
     struct strv env = { 0 };
     env_build(p, environ, &env);
@@ -262,6 +336,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     setrlimit(RLIMIT_NOFILE, &caller_nofile);
     sigaction(SIGCHLD, &caller_chld, NULL);
     strv_free(&env);
+    protect_list_free(&ctx.protect);
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended: exit status %d", res->exit_status);
     /* SPEC: at exit, the denials and, after exit 0, the false-green line */

@@ -190,7 +190,10 @@ int main(int argc, char **argv)
         if (init == 0) {
             if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 die_errno("prctl(PR_SET_PDEATHSIG)");
-            mount_setup(&p, cwd, generated.path ? &generated : NULL);
+            struct mount_inputs in = {
+                .cwd = cwd, .generated = generated.path ? &generated : NULL, .outer_uid = uid,
+            };
+            mount_setup(&p, &in);
             pid_t child = fork();
             if (child < 0)
                 die_errno("fork");

@@ -117,11 +117,14 @@ fi
 # the rules are resolved and before the bind (see mount-body.sh); the rw
 # bind must land where the link pointed when resolved.
 mkdir -p "$tmpdir/a" "$tmpdir/b"
+# The link lies outside the working directory: one inside could be a
+# sandbox's, which sbx refuses to follow for an rw rule (escape-persist.sh).
+race=$tmpdir/race
 lost=0 i=0
 while [ $i -lt 30 ]; do
-    ln -sfn "$tmpdir/a" "$work/race"
-    run_cmd "$H/mount-sandbox" --swap-link "$work/race" "$tmpdir/b" --rw "$work/race" -- \
-        sh -c "touch '$tmpdir/b/raced' 2>/dev/null && echo LOST; readlink '$work/race'"
+    ln -sfn "$tmpdir/a" "$race"
+    run_cmd "$H/mount-sandbox" --swap-link "$race" "$tmpdir/b" --rw "$race" -- \
+        sh -c "touch '$tmpdir/b/raced' 2>/dev/null && echo LOST; readlink '$race'"
     case "$status:$out" in 0:"$tmpdir/b") ;; *) lost=$((lost + 1)); diag "run $i: $status $out $err" ;; esac
     i=$((i + 1))
 done
@@ -132,19 +135,19 @@ is "$lost" 0 "30 swaps between resolve and bind: the bind never follows the new 
 # directories as fast as it can while 100 sandboxes bind it rw. Whichever
 # target sbx resolved, the one directory writable inside must be the one
 # -v says it bound: a bind re-resolving the path would show a mismatch.
-rm -f "$work/race"; ln -s "$tmpdir/a" "$work/race"
+rm -f "$race"; ln -s "$tmpdir/a" "$race"
 # the flag exists before the flipper looks at it, or it may never flip
 : >"$tmpdir/flip"
 ( while [ -e "$tmpdir/flip" ]; do
-      ln -sfn "$tmpdir/b" "$work/race.n" && mv -T "$work/race.n" "$work/race"
-      ln -sfn "$tmpdir/a" "$work/race.n" && mv -T "$work/race.n" "$work/race"
+      ln -sfn "$tmpdir/b" "$race.n" && mv -T "$race.n" "$race"
+      ln -sfn "$tmpdir/a" "$race.n" && mv -T "$race.n" "$race"
   done ) &
 flipper=$!
 mismatch=0 ran=0 a=0 b=0 i=0
 # At least 100 runs, and on until both targets were bound (up to 300): on
 # a loaded machine the flipper may be starved for a while.
 while [ $i -lt 100 ] || { [ $i -lt 300 ] && { [ $a = 0 ] || [ $b = 0 ]; }; }; do
-    sbx_run -v --rw "$work/race" -- sh -c \
+    sbx_run -v --rw "$race" -- sh -c \
         "for d in a b; do rm -f '$tmpdir'/\$d/w; touch '$tmpdir'/\$d/w 2>/dev/null && echo \$d; done; true"
     bound=$(printf '%s\n' "$err" | sed -n "s|^sbx: mount [0-9]*: rw-bind $tmpdir/\([ab]\) .*|\1|p")
     if [ "$status" = 0 ]; then

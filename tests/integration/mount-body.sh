@@ -146,9 +146,11 @@ like "$out" "still-a-link" "and the symlink itself is left as it is"
 case $runner in
 sbx) ;;  # no hook between resolving and mounting in sbx itself
 *)
-    ln -sfn "$outside" "$work/race"
-    sandbox --swap-link "$work/race" "$home" --rw "$work/race" -- \
-        sh -c "readlink '$work/race'; touch '$outside/raced' && echo outside-writable; touch '$home/raced' 2>&1"
+    # (The link lies outside the working directory: one there could be a
+    # sandbox's, and sbx would refuse to follow it for an rw rule.)
+    ln -sfn "$outside" "$tmpdir/race"
+    sandbox --swap-link "$tmpdir/race" "$home" --rw "$tmpdir/race" -- \
+        sh -c "readlink '$tmpdir/race'; touch '$outside/raced' && echo outside-writable; touch '$home/raced' 2>&1"
     like "$out" "$home" "the link was re-pointed during setup"
     like "$out" "outside-writable" "the rw bind still went where the link pointed when resolved"
     like "$out" "Read-only file system" "and not where it points now"
@@ -245,7 +247,9 @@ if [ "$runner" = sbx ]; then
     mkdir -p "$work/fakehome/.ssh"
     echo secret >"$work/fakehome/.ssh/id_ed25519"
     echo visible >"$work/fakehome/visible"
-    run_cmd env HOME="$work/fakehome" "$SBX" run -- \
+    # (--rw: the working directory holds $HOME, which sbx makes writable
+    # only when asked explicitly)
+    run_cmd env HOME="$work/fakehome" "$SBX" run --rw "$work" -- \
         sh -c 'cat "$HOME/visible"; cat "$HOME/.ssh/id_ed25519" 2>&1; ls -A "$HOME/.ssh"'
     like "$out" "visible" "default profile: the planted home is visible"
     unlike "$out" "secret" "default profile: a planted ~/.ssh/id_ed25519 cannot be read"

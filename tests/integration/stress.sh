@@ -62,11 +62,16 @@ like "$err" "Too many open files" "naming EMFILE and what it was opening"
 # directory it may use.
 # (the directory is saved by name: $OLDPWD may come from the caller's env)
 here=$(pwd)
-if is_root; then as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/"; cd /; else as_user=env; fi
+# Not from / (nor with HOME=/): sbx refuses to make the whole host writable.
+if is_root; then
+    nproc_dir=$(mktemp -d /var/tmp/sbx-nproc.XXXXXX) && chmod 755 "$nproc_dir"
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent"; cd "$nproc_dir"
+else as_user=env; fi
 # 1: the caller itself is already one process of its uid. No leak check:
 # LeakSanitizer (the ASan build) needs a new thread at exit, refused too.
 run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run -- true
 cd "$here" || exit 1
+[ -n "${nproc_dir:-}" ] && rmdir "$nproc_dir"
 is "$status" 125 "RLIMIT_NPROC exhausted: exit 125"
 like "$err" "RLIMIT_NPROC" "naming RLIMIT_NPROC and the fix"
 unlike "$err" "unexpected error" "not an unexplained error"

@@ -33,8 +33,9 @@ static const struct fake_path fake_fs[] = {
     { "/missing", NULL, false },
 };
 
-static int fake_resolve(const char *path, struct mount_resolved *out, void *ctx)
+static int fake_resolve(const char *path, unsigned flags, struct mount_resolved *out, void *ctx)
 {
+    (void)flags;
     int *calls = ctx;
     (*calls)++;
     for (size_t i = 0; i < sizeof fake_fs / sizeof fake_fs[0]; i++) {
