@@ -85,7 +85,7 @@ int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create,
             bool last = !*cursor || !cursor[strspn(cursor, "/")];
             if (last && file_content)
                 err = make_file(fd, name, file_content);
-            else if (mkdirat(fd, name, 0755) < 0 && errno != EEXIST)
+            else if (mkdirat(fd, name, 0700) < 0 && errno != EEXIST)
                 err = errno;
             if (err)
                 goto done;

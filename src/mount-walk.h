@@ -33,7 +33,7 @@ struct walk_result {
 
 /* Walks the absolute `path` from the host's "/". With create (and
  * may_create saying yes), missing components are made on the way:
- * directories (0755), and the last one a file holding file_content (0644)
+ * directories (0700), and the last one a file holding file_content (0644)
  * when that is not NULL. Returns 0 and fills *out, or an errno value. */
 int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create, void *data,
               bool create, const char *file_content, struct walk_result *out);

@@ -43,6 +43,15 @@ static const char bash_profile_placeholder[] =
 static const char bash_login_placeholder[] =
     "# " MADE_BY_SBX "\n"
     "if [ -f \"$HOME/.profile\" ]; then . \"$HOME/.profile\"; fi\n";
+/* sshd(8), SSHRC: without ~/.ssh/rc, sshd runs /etc/ssh/sshrc, or else
+ * adds the X11 cookie with xauth; this is the man page's own example. */
+static const char ssh_rc_placeholder[] =
+    "# " MADE_BY_SBX "\n"
+    "if [ -f /etc/ssh/sshrc ]; then . /etc/ssh/sshrc; "
+    "elif read proto cookie && [ -n \"$DISPLAY\" ]; then\n"
+    "  if [ \"$(echo \"$DISPLAY\" | cut -c1-10)\" = 'localhost:' ]; then\n"
+    "    echo add \"unix:$(echo \"$DISPLAY\" | cut -c11-)\" \"$proto\" \"$cookie\"\n"
+    "  else\n    echo add \"$DISPLAY\" \"$proto\" \"$cookie\"\n  fi | xauth -q -\nfi\n";
 static const char vimrc_placeholder[] =
     "\" " MADE_BY_SBX "\n"
     "if filereadable(expand('~/.vim/vimrc'))\n  source ~/.vim/vimrc\nelse\n"
@@ -65,7 +74,7 @@ static const struct home_entry home_files[] = {
     { ".vimrc", PROTECT_FILE, "vim start-up file", vimrc_placeholder },
     { ".ripgreprc", PROTECT_FILE, "ripgrep configuration (--pre runs a program)", "" },
     { ".ssh/config", PROTECT_FILE, "ssh configuration (ProxyCommand, LocalCommand run commands)", "" },
-    { ".ssh/rc", PROTECT_FILE, "run by sshd at every login (any file there turns X11 xauth off)", NO_FILE },
+    { ".ssh/rc", PROTECT_FILE, "run by sshd at every login", ssh_rc_placeholder },
     { ".ssh/authorized_keys", PROTECT_FILE, "who may log in as you", "" },
     { ".claude/settings.json", PROTECT_FILE, "Claude Code settings (hooks run commands)", "{}\n" },
     { ".codex/config.toml", PROTECT_FILE, "Codex CLI configuration (notify runs a command; sandbox mode)", "" },
