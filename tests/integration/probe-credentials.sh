@@ -26,7 +26,7 @@ printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\n%s\n-----END OPENSSH PRIVATE KEY
 printf 'old laptop\n-----BEGIN RSA PRIVATE KEY-----\n%s\n' "$secret" >"$home/notes/backup-2019.txt"
 printf 'REGISTRY=x\nTOKEN_LINE=//r/:_authToken=%s\n' "$secret" >"$work/deploy.conf"
 printf 'nothing secret here\n' >"$work/README.txt"
-hidden="$home/.npmrc $home/.config/gh/hosts.yml $home/.cargo/credentials.toml $home/.kube $home/.git-credentials $home/.bash_history $home/.ssh"
+hidden="$home/.npmrc $home/.config/gh/hosts.yml $home/.cargo/credentials.toml $home/.kube/config $home/.git-credentials $home/.bash_history $home/.ssh"
 
 cd "$work" || exit 1
 probe_json() { # probe_json ARGS...: sbx probe --json ARGS under the fake $HOME, into $j
@@ -85,6 +85,26 @@ is "$(jq -r '.checks.credentials.status + "/" + (.checks.credentials.value | tos
     "--profile default: ok, 0 once nothing readable is left"
 probe_json
 is "$(hit "$home/.npmrc")" "name: npm config (auth tokens)" "... while outside the stores are still listed"
+
+# --- every ${HOME} store default.ini hides: seen outside, hidden inside
+# Each is planted as a small file holding a marker, so the walk finds it
+# outside whatever the known-stores list says; inside, default hides it.
+home2=$tmpdir/home2
+paths=$(sed -n 's|^hide? = \${HOME}/||p' "$SBX_TOP_SRCDIR/profiles/default.ini")
+for p in $paths; do
+    mkdir -p "$(dirname "$home2/$p")" && printf 'oauth_token: %s\n' "$secret" >"$home2/$p"
+done
+HOME=$home2 "$SBX" probe --json </dev/null >"$tmpdir/h2.json" 2>/dev/null
+HOME=$home2 "$SBX" probe --profile default --json </dev/null >"$tmpdir/h2in.json" 2>/dev/null
+unseen= shown=
+for p in $paths; do
+    jq -e --arg p "$home2/$p" '.credentials.hits | any(.path == $p)' "$tmpdir/h2.json" >/dev/null || unseen="$unseen $p"
+    jq -e --arg p "$home2/$p" '.credentials.hits | any(.path == $p)' "$tmpdir/h2in.json" >/dev/null && shown="$shown $p"
+done
+[ "$(printf '%s\n' $paths | wc -l)" -ge 40 ]
+ok $? "default.ini hides at least 40 stores under \${HOME}"
+is "$unseen" "" "outside, the probe lists every one of them (the test can fail)"
+is "$shown" "" "--profile default lists none of them"
 
 # --- bounds: a tree wider than the walk may look at
 mkdir "$work/wide"
