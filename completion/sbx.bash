@@ -10,7 +10,7 @@
 # lists below equal to `sbx help run|audit|probe`.
 
 _sbx_run_options='--profile --chdir --rw --ro --tmpfs --hide --setenv --unsetenv
-    --nofile --timeout --network --outbound --report --strict --verbose --quiet --help'
+    --keepenv --nofile --timeout --network --outbound --report --strict --verbose --quiet --help'
 _sbx_audit_options="$_sbx_run_options --against"
 _sbx_probe_options='--json --tap --profile'
 
@@ -19,7 +19,7 @@ _sbx_option_takes_value()
 {
     case $1 in
         -p|--profile|--against|-C|--chdir|--rw|--ro|--tmpfs|--hide|--setenv|\
-        --unsetenv|--nofile|--timeout|--network|--report) return 0 ;;
+        --unsetenv|--keepenv|--nofile|--timeout|--network|--report) return 0 ;;
     esac
     return 1
 }
@@ -67,7 +67,7 @@ _sbx_complete_value()
             COMPREPLY=($(compgen -W 'loopback none host' -- "$cur")) ;;
         --nofile)
             COMPREPLY=($(compgen -W 'max unlimited inherit' -- "$cur")) ;;
-        --unsetenv)
+        --unsetenv|--keepenv)
             COMPREPLY=($(compgen -e -- "$cur")) ;;
         --setenv)
             compopt -o nospace 2>/dev/null

@@ -23,6 +23,7 @@ enum {
     OPT_HIDE,
     OPT_SETENV,
     OPT_UNSETENV,
+    OPT_KEEPENV,
     OPT_NOFILE,
     OPT_TIMEOUT,
     OPT_NETWORK,
@@ -41,6 +42,7 @@ static const struct option run_options[] = {
     {"hide", required_argument, NULL, OPT_HIDE},
     {"setenv", required_argument, NULL, OPT_SETENV},
     {"unsetenv", required_argument, NULL, OPT_UNSETENV},
+    {"keepenv", required_argument, NULL, OPT_KEEPENV},
     {"nofile", required_argument, NULL, OPT_NOFILE},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"network", required_argument, NULL, OPT_NETWORK},
@@ -107,6 +109,9 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
             break;
         case OPT_UNSETENV:
             add_override(out, "environment", "unset", optarg, "--unsetenv");
+            break;
+        case OPT_KEEPENV:
+            add_override(out, "environment", "keep", optarg, "--keepenv");
             break;
         case OPT_NOFILE:
             add_override(out, "limits", "nofile", optarg, "--nofile");
@@ -322,6 +327,7 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
           "      --hide PATH           hide PATH (empty directory or empty file)\n"
           "      --setenv NAME=VALUE   set a variable inside\n"
           "      --unsetenv NAME       remove a variable inside\n"
+          "      --keepenv NAME        pass the caller's NAME in (wins over unset patterns)\n"
           "      --nofile N|max        RLIMIT_NOFILE inside ('max': the hard limit)\n"
           "      --timeout DURATION    kill the command after DURATION (90s, 30m, 2h); exit 124\n"
           "      --network loopback|none|host\n"

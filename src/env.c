@@ -4,23 +4,70 @@
 
 #include "log.h"
 
+#include <fnmatch.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* True when `name` is one of the space-separated words of list's entries. */
-static bool list_has_name(const struct str_list *list, const char *name, size_t len)
+bool env_word_is_pattern(const char *word)
 {
+    return strpbrk(word, "*?") != NULL;
+}
+
+bool env_word_matches(const char *word, const char *name, size_t len)
+{
+    if (!env_word_is_pattern(word))
+        return strlen(word) == len && !memcmp(word, name, len);
+    /* No FNM_PATHNAME/FNM_PERIOD: a variable's name may hold any byte but
+     * '=' and NUL (npm reads `npm_config_//host/:_authToken`), and '*'
+     * must cover them all. */
+    char stack[256];
+    char *copy = len < sizeof stack ? stack : xstrndup(name, len);
+    if (copy == stack) {
+        memcpy(stack, name, len);
+        stack[len] = '\0';
+    }
+    bool match = fnmatch(word, copy, FNM_CASEFOLD) == 0;
+    if (copy != stack)
+        free(copy);
+    return match;
+}
+
+/* The latest entry of list (by seq) whose words match name; NULL if none. */
+static const struct str_entry *last_match(const struct str_list *list, const char *name,
+                                          size_t len)
+{
+    const struct str_entry *found = NULL;
     for (size_t i = 0; i < list->n; i++) {
         const char *s = list->v[i].value;
         while (*s) {
             s += strspn(s, " \t");
             size_t n = strcspn(s, " \t");
-            if (n == len && !strncmp(s, name, len))
-                return true;
+            if (n) {
+                char word[256];
+                if (n < sizeof word) {
+                    memcpy(word, s, n);
+                    word[n] = '\0';
+                    if (env_word_matches(word, name, len) &&
+                        (!found || list->v[i].seq >= found->seq))
+                        found = &list->v[i];
+                }
+            }
             s += n;
         }
     }
-    return false;
+    return found;
+}
+
+bool env_passes(const struct profile *p, const char *name, size_t len)
+{
+    const struct str_entry *keep = last_match(&p->env_keep, name, len);
+    const struct str_entry *unset = last_match(&p->env_unset, name, len);
+    if (unset && (!keep || unset->seq >= keep->seq))
+        return false;
+    if (keep)
+        return true;
+    return !p->env_clear;
 }
 
 static size_t name_len(const char *entry)
@@ -50,10 +97,7 @@ void env_build(const struct profile *p, char *const *base, struct strv *out)
          * on, but no program can read it: drop it. */
         if (!strchr(*e, '='))
             continue;
-        size_t len = name_len(*e);
-        if (p->env_clear && !list_has_name(&p->env_keep, *e, len))
-            continue;
-        if (list_has_name(&p->env_unset, *e, len))
+        if (!env_passes(p, *e, name_len(*e)))
             continue;
         env_put(out, xstrdup(*e));
     }

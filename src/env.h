@@ -6,11 +6,26 @@
 #include "profile.h"
 #include "util.h"
 
-/* Into out (empty on entry): with clear = yes only the `keep` names of
- * base, otherwise all of base; then `unset` removed, `set` applied (a later
- * set of a name wins), and last container=sbx and SBX_PROFILE=<p->name>,
- * which always hold inside. keep and unset entries may list several names
- * separated by spaces. Dies on a `set` entry without '='. */
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A keep/unset word holding '*' or '?' is a pattern (fnmatch(3) rules,
+ * case ignored: `*TOKEN*` also matches `npm_config__authToken`); any other
+ * word is an exact, case-sensitive name. */
+bool env_word_is_pattern(const char *word);
+bool env_word_matches(const char *word, const char *name, size_t len);
+
+/* Whether the caller's variable NAME (len bytes, not NUL-terminated) gets
+ * into the command: the last keep or unset rule that matches it decides
+ * (keep: in, unset: out; on a tie, as in hand-built lists, unset wins);
+ * with no match, clear decides (yes: out, no: in). `set` is applied
+ * afterwards and is not consulted here. */
+bool env_passes(const struct profile *p, const char *name, size_t len);
+
+/* Into out (empty on entry): the variables of base that env_passes(),
+ * then `set` applied (a later set of a name wins), and last container=sbx
+ * and SBX_PROFILE=<p->name>, which always hold inside. Dies on a `set`
+ * entry without '='. */
 void env_build(const struct profile *p, char *const *base, struct strv *out);
 
 #endif

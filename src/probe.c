@@ -67,6 +67,7 @@ static const char *const check_names[CHECK_COUNT] = {
     [CHECK_LANDLOCK] = "landlock",
     [CHECK_CONTAINER] = "container",
     [CHECK_INSIDE_SBX] = "inside_sbx",
+    [CHECK_CREDENTIALS] = "credentials",
 };
 
 /* ::1 may be absent for reasons that are no policy (IPv6 disabled, as
@@ -92,6 +93,7 @@ const char *probe_status_name(enum probe_status s)
     case PROBE_UNAVAILABLE: return "unavailable";
     case PROBE_LOW: return "low";
     case PROBE_INFO: return "info";
+    case PROBE_EXPOSED: return "exposed";
     }
     return "?";
 }
@@ -104,6 +106,7 @@ bool probe_check_passed(const struct probe_check *c)
         return true;
     case PROBE_DENIED:
     case PROBE_LOW:
+    case PROBE_EXPOSED:
         return false;
     case PROBE_UNAVAILABLE:
         return !c->required;
@@ -824,6 +827,38 @@ static void check_hints(struct probe_results *r)
     }
 }
 
+/* What a command run here can read. Outside sbx: everything a command run
+ * without a sandbox would get; inside (probe --profile P): what P leaves. */
+static void check_credentials(struct probe_results *r, const char *scan_cwd)
+{
+    struct probe_check *c = &r->checks[CHECK_CREDENTIALS];
+    char cwd[4096];
+    if (!scan_cwd)
+        scan_cwd = getcwd(cwd, sizeof cwd);
+    /* "/" would walk /proc and /sys into the bounds and find nothing */
+    if (scan_cwd && !strcmp(scan_cwd, "/"))
+        scan_cwd = NULL;
+    cred_scan_run(&r->creds, getenv("HOME"), scan_cwd);
+    const struct cred_scan *s = &r->creds;
+    set_number(c, (long long)s->n);
+    bool inside = r->checks[CHECK_INSIDE_SBX].text != NULL;
+    char *bound = s->complete ? xstrdup("")
+                              : xasprintf("; the walk stopped at %s, more may be readable", s->stopped_by);
+    if (!s->n) {
+        c->status = PROBE_OK;
+        set_detail(c, "no credential-like file readable under $HOME%s or the known stores%s",
+                   s->roots[1] ? ", the working directory" : "", bound);
+    } else {
+        c->status = PROBE_EXPOSED;
+        set_detail(c, "%zu credential-like file%s readable %s%s", s->n, s->n == 1 ? "" : "s",
+                   inside ? "inside this sandbox: hide them in the profile (hide? = PATH)"
+                          : "here: a command run without a sandbox reads them "
+                            "(sbx probe --profile P lists what P leaves)",
+                   bound);
+    }
+    free(bound);
+}
+
 /* ---- verdicts -------------------------------------------------------- */
 
 static char *describe_failure(const struct probe_check *c)
@@ -915,7 +950,7 @@ static void verdict_sandbox(struct probe_results *r)
     r->sandbox.reason = xstrdup("sbx can create its sandbox here: user, net and mount namespaces work");
 }
 
-void probe_run(struct probe_results *r)
+void probe_run(struct probe_results *r, const char *scan_cwd)
 {
     memset(r, 0, sizeof *r);
     for (int i = 0; i < CHECK_COUNT; i++) {
@@ -936,6 +971,7 @@ void probe_run(struct probe_results *r)
     check_nofile(r);
     check_landlock(&r->checks[CHECK_LANDLOCK]);
     check_hints(r);
+    check_credentials(r, scan_cwd);
 
     verdict_network(r);
     verdict_descriptors(r);
@@ -954,6 +990,7 @@ void probe_results_free(struct probe_results *r)
     free(r->network.reason);
     free(r->descriptors.reason);
     free(r->sandbox.reason);
+    cred_scan_free(&r->creds);
     memset(r, 0, sizeof *r);
 }
 
@@ -975,7 +1012,8 @@ static void probe_usage(FILE *out)
 {
     fputs("usage: sbx probe [--json | --tap] [--profile NAME|PATH]\n"
           "Says what this environment can validate: namespaces, loopback bind and\n"
-          "connect, AF_UNIX, RLIMIT_NOFILE, seccomp, Landlock, container hints.\n"
+          "connect, AF_UNIX, RLIMIT_NOFILE, seccomp, Landlock, container hints, and\n"
+          "the credential-like files readable here.\n"
           "  --json           one JSON object (keys: docs/probe-json.md)\n"
           "  --tap            TAP, one test per check\n"
           "  -p, --profile P  run the same checks inside a sandbox built from P\n"
@@ -986,11 +1024,14 @@ static void probe_usage(FILE *out)
 int cmd_probe(int argc, char **argv)
 {
     enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_TAP } format = FORMAT_TABLE;
-    const char *profile = NULL;
+    const char *profile = NULL, *scan_cwd = NULL;
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},
         {"tap", no_argument, NULL, 't'},
         {"profile", required_argument, NULL, 'p'},
+        /* internal: probe --profile passes the caller's directory, the
+         * inner probe itself starts in / */
+        {"scan-cwd", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0},
     };
@@ -1009,6 +1050,9 @@ int cmd_probe(int argc, char **argv)
         case 'p':
             profile = optarg;
             break;
+        case 'C':
+            scan_cwd = optarg;
+            break;
         case 'h':
             probe_usage(stdout);
             return 0;
@@ -1026,7 +1070,7 @@ int cmd_probe(int argc, char **argv)
                                          : format == FORMAT_TAP ? "--tap" : NULL);
 
     struct probe_results r;
-    probe_run(&r);
+    probe_run(&r, scan_cwd);
     switch (format) {
     case FORMAT_TABLE:
         probe_print_table(&r, stdout, want_colour(stdout));

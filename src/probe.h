@@ -7,6 +7,8 @@
 #ifndef SBX_PROBE_H
 #define SBX_PROBE_H
 
+#include "probe_credentials.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -20,6 +22,7 @@ enum probe_status {
     PROBE_UNAVAILABLE,  /* the kernel or the network cannot: any other errno */
     PROBE_LOW,          /* a limit below what tests need */
     PROBE_INFO,         /* a fact about the environment, not a pass/fail */
+    PROBE_EXPOSED,      /* credentials readable here (the credentials check) */
 };
 
 struct probe_check {
@@ -51,6 +54,7 @@ enum probe_check_id {
     CHECK_LANDLOCK,
     CHECK_CONTAINER,
     CHECK_INSIDE_SBX,
+    CHECK_CREDENTIALS,
     CHECK_COUNT
 };
 
@@ -67,10 +71,12 @@ struct probe_results {
     bool dockerenv;
     char *container_env, *pid1_comm, *sbx_profile;
     struct probe_verdict network, descriptors, sandbox;
+    struct cred_scan creds;     /* the credentials check's hits */
 };
 
-/* Runs every check and computes the verdicts. */
-void probe_run(struct probe_results *r);
+/* Runs every check and computes the verdicts. scan_cwd: the working
+ * directory the credentials check walks besides $HOME (NULL: getcwd()). */
+void probe_run(struct probe_results *r, const char *scan_cwd);
 void probe_results_free(struct probe_results *r);
 
 const char *probe_status_name(enum probe_status s);

@@ -66,7 +66,8 @@ void probe_print_table(const struct probe_results *r, FILE *out, bool colour)
             case PROBE_INFO: on = "\033[36m"; break;
             case PROBE_UNAVAILABLE: on = c->required ? "\033[31m" : "\033[33m"; break;
             case PROBE_DENIED:
-            case PROBE_LOW: on = "\033[1;31m"; break;
+            case PROBE_LOW:
+            case PROBE_EXPOSED: on = "\033[1;31m"; break;
             }
         }
         char *detail = printable(c->detail);
@@ -74,6 +75,14 @@ void probe_print_table(const struct probe_results *r, FILE *out, bool colour)
                 probe_status_name(c->status), off, (int)wvalue, values[i], detail);
         free(detail);
         free(values[i]);
+    }
+    if (r->creds.n) {
+        fprintf(out, "\ncredential-like files readable here (path: why):\n");
+        for (size_t i = 0; i < r->creds.n; i++) {
+            char *path = printable(r->creds.hits[i].path);
+            fprintf(out, "  %s: %s\n", path, r->creds.hits[i].why);
+            free(path);
+        }
     }
     const struct {
         const char *label;
@@ -124,6 +133,14 @@ void probe_print_tap(const struct probe_results *r, FILE *out)
         free(esc);
         free(line);
         free(v);
+        /* the credentials check's hits, as diagnostics under it */
+        for (size_t h = 0; i == CHECK_CREDENTIALS && h < r->creds.n; h++) {
+            char *d = xasprintf("%s: %s", r->creds.hits[h].path, r->creds.hits[h].why);
+            char *de = tap_escape(d);
+            fprintf(out, "# %s\n", de);
+            free(de);
+            free(d);
+        }
     }
     const struct {
         const char *name;
@@ -194,6 +211,33 @@ struct json_object *probe_to_json(const struct probe_results *r)
     json_object_object_add(hints, "pid1_comm", json_cstr_new(r->pid1_comm));
     json_object_object_add(hints, "sbx_profile", json_cstr_new(r->sbx_profile));
     json_object_object_add(root, "hints", hints);
+
+    const struct cred_scan *cs = &r->creds;
+    struct json_object *creds = json_object_new_object();
+    struct json_object *roots = json_object_new_array();
+    for (int i = 0; i < 2; i++)
+        if (cs->roots[i])
+            json_object_array_add(roots, json_cstr_new(cs->roots[i]));
+    json_object_object_add(creds, "roots", roots);
+    json_object_object_add(creds, "complete", json_object_new_boolean(cs->complete));
+    json_object_object_add(creds, "stopped_by", json_cstr_new(cs->stopped_by));
+    json_object_object_add(creds, "entries", json_object_new_int64((int64_t)cs->entries));
+    struct json_object *hits = json_object_new_array();
+    for (size_t i = 0; i < cs->n; i++) {
+        struct json_object *h = json_object_new_object();
+        json_object_object_add(h, "path", json_cstr_new(cs->hits[i].path));
+        json_object_object_add(h, "why", json_cstr_new(cs->hits[i].why));
+        json_object_array_add(hits, h);
+    }
+    json_object_object_add(creds, "hits", hits);
+    struct json_object *limits = json_object_new_object();
+    json_object_object_add(limits, "depth", json_object_new_int(CRED_SCAN_MAX_DEPTH));
+    json_object_object_add(limits, "entries", json_object_new_int(CRED_SCAN_MAX_ENTRIES));
+    json_object_object_add(limits, "file_bytes", json_object_new_int(CRED_SCAN_MAX_FILE_BYTES));
+    json_object_object_add(limits, "ms", json_object_new_int(CRED_SCAN_MAX_MS));
+    json_object_object_add(limits, "hits", json_object_new_int(CRED_SCAN_MAX_HITS));
+    json_object_object_add(creds, "limits", limits);
+    json_object_object_add(root, "credentials", creds);
 
     struct json_object *verdict = json_object_new_object();
     json_object_object_add(verdict, "network_tests", json_verdict(&r->network));

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -36,7 +37,21 @@ int probe_in_profile(const char *name, const char *format_flag)
     /* No need to pass the profile's name: sbx sets container=sbx and
      * SBX_PROFILE inside every sandbox (env.c), which inside_sbx reports. */
     char *exe = probe_executable(&p);
-    char *argv[] = {exe, (char *)"probe", (char *)format_flag, NULL};
+    /* The inner probe starts in / (below); its credentials check walks the
+     * caller's directory, as the commands P sandboxes would see it. */
+    char cwd[PATH_MAX];
+    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    char *argv[6];
+    size_t n = 0;
+    argv[n++] = exe;
+    argv[n++] = (char *)"probe";
+    if (format_flag)
+        argv[n++] = (char *)format_flag;
+    if (have_cwd) {
+        argv[n++] = (char *)"--scan-cwd";
+        argv[n++] = cwd;
+    }
+    argv[n] = NULL;
     struct sandbox_request req = {
         .profile = &p,
         .argv = argv,

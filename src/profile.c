@@ -628,6 +628,19 @@ static bool valid_env_name(const char *s)
     return true;
 }
 
+/* keep/unset patterns (env.h): name characters and the wildcards '*' and
+ * '?' only, so that no fnmatch bracket or escape rule can surprise. */
+static bool valid_env_pattern(const char *s)
+{
+    if (!*s || !strpbrk(s, "*?"))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '*' || *s == '?'))
+            return false;
+    return true;
+}
+
 static bool valid_hostname(const char *s)
 {
     size_t n = strlen(s);
@@ -644,6 +657,7 @@ static void str_list_push(struct str_list *l, const char *value, const struct or
     xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
     l->v[l->n].value = xstrdup(value);
     l->v[l->n].at = *at;
+    l->v[l->n].seq = 0;
     l->n++;
 }
 
@@ -708,11 +722,14 @@ static bool push_env_name(void *c, const char *w)
         ctx->removed += str_list_remove(l, w);
         return true;
     }
-    if (!valid_env_name(w)) {
-        add_error(ctx->L, ctx->at, "'%s' is not a variable name (letters, digits and '_')", w);
+    if (!valid_env_name(w) && !valid_env_pattern(w)) {
+        add_error(ctx->L, ctx->at, "'%s' is not a variable name (letters, digits and '_') "
+                  "or a pattern of them with '*' and '?'", w);
         return false;
     }
     str_list_push(l, w, ctx->at);
+    /* keep and unset share one order: the last rule matching a name decides */
+    l->v[l->n - 1].seq = ++p->env_seq;
     return true;
 }
 
@@ -1684,13 +1701,24 @@ void profile_print(const struct profile *p, FILE *out)
         case K_ENV_CLEAR:
             print_line(out, at, "clear = %s", yesno(p->env_clear));
             break;
-        case K_ENV_KEEP: case K_ENV_SET: case K_ENV_UNSET: {
-            const struct str_list *l = d->key == K_ENV_KEEP ? &p->env_keep
-                                     : d->key == K_ENV_SET ? &p->env_set : &p->env_unset;
-            for (size_t j = 0; j < l->n; j++)
-                print_line(out, &l->v[j].at, "%s = %s", d->name, l->v[j].value);
+        case K_ENV_KEEP: {
+            /* keep and unset interleaved in the order read: the last one
+             * matching a name decides, so the order is part of the meaning */
+            size_t k = 0, u = 0;
+            const struct str_list *kl = &p->env_keep, *ul = &p->env_unset;
+            while (k < kl->n || u < ul->n) {
+                bool take_keep = u == ul->n || (k < kl->n && kl->v[k].seq < ul->v[u].seq);
+                const struct str_entry *e = take_keep ? &kl->v[k++] : &ul->v[u++];
+                print_line(out, &e->at, "%s = %s", take_keep ? "keep" : "unset", e->value);
+            }
             break;
         }
+        case K_ENV_UNSET:
+            break;
+        case K_ENV_SET:
+            for (size_t j = 0; j < p->env_set.n; j++)
+                print_line(out, &p->env_set.v[j].at, "set = %s", p->env_set.v[j].value);
+            break;
         case K_SEC_NO_NEW_PRIVS:
             print_line(out, at, "no_new_privs = %s", yesno(p->no_new_privs));
             break;

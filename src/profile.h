@@ -77,6 +77,9 @@ struct fs_rule {
 struct str_entry {
     char *value;
     struct origin at;
+    /* [environment] keep/unset: the order the rules were read in, across
+     * both lists (the last rule matching a name decides; see env.h) */
+    unsigned long seq;
 };
 
 struct str_list {
@@ -141,9 +144,10 @@ struct profile {
     enum dev_mode dev;
 
     bool env_clear;
-    struct str_list env_keep;   /* names */
+    struct str_list env_keep;   /* names or patterns */
     struct str_list env_set;    /* NAME=VALUE */
-    struct str_list env_unset;  /* names */
+    struct str_list env_unset;  /* names or patterns */
+    unsigned long env_seq;      /* keep/unset rules read so far */
 
     bool no_new_privs;
     struct str_list capabilities; /* names to keep ("cap_net_raw"); empty: none */

@@ -15,6 +15,7 @@
 
 #include "report.h"
 
+#include "env.h"
 #include "fault_hook.h"
 #include "json_bytes.h"
 #include "ledger.h"
@@ -551,23 +552,6 @@ bool env_name_looks_secret(const char *name)
     return false;
 }
 
-/* Splits a keep/unset entry ("PATH HOME LANG") and tells whether `name`
- * is one of its words. */
-static bool list_has_name(const struct str_list *l, const char *name, size_t namelen)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        const char *s = l->v[i].value;
-        while (*s) {
-            s += strspn(s, " \t");
-            size_t n = strcspn(s, " \t");
-            if (n && n == namelen && !memcmp(s, name, n))
-                return true;
-            s += n;
-        }
-    }
-    return false;
-}
-
 static bool set_has_name(const struct str_list *l, const char *name, size_t namelen)
 {
     for (size_t i = 0; i < l->n; i++) {
@@ -599,8 +583,7 @@ static struct json_object *environment_changes(const struct profile *p)
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
-        bool gone = (p->env_clear && !list_has_name(&p->env_keep, *e, n)) ||
-                    list_has_name(&p->env_unset, *e, n);
+        bool gone = !env_passes(p, *e, n);
         bool overwritten = set_has_name(&p->env_set, *e, n);
         if (gone && !overwritten)
             json_object_array_add(removed, json_bytes_new(*e, n));

@@ -5,11 +5,15 @@ check_PROGRAMS += tests/helpers/escape-probe
 TESTS += tests/integration/escape-fs.sh tests/integration/fault-kill.sh tests/integration/fault-timeout.sh tests/integration/stress.sh \
 	tests/integration/escape-proc.sh \
 	tests/integration/escape-net.sh \
-	tests/integration/escape-tty.sh tests/integration/escape-persist.sh
+	tests/integration/escape-tty.sh \
+	tests/integration/escape-persist.sh \
+	tests/integration/escape-secrets.sh
 EXTRA_DIST += tests/integration/escape-fs.sh tests/integration/fault-kill.sh tests/integration/fault-timeout.sh tests/integration/stress.sh \
 	tests/integration/escape-proc.sh \
 	tests/integration/escape-net.sh \
-	tests/integration/escape-tty.sh tests/integration/escape-persist.sh
+	tests/integration/escape-tty.sh \
+	tests/integration/escape-persist.sh \
+	tests/integration/escape-secrets.sh
 EXTRA_DIST += tests/valgrind/run.sh tests/valgrind/sbx.supp tests/security-figures.sh docs/security.md
 
 # The same environment as make check's tests.

@@ -19,6 +19,11 @@ EXTRA_DIST += tests/integration/probe-formats.sh tests/integration/probe-env.sh
 TESTS += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
 EXTRA_DIST += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
 
+# The credentials check against a planted $HOME, outside and under the
+# shipped profiles (issue 14 item 11).
+TESTS += tests/integration/probe-credentials.sh
+EXTRA_DIST += tests/integration/probe-credentials.sh
+
 check_PROGRAMS += tests/unit/probe-test
 tests_unit_probe_test_SOURCES = tests/unit/probe-test.c tests/tap.h
 tests_unit_probe_test_LDADD = src/libsbx.a $(SBX_LIBS)

@@ -18,7 +18,7 @@ status=$?
 jq -e . "$tmpdir/p.json" >/dev/null 2>&1
 ok $? "--json output parses (jq)"
 is "$(jq -r 'type' "$tmpdir/p.json")" object "--json is one object"
-is "$nchecks" 17 "docs/probe-json.md documents 17 checks"
+is "$nchecks" 18 "docs/probe-json.md documents 18 checks"
 net_ok=$(jqf .verdict.network_tests.ok)
 if [ "$net_ok" = true ]; then want=0; else want=1; fi
 is "$status" "$want" "exit status $want follows verdict.network_tests.ok=$net_ok"
@@ -38,8 +38,8 @@ for c in $checks; do
     done
 done
 is "$missing" "" "every check has status pass required errno errno_number value detail"
-is "$(jqf '[.checks[] | .status | select(. != "ok" and . != "denied" and . != "unavailable" and . != "low" and . != "info")] | length')" 0 \
-    "every status is one of ok denied unavailable low info"
+is "$(jqf '[.checks[] | .status | select(. != "ok" and . != "denied" and . != "unavailable" and . != "low" and . != "info" and . != "exposed")] | length')" 0 \
+    "every status is one of ok denied unavailable low info exposed"
 is "$(jqf '[.checks[] | .errno | select(. != null and (test("^E[A-Z0-9]+$") | not))] | length')" 0 \
     "every errno is null or an errno name"
 is "$(jqf '[.checks[] | select((.errno == null) != (.errno_number == null))] | length')" 0 \

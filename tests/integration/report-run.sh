@@ -29,7 +29,8 @@ uid=$(id -u)
 gid=$(id -g)
 
 # --- a passing command
-SBX_TEST_SECRET_TOKEN=value-never-written-7f3a report -p qa -- true "$(printf 'a\377b')"
+SBX_TEST_SECRET_TOKEN=value-never-written-7f3a SBX_TEST_SESSION_ID=value-never-written-9c1e \
+    report -p qa -- true "$(printf 'a\377b')"
 is "$status" 0 "pass: exit 0"
 jq -e . "$r" >/dev/null 2>&1
 ok $? "pass: the record is valid JSON"
@@ -65,10 +66,15 @@ is "$(j .limits.applied.nofile.soft)" "$(ulimit -Hn)" "pass: nofile applied: sof
 is "$(j .network.mode)/$(j .network.state.lo)" loopback/up "pass: network loopback, lo up"
 is "$(j '.environment.changed_by_sbx | map(.name) | join(" ")')" "container SBX_PROFILE" \
     "pass: sbx's own environment changes"
-j '.environment.secret_looking_passed | index("SBX_TEST_SECRET_TOKEN")' | grep -q '^[0-9]'
+# qa unsets *TOKEN* (default.ini); *SESSION* only looks like a secret
+j '.environment.secret_looking_passed | index("SBX_TEST_SESSION_ID")' | grep -q '^[0-9]'
 ok $? "pass: a secret-looking variable the command receives is named"
-grep -q value-never-written-7f3a "$r"
-isnt $? 0 "pass: its value is not in the record"
+j '.environment.removed | index("SBX_TEST_SECRET_TOKEN")' | grep -q '^[0-9]'
+ok $? "pass: a variable an unset pattern removed is listed as removed"
+j '.environment.secret_looking_passed | index("SBX_TEST_SECRET_TOKEN")' | grep -q '^[0-9]'
+isnt $? 0 "pass: ... and not as passed"
+grep -q 'value-never-written-7f3a\|value-never-written-9c1e' "$r"
+isnt $? 0 "pass: their values are not in the record"
 is "$(j '.mounts.done[0].target')" / "pass: the first mount is the root"
 is "$(j --arg d "$tmpdir" '[.mounts.done[] | select(.target == $d)] | length > 0')" true \
     "pass: the working directory (rw = \${CWD}) is among the mounts done"

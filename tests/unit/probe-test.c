@@ -19,7 +19,7 @@ static void fill(struct probe_results *r)
         "user_namespace", "net_namespace", "mount_namespace", "loopback_ipv4_bind",
         "loopback_ipv4_connect", "loopback_ipv6_bind", "loopback_ipv6_connect", "unix_bind",
         "unix_connect", "nofile_soft", "nofile_hard", "nr_open", "seccomp", "no_new_privs",
-        "landlock", "container", "inside_sbx",
+        "landlock", "container", "inside_sbx", "credentials",
     };
     for (int i = 0; i < CHECK_COUNT; i++) {
         r->checks[i].name = names[i];
@@ -46,8 +46,72 @@ static char *capture(void (*print)(const struct probe_results *, FILE *), const 
     return buf;
 }
 
+/* What the check prints about a hit: none of it may read as a marker. */
+static const char *const markers_in_labels[] = {
+    "content: an npm auth token", "content: an OAuth token", "content: a private key",
+    "content: an AWS secret key", "content: container registry auths", "content: a GitHub token",
+};
+
 static void print_table_colour(const struct probe_results *r, FILE *f) { probe_print_table(r, f, true); }
 static void print_table_plain(const struct probe_results *r, FILE *f) { probe_print_table(r, f, false); }
+
+/* The credentials check's pure parts: markers, key names, and how a hit
+ * is shown (path and why, in all three formats, never hostile bytes). */
+static void test_credentials(void)
+{
+    static const char pem[] = "x\n-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n";
+    is_str(cred_content_marker(pem, strlen(pem)), "a private key", "marker: an OpenSSH private key header");
+    static const char rsa[] = "-----BEGIN RSA PRIVATE KEY-----";
+    is_str(cred_content_marker(rsa, strlen(rsa)), "a private key", "marker: an RSA private key header");
+    static const char pub[] = "-----BEGIN PUBLIC KEY-----\n";
+    ok(cred_content_marker(pub, strlen(pub)) == NULL, "marker: a public key is no hit");
+    static const char endonly[] = "PRIVATE KEY-----";
+    ok(cred_content_marker(endonly, strlen(endonly)) == NULL, "marker: no BEGIN before it, no hit");
+    static const char npm[] = "//registry.npmjs.org/:_authToken=npm_fake\n";
+    is_str(cred_content_marker(npm, strlen(npm)), "an npm auth token", "marker: npm's _authToken");
+    static const char gh[] = "github.com:\n    oauth_token: gho_x\n";
+    is_str(cred_content_marker(gh, strlen(gh)), "an OAuth token", "marker: gh's oauth_token");
+    static const char aws[] = "[default]\naws_secret_access_key = x\n";
+    is_str(cred_content_marker(aws, strlen(aws)), "an AWS secret key", "marker: aws_secret_access_key");
+    static const char docker[] = "{\"auths\": {\"r\": {}}}";
+    is_str(cred_content_marker(docker, strlen(docker)), "container registry auths", "marker: docker's auths");
+    static const char plain[] = "nothing to see: token, key, password";
+    ok(cred_content_marker(plain, strlen(plain)) == NULL, "marker: plain words are no hit");
+    ok(cred_content_marker(npm, 5) == NULL, "marker: only the given length is searched");
+    is_str(cred_name_label("id_ed25519"), "an SSH private key", "name: id_ed25519");
+    ok(cred_name_label("id_ed25519.pub") == NULL, "name: a .pub key is no hit");
+    is_str(cred_name_label("server.pem"), "a PEM file (key or certificate)", "name: *.pem");
+    is_str(cred_name_label("tls.key"), "a key file", "name: *.key");
+    ok(cred_name_label("keyboard.txt") == NULL, "name: an ordinary file is no hit");
+    for (size_t i = 0; i < sizeof markers_in_labels / sizeof *markers_in_labels; i++)
+        ok(!cred_content_marker(markers_in_labels[i], strlen(markers_in_labels[i])),
+           "a report line is no hit itself: '%s'", markers_in_labels[i]);
+
+    struct probe_results r;
+    fill(&r);
+    r.checks[CHECK_CREDENTIALS].status = PROBE_EXPOSED;
+    r.creds.hits = xmalloc(sizeof *r.creds.hits);
+    r.creds.hits[0] = (struct cred_hit){ .path = xstrdup("/h/.npmrc\n# SKIP\033[2J"),
+                                         .why = xstrdup("name: npm config (auth tokens)") };
+    r.creds.n = r.creds.cap = 1;
+    r.creds.complete = true;
+    char *tap = capture(probe_print_tap, &r);
+    like_str(tap, "not ok 18 - credentials: exposed", "TAP: exposed credentials are not ok");
+    like_str(tap, "\n# /h/.npmrc?\\# SKIP?[2J: name: npm config (auth tokens)\n",
+             "TAP: a hit is a diagnostic line, its control bytes and '#' defused");
+    free(tap);
+    char *table = capture(print_table_plain, &r);
+    like_str(table, "  /h/.npmrc?# SKIP?[2J: name: npm config (auth tokens)\n", "table: a hit, path: why");
+    free(table);
+    struct json_object *j = probe_to_json(&r), *creds, *hits, *why;
+    ok(json_object_object_get_ex(j, "credentials", &creds) &&
+       json_object_object_get_ex(creds, "hits", &hits) && json_object_array_length(hits) == 1 &&
+       json_object_object_get_ex(json_object_array_get_idx(hits, 0), "why", &why) &&
+       !strcmp(json_object_get_string(why), "name: npm config (auth tokens)"),
+       "JSON: credentials.hits[0].why");
+    json_object_put(j);
+    probe_results_free(&r);
+}
 
 int main(void)
 {
@@ -63,6 +127,7 @@ int main(void)
     c.status = PROBE_UNAVAILABLE; ok(!probe_check_passed(&c), "unavailable fails a required check");
     c.required = false; ok(probe_check_passed(&c), "unavailable passes an optional check");
     c.status = PROBE_DENIED; ok(!probe_check_passed(&c), "denied fails an optional check too");
+    c.status = PROBE_EXPOSED; ok(!probe_check_passed(&c), "exposed fails (credentials readable)");
 
     /* hostile text */
     free(r.checks[CHECK_CONTAINER].detail);
@@ -77,7 +142,7 @@ int main(void)
     ok(!strstr(tap, "\nok 99 - fake"), "TAP: a newline in a detail cannot add a test line");
     ok(!strchr(tap, '\033'), "TAP: no escape bytes");
     like_str(tap, "not ok 5 - loopback_ipv4_connect: denied EPERM (fine)", "TAP: a denied check is not ok with its errno");
-    like_str(tap, "1..20\n", "TAP: plan of 20");
+    like_str(tap, "1..21\n", "TAP: plan of 21");
     free(tap);
 
     char *table = capture(print_table_plain, &r);
@@ -104,5 +169,6 @@ int main(void)
     json_object_put(j);
 
     probe_results_free(&r);
+    test_credentials();
     return done_testing();
 }

@@ -113,6 +113,51 @@ static void test_values(void)
     profile_free(&p);
 }
 
+/* [environment] keep/unset: patterns accepted, junk refused, one order
+ * across both lists, `sbx profile show` printing them in that order. */
+static void test_env_rules(void)
+{
+    struct profile p;
+    struct profile_errors e;
+    write_file("envbase.ini", "[environment]\nunset = *_TOKEN AWS_* A?C\n");
+    write_file("envtop.ini", "[profile]\ninclude = envbase\n[environment]\nkeep = GITHUB_TOKEN\n"
+                             "unset = X\n");
+    is_int(load(&p, "envtop", &e), 0, "env rules: patterns load");
+    ok(p.env_unset.n == 4 && p.env_keep.n == 1, "env rules: four unset words, one keep");
+    if (p.env_unset.n == 4 && p.env_keep.n == 1) {
+        is_str(p.env_unset.v[0].value, "*_TOKEN", "env rules: a pattern is kept as written");
+        ok(p.env_unset.v[0].seq < p.env_unset.v[2].seq && p.env_unset.v[2].seq < p.env_keep.v[0].seq &&
+           p.env_keep.v[0].seq < p.env_unset.v[3].seq,
+           "env rules: include first, then the file's lines, one order for keep and unset");
+    }
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *f = open_memstream(&out, &outlen);
+    profile_print(&p, f);
+    fclose(f);
+    const char *u = strstr(out, "unset = A?C"), *k = strstr(out, "keep = GITHUB_TOKEN"),
+               *x = strstr(out, "unset = X");
+    ok(u && k && x && u < k && k < x, "env rules: show prints keep and unset in their order");
+    free(out);
+    profile_free(&p);
+    profile_errors_free(&e);
+
+    static const char *const bad[] = { "*[A]", "A-*", "*\\*", "A=*", NULL };
+    for (size_t i = 0; bad[i]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[environment]\nunset = %s\n", bad[i]);
+        write_file("envbad.ini", text);
+        ok(load(&p, "envbad", &e) == 1 && strstr(e.msg[0], "pattern"), "env rules: '%s' refused", bad[i]);
+        profile_free(&p);
+        profile_errors_free(&e);
+    }
+    write_file("envdrop.ini", "[profile]\ninclude = envbase\n[environment]\n-unset = AWS_*\n");
+    is_int(load(&p, "envdrop", &e), 0, "env rules: -unset drops a pattern by its text");
+    is_int(p.env_unset.n, 2, "env rules: two left");
+    profile_free(&p);
+    profile_errors_free(&e);
+}
+
 static void test_includes(void)
 {
     struct profile p;
@@ -322,6 +367,7 @@ int main(void)
         bail_out("mkdtemp failed");
     test_defaults();
     test_values();
+    test_env_rules();
     test_includes();
     test_removal();
     test_variables();

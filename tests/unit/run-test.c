@@ -88,6 +88,68 @@ static void test_env(void)
     profile_free(&p);
 }
 
+/* keep/unset patterns and their order (env.h): what default.ini's
+ * `unset = *TOKEN*` and qa-session's `keep = ANTHROPIC_API_KEY` rely on. */
+static void add_seq(struct str_list *l, const char *v, unsigned long seq)
+{
+    add(l, v);
+    l->v[l->n - 1].seq = seq;
+}
+
+static void test_env_patterns(void)
+{
+    ok(env_word_is_pattern("*_TOKEN") && env_word_is_pattern("A?C") && !env_word_is_pattern("PATH"),
+       "patterns: '*' or '?' make a pattern");
+    ok(env_word_matches("*TOKEN*", "GITHUB_TOKEN", 12), "patterns: *TOKEN* matches GITHUB_TOKEN");
+    ok(env_word_matches("*TOKEN*", "npm_config__authToken", 21),
+       "patterns: a pattern ignores case (npm_config__authToken)");
+    ok(env_word_matches("*TOKEN*", "npm_config_//registry.npmjs.org/:_authToken", 43),
+       "patterns: '*' spans '/' and ':' (no FNM_PATHNAME)");
+    ok(env_word_matches("AWS_*", "AWS_SECRET_ACCESS_KEY=x", 21), "patterns: only the name's bytes count");
+    ok(!env_word_matches("AWS_*", "MY_AWS_X", 8), "patterns: anchored at both ends");
+    ok(env_word_matches("A?C", "ABC", 3) && !env_word_matches("A?C", "AC", 2), "patterns: '?' is one byte");
+    ok(!env_word_matches("PATH", "path", 4), "patterns: an exact name keeps its case");
+    ok(!env_word_matches("PATH", "PATHX", 4 + 1), "patterns: an exact name is the whole name");
+    char longname[600];
+    memset(longname, 'A', sizeof longname - 7);
+    memcpy(longname + sizeof longname - 7, "_TOKEN", 7);
+    ok(env_word_matches("*_TOKEN", longname, strlen(longname)), "patterns: a name longer than the stack buffer");
+
+    char *base[] = { "PATH=/bin", "GITHUB_TOKEN=g", "ANTHROPIC_API_KEY=a", "AWS_REGION=r",
+                     "HOME=/h", NULL };
+    struct profile p;
+    profile_init_defaults(&p);
+    p.name = xstrdup("qa");
+    add_seq(&p.env_unset, "*TOKEN* *KEY*", 1);
+    add_seq(&p.env_unset, "AWS_*", 2);
+    struct strv env = { 0 };
+    env_build(&p, base, &env);
+    ok(!env_get(&env, "GITHUB_TOKEN") && !env_get(&env, "ANTHROPIC_API_KEY") && !env_get(&env, "AWS_REGION"),
+       "unset patterns remove every matching name");
+    ok(env_get(&env, "PATH") && env_get(&env, "HOME"), "unset patterns leave the rest");
+    ok(!env_passes(&p, "GITHUB_TOKEN", 12) && env_passes(&p, "PATH", 4), "env_passes agrees");
+    strv_free(&env);
+
+    add_seq(&p.env_keep, "ANTHROPIC_API_KEY", 3);
+    env_build(&p, base, &env);
+    is_str(env_get(&env, "ANTHROPIC_API_KEY"), "a", "a later keep wins over an earlier unset pattern");
+    ok(!env_get(&env, "GITHUB_TOKEN"), "... for its name only");
+    strv_free(&env);
+
+    add_seq(&p.env_unset, "ANTHROPIC_API_KEY", 4);
+    env_build(&p, base, &env);
+    ok(!env_get(&env, "ANTHROPIC_API_KEY"), "a later unset (--unsetenv) wins over the keep");
+    strv_free(&env);
+
+    p.env_clear = true;
+    add_seq(&p.env_keep, "PATH AWS_*", 5);
+    env_build(&p, base, &env);
+    ok(env_get(&env, "PATH") && env_get(&env, "AWS_REGION"), "clear = yes: keep patterns pass names in");
+    ok(!env_get(&env, "HOME") && !env_get(&env, "GITHUB_TOKEN"), "clear = yes: the rest is dropped");
+    strv_free(&env);
+    profile_free(&p);
+}
+
 static void test_clone_flags(void)
 {
     struct profile p;
@@ -238,9 +300,10 @@ static void test_limits_plan(void)
 
 int main(void)
 {
-    plan(65);
+    plan(83);
     test_exit_status();
     test_env();
+    test_env_patterns();
     test_clone_flags();
     test_channel();
     test_watched_fds();
