@@ -67,27 +67,35 @@
  *                                      fall back to openat (sbx's own
  *                                      openat2 in mount.c runs before the
  *                                      filter exists)
- *   setxattr, lsetxattr, fsetxattr,    only when sbx's caller is uid 0.
- *   setxattrat                         BPF cannot read the attribute's name;
- *                                      the one that matters is
- *                                      security.capability. A command in a
- *                                      user namespace whose root maps to
- *                                      kuid 0 (a nested userns mapping its
- *                                      own uid, or capabilities =
- *                                      cap_setfcap) writes v3 file
- *                                      capabilities with rootid 0, which
- *                                      the host honours like its own. A
- *                                      non-root caller's rootid is its uid:
- *                                      the capabilities apply only in user
- *                                      namespaces it owns, so its xattrs
- *                                      stay allowed. sbx decides from the
- *                                      uid it was started with; inside
- *                                      another sandbox that uid 0 may not
- *                                      be the kernel's, and the denial then
- *                                      errs on the safe side. setxattrat
- *                                      (463, Linux 6.13) is unknown to
- *                                      libseccomp 2.5.4: a small second
- *                                      filter denies it on i386 and x32.
+ *   setxattr, lsetxattr, fsetxattr,    only when the command could write
+ *   setxattrat                         file capabilities the host honours.
+ *                                      BPF cannot read the attribute's
+ *                                      name (security.capability): the
+ *                                      calls go whole. The kernel stores
+ *                                      the rootid of the writer's user
+ *                                      namespace: for a root caller kuid 0,
+ *                                      i.e. host capabilities (the setuid
+ *                                      root of item 7 in another form); for
+ *                                      anyone else its own uid, valid only
+ *                                      in namespaces it owns, so its xattrs
+ *                                      stay allowed. Writing one takes
+ *                                      CAP_SETFCAP over the file's owner:
+ *                                      `capabilities = cap_setfcap` gives
+ *                                      it, and so did a nested userns
+ *                                      mapping the command's uid 0 until
+ *                                      Linux 5.12 made that map need
+ *                                      CAP_SETFCAP in the parent (commit
+ *                                      db2e718a4798). Denied when sbx was
+ *                                      started as uid 0 and either holds:
+ *                                      inside another sandbox that uid 0
+ *                                      may not be the kernel's, and the
+ *                                      denial errs on the safe side.
+ *                                      setxattrat (463, Linux 6.13) is
+ *                                      unknown to libseccomp 2.5.4: a
+ *                                      second, hand-written filter denies
+ *                                      it on x86_64, x32 and i386 (and
+ *                                      fchmodat2 with a set-ID mode, for a
+ *                                      libseccomp without that name).
  *   io_uring_setup, io_uring_enter,    unless io_uring = yes: its
  *   io_uring_register                  operations are run by the kernel
  *                                      without passing the filter
