@@ -17,7 +17,8 @@
  *                            (cap_setuid, effective) on a fresh file; the
  *                            kernel stores the rootid of our user
  *                            namespace (v3, or v2 when that is kuid 0)
- *   nested-setxattr          the same from a nested user namespace that
+ *   nested-CALL              CALL (one of those four) from a nested user
+ *                            namespace that
  *                            maps its root to our uid (where we would hold
  *                            CAP_SETFCAP; since Linux 5.12 mapping uid 0
  *                            takes CAP_SETFCAP in the parent:
@@ -161,6 +162,12 @@ static int set_file_caps(const char *check, const char *path, bool nested)
     return 0;
 }
 
+static bool is_xattr_call(const char *c)
+{
+    return !strcmp(c, "setxattr") || !strcmp(c, "lsetxattr") || !strcmp(c, "fsetxattr") ||
+           !strcmp(c, "setxattrat");
+}
+
 static void getcap(const char *check, const char *path)
 {
     struct vfs_ns_cap_data cap;
@@ -240,8 +247,7 @@ int main(int argc, char **argv)
             rc = syscall(SYS_mknod, path, S_IFREG | 04755, 0);
         } else if (!strcmp(c, "mknodat")) {
             rc = syscall(SYS_mknodat, dfd, c, S_IFREG | 04755, 0);
-        } else if (!strcmp(c, "setxattr") || !strcmp(c, "lsetxattr") || !strcmp(c, "fsetxattr") ||
-                   !strcmp(c, "setxattrat") || !strcmp(c, "nested-setxattr")) {
+        } else if (is_xattr_call(c) || (!strncmp(c, "nested-", 7) && is_xattr_call(c + 7))) {
             fflush(stdout);
             set_file_caps(c, path, !strncmp(c, "nested-", 7));
             fflush(stdout);
