@@ -101,3 +101,8 @@ bool capability_in_effective_set(cap_value_t cap)
     cap_free(caps);
     return v == CAP_SET;
 }
+
+bool privileges_keep(const struct profile *p, cap_value_t cap)
+{
+    return cap >= 0 && cap < 64 && (kept_mask(p) & (UINT64_C(1) << cap));
+}

@@ -17,4 +17,7 @@ void privileges_drop(const struct profile *p);
 /* True when the calling process holds `cap` in its effective set. */
 bool capability_in_effective_set(cap_value_t cap);
 
+/* True when `capabilities =` keeps cap for the command. */
+bool privileges_keep(const struct profile *p, cap_value_t cap);
+
 #endif

@@ -122,7 +122,7 @@ noreturn void command_exec(const struct sandbox_context *ctx)
      * rides with this message to the supervisor; seccomp_install() sends
      * and closes it, so the command never holds it. */
     struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
-    seccomp_install(p, ctx->channel_fd, &notify_msg, sizeof notify_msg);
+    seccomp_install(p, ctx->outer_uid == 0, ctx->channel_fd, &notify_msg, sizeof notify_msg);
 
     environ = ctx->envp;
     /* execvp() searches the PATH of the environment just set: argv[0] is

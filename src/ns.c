@@ -199,8 +199,7 @@ pid_t ns_clone(int flags)
     return pid;
 }
 
-/* True when the running kernel is at least major.minor. */
-static bool kernel_at_least(int major, int minor)
+bool kernel_at_least(int major, int minor)
 {
     struct utsname u;
     int ma = 0, mi = 0;

@@ -32,6 +32,9 @@ const char *ns_explain_failure(int err, int flags, char *buf, size_t len);
  * uid 0 inside another sandbox or a container without it cannot. */
 void ns_check_uid_map_allowed(uid_t outer_uid);
 
+/* True when the running kernel is at least major.minor (unknown: true). */
+bool kernel_at_least(int major, int minor);
+
 /* The uid and gid the command has inside, per p->uid / p->gid. */
 uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid);
 gid_t ns_inside_gid(const struct profile *p, gid_t outer_gid);

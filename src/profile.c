@@ -113,6 +113,7 @@ static const struct key_def keys[] = {
     {"security", "no_new_privs", K_SEC_NO_NEW_PRIVS, T_BOOL, NULL, 0, false},
     {"security", "capabilities", K_SEC_CAPABILITIES, T_CAPS, NULL, 0, false},
     {"security", "seccomp", K_SEC_SECCOMP, T_ENUM, seccomp_modes, 0, false},
+    {"security", "io_uring", K_SEC_IO_URING, T_BOOL, NULL, 0, false},
     {"security", "deny", K_SEC_DENY, T_DENY, NULL, 0, true},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -995,6 +996,8 @@ static bool apply_entry(struct loader *L, const char *section, const char *rawke
             p->env_clear = b;
         else if (d->key == K_SEC_NO_NEW_PRIVS)
             p->no_new_privs = b;
+        else if (d->key == K_SEC_IO_URING)
+            p->io_uring = b;
         break;
     }
     case T_STRING:
@@ -1463,6 +1466,14 @@ static void validate(struct loader *L)
         add_error(L, NULL, "%s: mount = no leaves no way to apply [filesystem]: it needs root = host, "
                   "proc = no, dev = none and no rw/ro/tmpfs/hide rules",
                   origin_format(&p->at[K_NS_MOUNT], a, sizeof a));
+    /* io_uring operations (IORING_OP_CONNECT, ...) never pass the filter
+     * that the deny rules are in: the ledger would report a clean run. */
+    if (p->io_uring && p->ndeny)
+        add_error(L, NULL, "%s: io_uring = yes contradicts the deny rules (%s: deny = %s): "
+                  "io_uring operations bypass them; drop io_uring = yes, or the deny rules "
+                  "(-deny = *)",
+                  origin_format(&p->at[K_SEC_IO_URING], a, sizeof a),
+                  origin_format(&p->deny[0].at, b, sizeof b), p->deny[0].text);
 }
 
 static void loader_init(struct loader *L, struct profile *p, const struct profile_search *search,
@@ -1733,6 +1744,9 @@ void profile_print(const struct profile *p, FILE *out)
         }
         case K_SEC_SECCOMP:
             print_line(out, at, "seccomp = %s", seccomp_modes[p->seccomp]);
+            break;
+        case K_SEC_IO_URING:
+            print_line(out, at, "io_uring = %s", yesno(p->io_uring));
             break;
         case K_SEC_DENY:
             for (size_t j = 0; j < p->ndeny; j++)

@@ -528,6 +528,7 @@ void record_profile(const struct profile *p)
     json_object_object_add(sec, "capabilities", json_str_list(&p->capabilities));
     json_object_object_add(sec, "seccomp", json_object_new_string(p->seccomp == SECCOMP_DEFAULT
                                                                        ? "default" : "none"));
+    json_object_object_add(sec, "io_uring", json_object_new_boolean(p->io_uring));
     struct json_object *deny = json_object_new_array();
     for (size_t i = 0; i < p->ndeny; i++)
         json_object_array_add(deny, json_cstr_new(p->deny[i].text));

@@ -2,17 +2,35 @@
 
 #include "seccomp.h"
 
+#include "caps.h"
 #include "log.h"
+#include "ns.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Numbers libseccomp 2.5.4 (Debian 12) may not know. Since Linux 5.1
+ * (424) new calls have one number on every architecture; x32 adds
+ * __X32_SYSCALL_BIT. */
+#define NR_FCHMODAT2 452  /* Linux 6.6 */
+#define NR_SETXATTRAT 463 /* Linux 6.13 */
+#define X32_SYSCALL_BIT 0x40000000u
+#ifndef __O_TMPFILE
+#define __O_TMPFILE 020000000
+#endif
 
 /* Calls whose family the supervisor can learn: socket/socketpair from
  * their first argument, the others from the socket fd they act on. */
@@ -80,7 +98,85 @@ static void rule_add(scmp_filter_ctx ctx, uint32_t action, const char *name,
         die_with_errno(-rc, "seccomp: %s: adding the rule for %s failed", why, name);
 }
 
-static void add_default_deny_list(scmp_filter_ctx ctx, const struct profile *p)
+/* Adds `action` for `name` when arguments `a` and `b` (a < 0: none) both
+ * have one of the bits: one rule per (bit of a, bit of b), as a
+ * libseccomp rule ANDs its comparisons and rules OR. Only the masked
+ * bits are compared, so garbage in an int argument's upper half (the
+ * kernel truncates it) cannot hide them. */
+static void rule_add_any_bits(scmp_filter_ctx ctx, uint32_t action, const char *name,
+                              int a, const uint64_t *a_bits, size_t na,
+                              unsigned b, const uint64_t *b_bits, size_t nb, const char *why)
+{
+    for (size_t i = 0; i < (a < 0 ? 1 : na); i++)
+        for (size_t j = 0; j < nb; j++) {
+            struct scmp_arg_cmp cmp[2];
+            unsigned n = 0;
+            if (a >= 0)
+                cmp[n++] = (struct scmp_arg_cmp){ (unsigned)a, SCMP_CMP_MASKED_EQ, a_bits[i], a_bits[i] };
+            cmp[n++] = (struct scmp_arg_cmp){ b, SCMP_CMP_MASKED_EQ, b_bits[j], b_bits[j] };
+            rule_add(ctx, action, name, n, cmp, why);
+        }
+}
+
+/* Asking for S_ISUID or S_ISGID (see seccomp.h for why). */
+static void add_setid_mode_denials(scmp_filter_ctx ctx, const struct profile *p)
+{
+    const uint32_t deny = SCMP_ACT_ERRNO(EPERM);
+    const char *why = "default deny-list: set-user/group-ID modes";
+    static const uint64_t setid[] = { S_ISUID, S_ISGID };
+    static const uint64_t creating[] = { O_CREAT, __O_TMPFILE };
+    static const struct { const char *name; unsigned mode_arg; } mode_calls[] = {
+        { "chmod", 1 }, { "fchmod", 1 }, { "fchmodat", 2 }, { "fchmodat2", 2 },
+        { "creat", 1 }, { "mkdir", 1 }, { "mkdirat", 2 }, { "mknod", 1 }, { "mknodat", 2 },
+    };
+    for (size_t i = 0; i < sizeof mode_calls / sizeof mode_calls[0]; i++) {
+        const char *name = mode_calls[i].name;
+        if (deny_rule_names(p, name))
+            continue;
+        /* A name libseccomp does not know (fchmodat2 before 2.5.5) goes
+         * to raw_filter_install(). */
+        if (seccomp_syscall_resolve_name(name) == __NR_SCMP_ERROR)
+            continue;
+        rule_add_any_bits(ctx, deny, name, -1, NULL, 0, mode_calls[i].mode_arg, setid, 2, why);
+    }
+    /* open/openat take the mode only with O_CREAT or O_TMPFILE (the kernel
+     * ignores it otherwise, and a read-only open passes garbage there). */
+    if (!deny_rule_names(p, "open"))
+        rule_add_any_bits(ctx, deny, "open", 1, creating, 2, 2, setid, 2, why);
+    if (!deny_rule_names(p, "openat"))
+        rule_add_any_bits(ctx, deny, "openat", 2, creating, 2, 3, setid, 2, why);
+    /* openat2's flags and mode are in a struct open_how BPF cannot read:
+     * ENOSYS, as for a kernel before 5.6, and callers fall back to openat. */
+    if (!deny_rule_names(p, "openat2"))
+        rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, NULL, why);
+}
+
+/* True when the command could write file capabilities the host honours
+ * (seccomp.h): its kernel uid is 0 and it holds CAP_SETFCAP in a user
+ * namespace that maps kuid 0, by `capabilities =` in sbx's own, or in a
+ * nested one whose root it maps to itself (Linux 5.12 made that mapping
+ * need CAP_SETFCAP in the parent, commit db2e718a4798). */
+static bool can_write_host_file_caps(const struct profile *p, bool caller_is_root)
+{
+    return caller_is_root &&
+           (privileges_keep(p, CAP_SETFCAP) || (p->nested_userns && !kernel_at_least(5, 12)));
+}
+
+/* The extended-attribute writes (seccomp.h: file capabilities). */
+static void add_xattr_denials(scmp_filter_ctx ctx, const struct profile *p)
+{
+    const char *why = "default deny-list: extended attributes for a root caller";
+    static const char *const calls[] = { "setxattr", "lsetxattr", "fsetxattr", "setxattrat" };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        if (deny_rule_names(p, calls[i]))
+            continue;
+        /* setxattrat is unknown to libseccomp 2.5.4: raw_filter_install(). */
+        if (seccomp_syscall_resolve_name(calls[i]) != __NR_SCMP_ERROR)
+            rule_add(ctx, SCMP_ACT_ERRNO(EPERM), calls[i], 0, NULL, why);
+    }
+}
+
+static void add_default_deny_list(scmp_filter_ctx ctx, const struct profile *p, bool caller_is_root)
 {
     const uint32_t deny = SCMP_ACT_ERRNO(EPERM);
     const char *why = "default deny-list";
@@ -100,6 +196,17 @@ static void add_default_deny_list(scmp_filter_ctx ctx, const struct profile *p)
         rule_add(ctx, deny, "ioctl", 1, &linux_ioctl, why);
     }
 
+    /* New cgroup namespaces, whatever nested_userns says (seccomp.h). */
+    struct scmp_arg_cmp newcgroup = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWCGROUP, CLONE_NEWCGROUP);
+    if (!deny_rule_names(p, "unshare"))
+        rule_add(ctx, deny, "unshare", 1, &newcgroup, "default deny-list: cgroup namespaces");
+    if (!deny_rule_names(p, "clone"))
+        rule_add(ctx, deny, "clone", 1, &newcgroup, "default deny-list: cgroup namespaces");
+    /* clone3 passes its flags in memory BPF cannot read. ENOSYS makes
+     * glibc (and other runtimes) fall back to clone, which we can. */
+    if (!deny_rule_names(p, "clone3"))
+        rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL, "default deny-list: clone3");
+
     if (!p->nested_userns) {
         const char *nested = "nested_userns = no";
         struct scmp_arg_cmp newuser = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER);
@@ -107,11 +214,109 @@ static void add_default_deny_list(scmp_filter_ctx ctx, const struct profile *p)
             rule_add(ctx, deny, "unshare", 1, &newuser, nested);
         if (!deny_rule_names(p, "clone"))
             rule_add(ctx, deny, "clone", 1, &newuser, nested);
-        /* clone3 passes its flags in memory BPF cannot read. ENOSYS makes
-         * glibc (and other runtimes) fall back to clone, which we can. */
-        if (!deny_rule_names(p, "clone3"))
-            rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL, nested);
     }
+
+    add_setid_mode_denials(ctx, p);
+    if (can_write_host_file_caps(p, caller_is_root))
+        add_xattr_denials(ctx, p);
+}
+
+/* io_uring: its operations (IORING_OP_CONNECT, _OPENAT, _SETXATTR, ...)
+ * are performed by the kernel without passing the filter. */
+static void add_io_uring_denial(scmp_filter_ctx ctx, const struct profile *p)
+{
+    static const char *const calls[] = { "io_uring_setup", "io_uring_enter", "io_uring_register" };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (!deny_rule_names(p, calls[i]))
+            rule_add(ctx, SCMP_ACT_ERRNO(EPERM), calls[i], 0, NULL,
+                     p->ndeny ? "deny rules: io_uring" : "default deny-list: io_uring");
+}
+
+/* Calls of the default deny-list that libseccomp may not know by name,
+ * and so cannot put on every ABI (it translates rules through names): the
+ * unified number, the mode argument compared (-1: the whole call), and
+ * when the entry applies. */
+struct unnamed_call {
+    const char *name;
+    unsigned nr;
+    int mode_arg;
+    bool file_caps_only;
+};
+static const struct unnamed_call unnamed_calls[] = {
+    { "fchmodat2", NR_FCHMODAT2, 2, false },
+    { "setxattrat", NR_SETXATTRAT, -1, true }, /* can_write_host_file_caps() */
+};
+
+/* A second, hand-written filter for the unnamed_calls this libseccomp
+ * does not know, on x86_64, x32 and i386. The kernel runs every filter
+ * and keeps the strictest answer, so this one only adds its denials; a
+ * foreign ABI is the first filter's (killed). */
+static void raw_filter_install(const struct profile *p, bool caller_is_root)
+{
+#if defined(__x86_64__)
+    enum { N = sizeof unnamed_calls / sizeof unnamed_calls[0] };
+    const struct unnamed_call *todo[N];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof unnamed_calls / sizeof unnamed_calls[0]; i++) {
+        const struct unnamed_call *c = &unnamed_calls[i];
+        if (seccomp_syscall_resolve_name(c->name) == __NR_SCMP_ERROR && !deny_rule_names(p, c->name) &&
+            (!c->file_caps_only || can_write_host_file_caps(p, caller_is_root)))
+            todo[n++] = c;
+    }
+    if (!n)
+        return;
+    /* Layout: arch dispatch (3), the x86_64/x32 block (1 + 2n + 1), the
+     * i386 block (1 + n + 1), then per call a checker (2 for a mode, 0 for
+     * a whole call, which jumps to DENY), then DENY and ALLOW. */
+    struct sock_filter f[3 + (2 + 2 * N) + (2 + N) + 2 * N + 2];
+    size_t k = 0;
+    const uint32_t deny = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
+    size_t checks = 3 + (2 + 2 * n) + (2 + n), check_at[N];
+    size_t at = checks;
+    for (size_t i = 0; i < n; i++) {
+        check_at[i] = at;
+        at += todo[i]->mode_arg < 0 ? 0 : 2;
+    }
+    size_t deny_at = at, allow_at = at + 1;
+    /* conditional jumps are relative to the next instruction */
+#define REL(target) ((uint8_t)((target) - (k + 1)))
+#define TARGET(i) (todo[i]->mode_arg < 0 ? deny_at : check_at[i])
+    size_t block64 = 3, block32 = 3 + 2 + 2 * n;
+    f[k] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)); k++;
+    f[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, REL(block64), 0); k++;
+    f[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, REL(block32), REL(allow_at)); k++;
+    f[k] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)); k++;
+    for (size_t i = 0; i < n; i++) {
+        f[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, todo[i]->nr, REL(TARGET(i)), 0); k++;
+        f[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, todo[i]->nr | X32_SYSCALL_BIT,
+                                            REL(TARGET(i)), 0); k++;
+    }
+    f[k] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW); k++;
+    f[k] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)); k++;
+    for (size_t i = 0; i < n; i++) {
+        f[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, todo[i]->nr, REL(TARGET(i)), 0); k++;
+    }
+    f[k] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW); k++;
+    for (size_t i = 0; i < n; i++) {
+        if (todo[i]->mode_arg < 0)
+            continue;
+        /* the low word of the argument (little-endian): a mode is 16 bits */
+        f[k] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                            offsetof(struct seccomp_data, args) + 8 * (unsigned)todo[i]->mode_arg); k++;
+        f[k] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, S_ISUID | S_ISGID,
+                                            REL(deny_at), REL(allow_at)); k++;
+    }
+    f[k] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, deny); k++;
+    f[k] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW); k++;
+#undef REL
+#undef TARGET
+    struct sock_fprog prog = { .len = (unsigned short)k, .filter = f };
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+        die_errno("seccomp: loading the filter for the calls libseccomp does not name failed");
+#else
+    (void)p;
+    (void)caller_is_root;
+#endif
 }
 
 static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int handoff_sock,
@@ -246,11 +451,15 @@ int seccomp_listener_receive(int sock)
     return fd;
 }
 
-bool seccomp_install(const struct profile *p, int handoff_sock, const void *message, size_t len)
+bool seccomp_install(const struct profile *p, bool caller_is_root, int handoff_sock,
+                     const void *message, size_t len)
 {
     bool notify = seccomp_needs_listener(p);
     if (p->seccomp == SECCOMP_NONE && !notify)
         return false;
+    if (notify && p->io_uring)
+        die("seccomp: io_uring = yes with %zu deny rule(s): io_uring operations bypass them; "
+            "drop io_uring = yes or the deny rules", p->ndeny);
     if (notify && (handoff_sock < 0 || !message || !len))
         die("seccomp: internal error: deny rules without a supervisor socket");
     struct handoff handoff;
@@ -271,7 +480,11 @@ bool seccomp_install(const struct profile *p, int handoff_sock, const void *mess
     if (notify)
         add_deny_rules(ctx, p, handoff_sock, &handoff.msg);
     if (p->seccomp == SECCOMP_DEFAULT)
-        add_default_deny_list(ctx, p);
+        add_default_deny_list(ctx, p, caller_is_root);
+    /* Deny rules deny io_uring even under seccomp = none, or the ledger
+     * would miss what goes through it. */
+    if ((p->seccomp == SECCOMP_DEFAULT && !p->io_uring) || notify)
+        add_io_uring_denial(ctx, p);
 
     verbose_step("seccomp: %s%s%zu deny rule(s) through the supervisor",
                  p->seccomp == SECCOMP_DEFAULT ? "default deny-list" : "no deny-list",
@@ -304,5 +517,7 @@ bool seccomp_install(const struct profile *p, int handoff_sock, const void *mess
         close(listener);
     }
     seccomp_release(ctx);
+    if (p->seccomp == SECCOMP_DEFAULT)
+        raw_filter_install(p, caller_is_root);
     return notify;
 }

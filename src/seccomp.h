@@ -1,7 +1,8 @@
 /* The command's seccomp filter (libseccomp): the default deny-list and the
  * profile's `deny =` rules.
  *
- * Default deny-list (`seccomp = default`), each call failing with EPERM:
+ * Default deny-list (`seccomp = default`), each call failing with EPERM
+ * unless said otherwise:
  *   ioctl(TIOCSTI), ioctl(TIOCLINUX)   push input into / drive the outer
  *                                      terminal (CVE-2016-7545, CVE-2017-5226)
  *   keyctl, add_key, request_key       the kernel keyring is not namespaced
@@ -10,10 +11,106 @@
  *   init_module, finit_module,
  *   delete_module                      kernel replacement and modules
  *   open_by_handle_at                  escapes bind mounts ("shocker")
- *   unshare/clone with CLONE_NEWUSER   only when nested_userns = no; clone3
- *                                      then fails with ENOSYS because BPF
- *                                      cannot read its flags (libc falls
- *                                      back to clone)
+ *   unshare/clone with CLONE_NEWCGROUP  a cgroup namespace is what lets a
+ *                                      command mount cgroupfs: cgroup2 and
+ *                                      v1 mounts need CAP_SYS_ADMIN over
+ *                                      the cgroup namespace's owner, which
+ *                                      a command that made its own userns
+ *                                      + cgroupns has. Its root is the
+ *                                      cgroup sbx runs in, often the host's
+ *                                      root cgroup, and a kuid-0 command
+ *                                      (root caller) passes the files' owner
+ *                                      check: cgroup.kill, cgroup.freeze
+ *                                      and v1 freezer.state then kill or
+ *                                      freeze host processes. For any other
+ *                                      caller the files are its own only in
+ *                                      a delegated subtree (systemd
+ *                                      user@.service), where it could still
+ *                                      kill processes outside its pid
+ *                                      namespace: denied to every caller.
+ *                                      setns(fd, CLONE_NEWCGROUP) needs
+ *                                      CAP_SYS_ADMIN over the target's
+ *                                      owner too, and every cgroupns a
+ *                                      command can name is owned outside
+ *                                      its own user namespaces (sbx makes
+ *                                      none); setns also takes nstype 0 or
+ *                                      a pidfd, so a flag rule would be no
+ *                                      rule: the kernel's check is the one.
+ *                                      Limit: nested `bwrap --unshare-all`
+ *                                      or --unshare-cgroup-try fails
+ *                                      (bwrap tries whenever
+ *                                      /proc/self/ns/cgroup exists).
+ *   clone3                             ENOSYS: BPF cannot read its flags
+ *                                      (struct clone_args), and libc falls
+ *                                      back to clone, which we can
+ *   unshare/clone with CLONE_NEWUSER   only when nested_userns = no
+ *   chmod, fchmod, fchmodat, fchmodat2 with S_ISUID or S_ISGID in the mode:
+ *   open, openat, creat (O_CREAT or    a file a root caller's command makes
+ *   O_TMPFILE), mknod, mknodat,        set-user-ID in a rw directory is
+ *   mkdir, mkdirat                     set-user-ID root on the host (and
+ *                                      no_new_privs ends with the
+ *                                      sandbox). Only the two bits are
+ *                                      compared, and open's mode only with
+ *                                      O_CREAT/O_TMPFILE, which is when the
+ *                                      kernel reads it. Linux strips both
+ *                                      bits in mkdir already; the rule
+ *                                      keeps the list free of exceptions,
+ *                                      as systemd's RestrictSUIDSGID= does.
+ *                                      fchmodat2 (452, Linux 6.6) is
+ *                                      named by number if libseccomp does
+ *                                      not know it. Limits: a setgid bit
+ *                                      inherited from a directory, or
+ *                                      copied by a tool running outside
+ *                                      (tar -p, cp -a) is not a call here.
+ *   openat2                            ENOSYS: its mode is in a struct
+ *                                      open_how BPF cannot read; callers
+ *                                      fall back to openat (sbx's own
+ *                                      openat2 in mount.c runs before the
+ *                                      filter exists)
+ *   setxattr, lsetxattr, fsetxattr,    only when the command could write
+ *   setxattrat                         file capabilities the host honours.
+ *                                      BPF cannot read the attribute's
+ *                                      name (security.capability): the
+ *                                      calls go whole. The kernel stores
+ *                                      the rootid of the writer's user
+ *                                      namespace: for a root caller kuid 0,
+ *                                      i.e. host capabilities (the setuid
+ *                                      root of item 7 in another form); for
+ *                                      anyone else its own uid, valid only
+ *                                      in namespaces it owns, so its xattrs
+ *                                      stay allowed. Writing one takes
+ *                                      CAP_SETFCAP over the file's owner:
+ *                                      `capabilities = cap_setfcap` gives
+ *                                      it, and so did a nested userns
+ *                                      mapping the command's uid 0 until
+ *                                      Linux 5.12 made that map need
+ *                                      CAP_SETFCAP in the parent (commit
+ *                                      db2e718a4798). Denied when sbx was
+ *                                      started as uid 0 and either holds:
+ *                                      inside another sandbox that uid 0
+ *                                      may not be the kernel's, and the
+ *                                      denial errs on the safe side.
+ *                                      setxattrat (463, Linux 6.13) is
+ *                                      unknown to libseccomp 2.5.4: a
+ *                                      second, hand-written filter denies
+ *                                      it on x86_64, x32 and i386 (and
+ *                                      fchmodat2 with a set-ID mode, for a
+ *                                      libseccomp without that name).
+ *   io_uring_setup, io_uring_enter,    unless io_uring = yes: its
+ *   io_uring_register                  operations are run by the kernel
+ *                                      without passing the filter
+ *                                      (IORING_OP_CONNECT past a deny
+ *                                      rule, IORING_OP_OPENAT with a
+ *                                      set-user-ID mode, _SETXATTR), and
+ *                                      it is large attack surface (Google
+ *                                      disabled it in ChromeOS, Android and
+ *                                      its servers in 2023). EPERM, what
+ *                                      kernel.io_uring_disabled = 2
+ *                                      answers, so runtimes fall back as on
+ *                                      such a host. Deny rules deny it
+ *                                      under seccomp = none too, and
+ *                                      io_uring = yes with deny rules is
+ *                                      refused.
  * The filter covers every ABI the x86_64 kernel can enter: x86_64, i386
  * (including the multiplexed socketcall(2)) and x32. A call from any other
  * architecture kills the process.
@@ -39,7 +136,8 @@
 /* Installs the filter in the calling process, which must be the command's
  * own (single-threaded, after no_new_privs and the capability drop, just
  * before exec). Nothing is installed when seccomp = none and no deny rule
- * applies.
+ * applies. caller_is_root: sbx was started as uid 0, so the command's
+ * kernel uid is 0 (the xattr denials above).
  *
  * When deny rules apply, the notification listener leaves at once: the
  * `len` bytes at `message` (the caller's protocol, e.g. a struct
@@ -51,7 +149,8 @@
  * listener yet. Returns true when a listener was sent. handoff_sock may
  * be -1 (and message NULL) when the profile has no deny rule. Dies (125)
  * with the reason on any failure. */
-bool seccomp_install(const struct profile *p, int handoff_sock, const void *message, size_t len);
+bool seccomp_install(const struct profile *p, bool caller_is_root, int handoff_sock,
+                     const void *message, size_t len);
 
 /* Supervisor side: receives one message of at most 64 bytes and the
  * listener sent with it by seccomp_install(). Returns the fd

@@ -23,3 +23,13 @@ check_PROGRAMS += tests/unit/sockaddr-test
 tests_unit_sockaddr_test_SOURCES = tests/unit/sockaddr-test.c
 tests_unit_sockaddr_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/sockaddr-test
+# Issue 14: cgroup namespaces, set-ID modes and file capabilities, io_uring.
+check_PROGRAMS += tests/helpers/cgroup-escape tests/helpers/setid-probe \
+	tests/helpers/io-uring-probe
+tests_helpers_cgroup_escape_SOURCES = tests/helpers/cgroup-escape.c
+tests_helpers_setid_probe_SOURCES = tests/helpers/setid-probe.c
+tests_helpers_io_uring_probe_SOURCES = tests/helpers/io-uring-probe.c
+TESTS += tests/integration/seccomp-cgroupns.sh tests/integration/seccomp-setid.sh \
+	tests/integration/seccomp-io-uring.sh
+EXTRA_DIST += tests/integration/seccomp-cgroupns.sh tests/integration/seccomp-setid.sh \
+	tests/integration/seccomp-io-uring.sh

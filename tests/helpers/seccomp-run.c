@@ -116,7 +116,7 @@ static int run_once(const struct profile *pp, char **argv, struct ledger **ledge
         close(pair[0]);
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
             die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
-        seccomp_install(&p, pair[1], "L", 1);
+        seccomp_install(&p, geteuid() == 0, pair[1], "L", 1);
         close(pair[1]);
         execvp(argv[0], argv);
         int e = errno;
