@@ -34,9 +34,10 @@
 
 struct run_record;
 
-/* Creates the record and makes it current. path: the file, opened
- * (created, truncated) now so that an unwritable path fails before the
- * command runs (die(), 125); NULL: no file (unit tests). Installs
+/* Creates the record and makes it current. path: the file, whose
+ * directory is opened and checked now so that an unwritable path fails
+ * before the command runs (die(), 125); the record replaces the name at
+ * the end (output_file.h); NULL: no file (unit tests). Installs
  * die_hook (the supervisor's) and an atexit handler. */
 struct run_record *report_open(const char *path);
 
