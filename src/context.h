@@ -27,6 +27,7 @@ struct sandbox_context {
     sigset_t caller_mask;      /* restored in the command before exec */
     struct rlimit caller_nofile; /* restored in the command before limits_apply() */
     const char *resolv_conf;   /* outbound DNS: the sandbox's /etc/resolv.conf, or NULL */
+    bool await_cgroup;         /* init waits for CHANNEL_CGROUP_ENTERED first */
 };
 
 #endif

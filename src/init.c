@@ -166,6 +166,10 @@ noreturn void init_main(struct sandbox_context *ctx)
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
     close_inherited_fds(ctx->channel_fd);
+    /* Everything init and the command will fork must be counted by the
+     * pids cgroup: nothing is forked before the supervisor moved us. */
+    if (ctx->await_cgroup)
+        await_supervisor(ctx->channel_fd, CHANNEL_CGROUP_ENTERED, "the pids cgroup");
     bool loopback = (ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
     if (loopback)
         hand_out_netlink_socket(ctx->channel_fd);

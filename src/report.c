@@ -332,6 +332,19 @@ void record_limit(const char *name, uint64_t soft, uint64_t hard)
     event_append("limit", ev);
 }
 
+void record_nproc_enforcement(const char *by, const char *cgroup, bool enforced,
+                              const char *why_not)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "by", json_cstr_new(by));
+    json_object_object_add(ev, "cgroup", json_cstr_new(cgroup));
+    json_object_object_add(ev, "enforced", json_object_new_boolean(enforced));
+    json_object_object_add(ev, "why_not", json_cstr_new(why_not));
+    event_append("nproc_enforcement", ev);
+}
+
 void record_network(const char *key, const char *value)
 {
     if (!current)
@@ -757,7 +770,7 @@ static int64_t saturating_add(int64_t a, int64_t b)
 
 struct replay {
     struct json_object *steps, *namespaces, *uid_map, *gid_map, *limits_applied,
-        *network_state, *mounts, *env_by_sbx, *denials, *failures;
+        *nproc_enforcement, *network_state, *mounts, *env_by_sbx, *denials, *failures;
     int64_t denial_total, denial_allowed, denial_unlisted;
     size_t bad_lines;
     bool truncated;
@@ -821,6 +834,10 @@ static void replay_events(struct run_record *rec, struct replay *r)
         } else if (event_type_is(ev, "limit") && (key = event_key(ev, "name"))) {
             json_object_object_add(r->limits_applied, key,
                                    COPY_FIELDS(ev, {"soft", F_INT_OR_TEXT}, {"hard", F_INT_OR_TEXT}));
+        } else if (event_type_is(ev, "nproc_enforcement")) {
+            json_object_put(r->nproc_enforcement);
+            r->nproc_enforcement = COPY_FIELDS(ev, {"by", F_TEXT}, {"cgroup", F_TEXT},
+                                               {"enforced", F_BOOL}, {"why_not", F_TEXT});
         } else if (event_type_is(ev, "network") && (key = event_key(ev, "key"))) {
             struct json_object *value = NULL;
             json_object_object_get_ex(ev, "value", &value);
@@ -1014,6 +1031,7 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
     json_object_object_add(limits, "asked", prof && json_object_object_get_ex(prof, "limits", &lasked)
                                                 ? json_object_get(lasked) : NULL);
     json_object_object_add(limits, "applied", r.limits_applied);
+    json_object_object_add(limits, "nproc_enforcement", r.nproc_enforcement);
     json_object_object_add(o, "limits", limits);
 
     struct json_object *timeout = json_object_new_object();
