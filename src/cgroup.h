@@ -8,9 +8,10 @@
  * copy_process() exempts the initial namespace's root user
  * (`real_cred->user != INIT_USER`): a command started by root is kernel
  * uid 0 whatever its uid inside, and forks without limit. For a root
- * caller sbx therefore creates a pids cgroup next to its own, writes
- * pids.max = N, moves init into it before init can fork (init waits for
- * CHANNEL_CGROUP_ENTERED), and removes it once the sandbox is gone.
+ * caller sbx therefore creates a pids cgroup below (v2: possibly next
+ * to) its own, writes pids.max = N, moves init into it before init can
+ * fork (init waits for CHANNEL_CGROUP_ENTERED), and removes it once the
+ * sandbox is gone.
  *
  * When no such cgroup can be had (no pids controller, a read-only
  * cgroupfs in a container, cgroup v2 without pids delegated), sbx warns

@@ -23,3 +23,7 @@ check_PROGRAMS += tests/unit/sandbox-test
 tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
 tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/sandbox-test
+check_PROGRAMS += tests/unit/cgroup-test
+tests_unit_cgroup_test_SOURCES = tests/unit/cgroup-test.c
+tests_unit_cgroup_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/cgroup-test

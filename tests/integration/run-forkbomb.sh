@@ -66,7 +66,11 @@ run_sbx run -p "$tmpdir/nolimit.ini" -- "$bomb" 2 $cap "$tag" exit
 is "$(created "$out")" $cap "under sbx with nproc = max, the bomb reaches its cap $cap too"
 is "$(leftovers)" 0 "no process of those bombs is left"
 
-# --- under nproc = 200: contained, the host forks meanwhile, sbx ends
+# --- under nproc = 200: contained, the host forks meanwhile, sbx ends.
+# 150 processes of the caller's uid outside: counted per user namespace,
+# they take nothing from the sandbox's 200.
+outside=
+for i in $(seq 1 150); do sleep 60 & outside="$outside $!"; done
 out_f="$tmpdir/bomb.out" err_f="$tmpdir/bomb.err"
 started=$(date +%s)
 "$SBX" run -p "$tmpdir/bomb.ini" --report "$tmpdir/r.json" -- "$bomb" 3 $cap "$tag" stay \
@@ -99,6 +103,10 @@ n=$(created "$out")
 ok $? "the bomb stayed below the limit: $n processes, plus init, <= $limit"
 [ "$(refused "$out")" -gt 0 ] 2>/dev/null
 ok $? "its forks were refused with EAGAIN ($(refused "$out") times)"
+[ -n "$n" ] && [ "$n" -ge $((limit - 20)) ]
+ok $? "it got about the whole limit ($n): the caller's 150 processes outside did not count"
+kill $outside 2>/dev/null
+wait 2>/dev/null
 is "$(leftovers)" 0 "no process of the bomb is left"
 r="$tmpdir/r.json"
 if is_root; then
