@@ -6,6 +6,7 @@
 #include "report.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -192,7 +193,8 @@ static char *v2_parent(const char *home, char *why, size_t whylen)
     return NULL;
 }
 
-static char *pids_parent(char *why, size_t whylen)
+/* *home_out: sbx's own pids cgroup (NULL if none was found). */
+static char *pids_parent(char **home_out, char *why, size_t whylen)
 {
     char *mountinfo = read_file_text("/proc/self/mountinfo", 16 << 20, NULL);
     char *self = read_file_text("/proc/self/cgroup", 1 << 20, NULL);
@@ -208,7 +210,7 @@ static char *pids_parent(char *why, size_t whylen)
     free(self);
     if (home)
         parent = v2 ? v2_parent(home, why, whylen) : xstrdup(home);
-    free(home);
+    *home_out = home;
     return parent;
 }
 
@@ -221,10 +223,36 @@ static void remove_at_exit(void)
         sandbox_cgroup_remove(exit_cleanup);
 }
 
+/* A supervisor killed by SIGKILL cannot remove its cgroup; the next sbx
+ * removes those of sbx processes that are gone. rmdir(2) only removes an
+ * empty cgroup without children, so a live sandbox's never goes. */
+static void remove_stale(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long pid;
+        unsigned n;
+        char end;
+        if (sscanf(e->d_name, "sbx.%ld.%u%c", &pid, &n, &end) != 2 || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char *dir = xasprintf("%s/%s", parent, e->d_name);
+        if (rmdir(dir) == 0)
+            verbose("removed %s, left by an sbx that was killed", dir);
+        free(dir);
+    }
+    closedir(d);
+}
+
 static bool create_with_max(struct sandbox_cgroup *cg, const char *parent, uint64_t max,
                             char *why, size_t whylen)
 {
     static unsigned serial;
+    remove_stale(parent);
     char *dir = NULL;
     for (int tries = 0; tries < 100; tries++) {
         free(dir);
@@ -252,6 +280,35 @@ static bool create_with_max(struct sandbox_cgroup *cg, const char *parent, uint6
     return ok;
 }
 
+/* The nearest pids cgroup from home up with pids.max <= max: sbx runs in
+ * it already, and so will the sandbox (a nested sbx inside a sandbox,
+ * where /sys/fs/cgroup is read-only, or a container with pids.max). The
+ * limit then holds for the sandbox together with its neighbours there.
+ * The root cgroup has no pids.max, which ends the walk. */
+static char *enclosing_limit(const char *home, uint64_t max)
+{
+    char *dir = home ? xstrdup(home) : NULL;
+    while (dir) {
+        char *file = xasprintf("%s/pids.max", dir);
+        char *text = read_file_text(file, 64, NULL);
+        free(file);
+        if (!text)
+            break;
+        text[strcspn(text, "\n")] = '\0';
+        uint64_t v;
+        bool within = parse_u64(text, &v) && v <= max;
+        free(text);
+        if (within)
+            return dir;
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            break;
+        *slash = '\0';
+    }
+    free(dir);
+    return NULL;
+}
+
 bool sandbox_cgroup_prepare(struct sandbox_cgroup *cg, const struct profile *p, uid_t outer_uid)
 {
     static bool warned;
@@ -266,9 +323,11 @@ bool sandbox_cgroup_prepare(struct sandbox_cgroup *cg, const struct profile *p, 
         return false;
     }
     char why[512] = "";
-    char *parent = pids_parent(why, sizeof why);
+    char *home = NULL;
+    char *parent = pids_parent(&home, why, sizeof why);
     if (parent && create_with_max(cg, parent, s->value, why, sizeof why)) {
         free(parent);
+        free(home);
         verbose_step("pids cgroup %s, pids.max = %" PRIu64, cg->dir, s->value);
         record_nproc_enforcement("pids cgroup", cg->dir, true, NULL);
         exit_cleanup = cg;
@@ -281,6 +340,15 @@ bool sandbox_cgroup_prepare(struct sandbox_cgroup *cg, const struct profile *p, 
         return true;
     }
     free(parent);
+    char *enclosing = enclosing_limit(home, s->value);
+    free(home);
+    if (enclosing) {
+        verbose("nproc = %" PRIu64 ": no pids cgroup of its own for the sandbox (%s), but sbx "
+                "runs in %s, whose pids.max is lower or equal", s->value, why, enclosing);
+        record_nproc_enforcement("enclosing pids cgroup", enclosing, true, NULL);
+        free(enclosing);
+        return false;
+    }
     record_nproc_enforcement(NULL, NULL, false, why);
     if (!warned) {
         warned = true;

@@ -66,8 +66,8 @@ void record_id_map(const char *which, uint32_t inside, uint32_t outside, uint32_
 /* A resource limit as applied (what getrlimit returns afterwards);
  * RLIM_INFINITY is recorded as "unlimited". name: limit_kind_name(). */
 void record_limit(const char *name, uint64_t soft, uint64_t hard);
-/* How [limits] nproc is held (cgroup.h): by "RLIMIT_NPROC" or "pids
- * cgroup" (cgroup: its directory), or not at all (by NULL, enforced
+/* How [limits] nproc is held (cgroup.h): by "RLIMIT_NPROC", "pids
+ * cgroup" or "enclosing pids cgroup" (cgroup: its directory), or not at all (by NULL, enforced
  * false, why_not: the reason). Not called when nproc is not a number. */
 void record_nproc_enforcement(const char *by, const char *cgroup, bool enforced,
                               const char *why_not);
