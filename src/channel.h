@@ -32,7 +32,8 @@ enum channel_msg_type {
     /* supervisor -> init: lo is up. (A failure is a hang-up, as above.) */
     CHANNEL_LOOPBACK_UP,
     /* supervisor -> init: init is in the sandbox's pids cgroup (cgroup.h);
-     * init forks nothing before. (A failure is a hang-up.) */
+     * init forks nothing before. The supervisor's first message when
+     * sent. (A failure is a hang-up.) */
     CHANNEL_CGROUP_ENTERED,
 };
 

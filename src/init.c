@@ -166,10 +166,6 @@ noreturn void init_main(struct sandbox_context *ctx)
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
     close_inherited_fds(ctx->channel_fd);
-    /* Everything init and the command will fork must be counted by the
-     * pids cgroup: nothing is forked before the supervisor moved us. */
-    if (ctx->await_cgroup)
-        await_supervisor(ctx->channel_fd, CHANNEL_CGROUP_ENTERED, "the pids cgroup");
     bool loopback = (ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
     if (loopback)
         hand_out_netlink_socket(ctx->channel_fd);
@@ -192,6 +188,15 @@ noreturn void init_main(struct sandbox_context *ctx)
         mount_setup(p, ctx->cwd, ctx->resolv_conf ? &resolv : NULL);
     }
     verbose_step("mounts done");
+    /* Everything the command forks must be counted by the pids cgroup,
+     * so init forks nothing before the supervisor has moved it there. The
+     * move takes the kernel a grace period (cgroup_threadgroup_rwsem,
+     * milliseconds), which the maps and mounts above overlap. The
+     * supervisor sends this before anything else, so it comes first. */
+    if (ctx->await_cgroup) {
+        await_supervisor(ctx->channel_fd, CHANNEL_CGROUP_ENTERED, "the pids cgroup");
+        verbose_step("in the pids cgroup");
+    }
     if (loopback) {
         record_step("bring up lo (the supervisor)");
         await_supervisor(ctx->channel_fd, CHANNEL_LOOPBACK_UP, "lo to come up");

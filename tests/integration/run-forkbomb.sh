@@ -131,6 +131,16 @@ else
     is "$(jq -r .limits.nproc_enforcement.by "$r")" "RLIMIT_NPROC" "uid $(id -u): qa's limit is RLIMIT_NPROC"
 fi
 
+# --- root: a cgroup left by an sbx killed with SIGKILL goes at the next run
+if is_root; then
+    sh -c 'exit 0' & dead=$!
+    wait $dead
+    mkdir /sys/fs/cgroup/pids/sbx.$dead.0
+    run_sbx run -p qa -- true
+    [ "$status" = 0 ] && [ ! -e /sys/fs/cgroup/pids/sbx.$dead.0 ]
+    ok $? "root: the empty cgroup of a gone sbx (pid $dead) is removed by the next run"
+fi
+
 # --- root without a writable pids cgroup: a warning, once, and the record
 # says the limit is not enforced (sbx still runs: root in a container)
 if is_root; then
