@@ -31,6 +31,10 @@ enum channel_msg_type {
     CHANNEL_NETLINK_FD,
     /* supervisor -> init: lo is up. (A failure is a hang-up, as above.) */
     CHANNEL_LOOPBACK_UP,
+    /* supervisor -> init: init is in the sandbox's pids cgroup (cgroup.h);
+     * init forks nothing before. The supervisor's first message when
+     * sent. (A failure is a hang-up.) */
+    CHANNEL_CGROUP_ENTERED,
 };
 
 struct channel_msg {

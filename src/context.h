@@ -30,6 +30,7 @@ struct sandbox_context {
     const char *resolv_conf;   /* outbound DNS: the sandbox's /etc/resolv.conf, or NULL */
     const char *home;          /* the caller's $HOME (profile variable ${HOME}), or NULL */
     struct protect_list protect; /* what stays read-only inside (protect.h) */
+    bool await_cgroup;         /* init waits for CHANNEL_CGROUP_ENTERED first */
 };
 
 #endif

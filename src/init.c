@@ -192,6 +192,15 @@ noreturn void init_main(struct sandbox_context *ctx)
         mount_setup(p, &in);
     }
     verbose_step("mounts done");
+    /* Everything the command forks must be counted by the pids cgroup,
+     * so init forks nothing before the supervisor has moved it there. The
+     * move takes the kernel a grace period (cgroup_threadgroup_rwsem,
+     * milliseconds), which the maps and mounts above overlap. The
+     * supervisor sends this before anything else, so it comes first. */
+    if (ctx->await_cgroup) {
+        await_supervisor(ctx->channel_fd, CHANNEL_CGROUP_ENTERED, "the pids cgroup");
+        verbose_step("in the pids cgroup");
+    }
     if (loopback) {
         record_step("bring up lo (the supervisor)");
         await_supervisor(ctx->channel_fd, CHANNEL_LOOPBACK_UP, "lo to come up");

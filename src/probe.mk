@@ -5,7 +5,8 @@ src_libsbx_a_SOURCES += \
 	src/probe.c src/probe.h \
 	src/probe_credentials.c src/probe_credentials.h \
 	src/probe_output.c src/probe_output.h \
-	src/probe_profile.c src/probe_profile.h
+	src/probe_profile.c src/probe_profile.h \
+	src/output_file.c src/output_file.h
 src_libsbx_a_SOURCES += src/report.c src/report.h
 # The JSON keys of `sbx probe --json` and of the run record, installed next
 # to agents.md (sbx(1) points at them).

@@ -20,6 +20,7 @@
 #include "json_bytes.h"
 #include "ledger.h"
 #include "log.h"
+#include "output_file.h"
 #include "util.h"
 
 #include <errno.h>
@@ -62,8 +63,7 @@ struct run_record {
 /* The one --report file of this sbx process: a run record (sbx run), or
  * an audit holding one record per run. */
 struct report_file {
-    int fd;
-    char *path;
+    struct output_file out;     /* out.dir_fd < 0: written (or given up) */
     pid_t owner;                /* the supervisor: the only writer of the file */
     ino_t owner_pidns;          /* with owner: see is_owner() */
     bool audit;
@@ -108,7 +108,7 @@ static bool is_owner(void)
  * file behind. The run under way counts as failed in setup. */
 static void report_write_unfinished(void)
 {
-    if (!is_owner() || file->fd < 0)
+    if (!is_owner() || file->out.dir_fd < 0)
         return;
     if (file->audit) {
         for (int i = 0; i < 2; i++)
@@ -138,19 +138,20 @@ static struct run_record *record_new(void)
     return rec;
 }
 
-/* Opens the file now: an unwritable report path must stop sbx before the
- * command runs, not after. O_CLOEXEC: the sandbox never inherits it. */
+/* Opens the file's directory now: an unwritable report path must stop
+ * sbx before the command runs, not after. The record itself is written
+ * at the end as a new file put in place of the name (output_file.h: the
+ * sandbox may have swapped the name for a link to a secret). O_CLOEXEC:
+ * the sandbox never inherits the directory fd, and init closes it. */
 static void report_file_open(const char *path, bool audit)
 {
     static bool atexit_done;
     if (file)
-        die("--report: a report file is already open (%s)", file->path);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-    if (fd < 0)
-        die_errno("--report: cannot open %s for writing", path);
+        die("--report: a report file is already open (%s)", file->out.path);
+    struct output_file out;
+    output_file_open(&out, path, "--report");
     file = xcalloc(1, sizeof *file);
-    file->fd = fd;
-    file->path = xstrdup(path);
+    file->out = out;
     file->owner = getpid();
     file->owner_pidns = pidns_inode();
     file->audit = audit;
@@ -165,14 +166,12 @@ static void report_file_free(void)
 {
     if (!file)
         return;
-    if (file->fd >= 0)
-        close(file->fd);
+    output_file_close(&file->out);
     for (int i = 0; i < 2; i++) {
         json_object_put(file->audit_runs[i]);
         record_free(file->audit_open[i]);
     }
     json_object_put(file->audit_argv);
-    free(file->path);
     free(file);
     file = NULL;
     if (die_hook == report_die_hook)
@@ -332,6 +331,19 @@ void record_limit(const char *name, uint64_t soft, uint64_t hard)
     json_object_object_add(ev, "soft", json_rlim(soft));
     json_object_object_add(ev, "hard", json_rlim(hard));
     event_append("limit", ev);
+}
+
+void record_nproc_enforcement(const char *by, const char *cgroup, bool enforced,
+                              const char *why_not)
+{
+    if (!current)
+        return;
+    struct json_object *ev = new_event();
+    json_object_object_add(ev, "by", json_cstr_new(by));
+    json_object_object_add(ev, "cgroup", json_cstr_new(cgroup));
+    json_object_object_add(ev, "enforced", json_object_new_boolean(enforced));
+    json_object_object_add(ev, "why_not", json_cstr_new(why_not));
+    event_append("nproc_enforcement", ev);
 }
 
 void record_network(const char *key, const char *value)
@@ -743,7 +755,7 @@ static int64_t saturating_add(int64_t a, int64_t b)
 
 struct replay {
     struct json_object *steps, *namespaces, *uid_map, *gid_map, *limits_applied,
-        *network_state, *mounts, *env_by_sbx, *denials, *failures;
+        *nproc_enforcement, *network_state, *mounts, *env_by_sbx, *denials, *failures;
     int64_t denial_total, denial_allowed, denial_unlisted;
     size_t bad_lines;
     bool truncated;
@@ -807,6 +819,10 @@ static void replay_events(struct run_record *rec, struct replay *r)
         } else if (event_type_is(ev, "limit") && (key = event_key(ev, "name"))) {
             json_object_object_add(r->limits_applied, key,
                                    COPY_FIELDS(ev, {"soft", F_INT_OR_TEXT}, {"hard", F_INT_OR_TEXT}));
+        } else if (event_type_is(ev, "nproc_enforcement")) {
+            json_object_put(r->nproc_enforcement);
+            r->nproc_enforcement = COPY_FIELDS(ev, {"by", F_TEXT}, {"cgroup", F_TEXT},
+                                               {"enforced", F_BOOL}, {"why_not", F_TEXT});
         } else if (event_type_is(ev, "network") && (key = event_key(ev, "key"))) {
             struct json_object *value = NULL;
             json_object_object_get_ex(ev, "value", &value);
@@ -1000,6 +1016,7 @@ struct json_object *record_to_json(struct run_record *rec, const struct sandbox_
     json_object_object_add(limits, "asked", prof && json_object_object_get_ex(prof, "limits", &lasked)
                                                 ? json_object_get(lasked) : NULL);
     json_object_object_add(limits, "applied", r.limits_applied);
+    json_object_object_add(limits, "nproc_enforcement", r.nproc_enforcement);
     json_object_object_add(o, "limits", limits);
 
     struct json_object *timeout = json_object_new_object();
@@ -1111,19 +1128,19 @@ static void warn_with_errno_name(int errnum, const char *path)
 static bool report_file_finish(struct json_object *doc)
 {
     bool ok = true;
-    if (file && file->fd >= 0) {
-        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+    if (file && file->out.dir_fd >= 0) {
+        const char *json = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
                                                                    JSON_C_TO_STRING_SPACED |
                                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
-        ok = write_all(file->fd, text, strlen(text)) && write_all(file->fd, "\n", 1);
+        char *text = xasprintf("%s\n", json);
+        ok = output_file_publish(&file->out, text, strlen(text), "--report");
         int e = errno;
-        if (close(file->fd) < 0 && ok) {
-            e = errno;
-            ok = false;
-        }
-        file->fd = -1;
+        free(text);
         if (!ok)
-            warn_with_errno_name(e, file->path);
+            warn_with_errno_name(e, file->out.path);
+        /* written or given up: never again (die_hook, atexit) */
+        close(file->out.dir_fd);
+        file->out.dir_fd = -1;
     }
     json_object_put(doc);
     report_file_free();

@@ -34,9 +34,10 @@
 
 struct run_record;
 
-/* Creates the record and makes it current. path: the file, opened
- * (created, truncated) now so that an unwritable path fails before the
- * command runs (die(), 125); NULL: no file (unit tests). Installs
+/* Creates the record and makes it current. path: the file, whose
+ * directory is opened and checked now so that an unwritable path fails
+ * before the command runs (die(), 125); the record replaces the name at
+ * the end (output_file.h); NULL: no file (unit tests). Installs
  * die_hook (the supervisor's) and an atexit handler. */
 struct run_record *report_open(const char *path);
 
@@ -65,6 +66,11 @@ void record_id_map(const char *which, uint32_t inside, uint32_t outside, uint32_
 /* A resource limit as applied (what getrlimit returns afterwards);
  * RLIM_INFINITY is recorded as "unlimited". name: limit_kind_name(). */
 void record_limit(const char *name, uint64_t soft, uint64_t hard);
+/* How [limits] nproc is held (cgroup.h): by "RLIMIT_NPROC", "pids
+ * cgroup" or "enclosing pids cgroup" (cgroup: its directory), or not at all (by NULL, enforced
+ * false, why_not: the reason). Not called when nproc is not a number. */
+void record_nproc_enforcement(const char *by, const char *cgroup, bool enforced,
+                              const char *why_not);
 /* Network state facts: ("lo", "up"), ("ipv4", "127.0.0.1/8"),
  * ("outbound", "pasta pid 123") ... */
 void record_network(const char *key, const char *value);

@@ -5,6 +5,7 @@ src_libsbx_a_SOURCES += \
 	src/ns.c src/ns.h \
 	src/net.c src/net.h \
 	src/rlimits.c src/rlimits.h \
+	src/cgroup.c src/cgroup.h \
 	src/caps.c src/caps.h \
 	src/env.c src/env.h \
 	src/command.c src/command.h \

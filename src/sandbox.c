@@ -2,6 +2,7 @@
 
 #include "sandbox.h"
 
+#include "cgroup.h"
 #include "channel.h"
 #include "cli.h"
 #include "context.h"
@@ -278,6 +279,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
              "loopback)");
 
     describe_setup(&ctx, res);
+    struct sandbox_cgroup cgroup;
+    ctx.await_cgroup = sandbox_cgroup_prepare(&cgroup, p, ctx.outer_uid);
     if (ctx.clone_flags & CLONE_NEWUSER)
         ns_check_uid_map_allowed(ctx.outer_uid);
 
@@ -311,6 +314,13 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     }
     close(channel[1]);
     verbose_step("namespaces created, init is pid %d outside", (int)init_pid);
+    if (ctx.await_cgroup) {
+        sandbox_cgroup_enter(&cgroup, init_pid);
+        /* init gone already: its exit status tells the loop why */
+        if (!channel_send(channel[0], CHANNEL_CGROUP_ENTERED, 0, -1) && errno != EPIPE &&
+            errno != ECONNRESET)
+            die_errno("telling the sandbox's init that it is in its pids cgroup");
+    }
 
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
@@ -327,7 +337,10 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
      * it stays a zombie of ours until we exit, the way bubblewrap leaves
      * its own. */
     if (!sup.init_done)
-        waitpid(init_pid, NULL, WNOHANG);
+        waitpid(init_pid, NULL, ctx.await_cgroup ? 0 : WNOHANG);
+    /* init reaped: in a PID namespace nothing of the sandbox is left, and
+     * the cgroup can go (cgroup.c kills what pid = no may have left) */
+    sandbox_cgroup_remove(&cgroup);
     supervise_free(&sup);
     outbound_stop(&outbound);
     close(channel[0]);

@@ -18,6 +18,9 @@ EXTRA_DIST += tests/integration/probe-formats.sh tests/integration/probe-env.sh
 # in (CI turns that into a failure).
 TESTS += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
 EXTRA_DIST += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
+# --report never writes through a link or a fifo a sandbox planted
+TESTS += tests/integration/report-links.sh
+EXTRA_DIST += tests/integration/report-links.sh
 
 # The credentials check against a planted $HOME, outside and under the
 # shipped profiles (issue 14 item 11).

@@ -1,7 +1,7 @@
 # Tests of the run concern.
 check_PROGRAMS += tests/helpers/loopback-echo tests/helpers/open-fds \
 	tests/helpers/list-fds tests/helpers/wait-signal tests/helpers/deny-userns \
-	tests/helpers/count-sigint
+	tests/helpers/count-sigint tests/helpers/fork-bomb
 tests_helpers_deny_userns_LDADD = $(LIBSECCOMP_LIBS)
 run_integration_tests = \
 	tests/integration/run-namespaces.sh \
@@ -11,7 +11,8 @@ run_integration_tests = \
 	tests/integration/run-exit-status.sh \
 	tests/integration/run-signals.sh \
 	tests/integration/run-refusals.sh \
-	tests/integration/run-acceptance.sh
+	tests/integration/run-acceptance.sh \
+	tests/integration/run-forkbomb.sh
 TESTS += $(run_integration_tests)
 EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
 check_PROGRAMS += tests/unit/run-test
@@ -22,3 +23,7 @@ check_PROGRAMS += tests/unit/sandbox-test
 tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
 tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/sandbox-test
+check_PROGRAMS += tests/unit/cgroup-test
+tests_unit_cgroup_test_SOURCES = tests/unit/cgroup-test.c
+tests_unit_cgroup_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/cgroup-test

@@ -8,7 +8,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 count=${SBX_STRESS_COUNT:-48}
-plan 18
+plan 19
 tmpdir=$(mktemp -d "$PWD/stress.XXXXXX")
 trap 'rm -rf "$tmpdir"' EXIT
 
@@ -69,12 +69,24 @@ if is_root; then
 else as_user=env; fi
 # 1: the caller itself is already one process of its uid. No leak check:
 # LeakSanitizer (the ASan build) needs a new thread at exit, refused too.
-run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run -- true
-cd "$here" || exit 1
-[ -n "${nproc_dir:-}" ] && rmdir "$nproc_dir"
+# The shipped profiles set nproc = 4096 (above a hard limit of 1: refused
+# up front, checked below); a profile that inherits the caller's limit
+# reaches the fork.
+inherit_dir=$(mktemp -d /tmp/sbx-stress-nproc.XXXXXX)
+chmod 755 "$inherit_dir"
+printf '[profile]\ninclude = default\n[limits]\nnproc = inherit\n' >"$inherit_dir/inherit.ini"
+chmod 644 "$inherit_dir/inherit.ini"
+run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run \
+    -p "$inherit_dir/inherit.ini" -- true
 is "$status" 125 "RLIMIT_NPROC exhausted: exit 125"
 like "$err" "RLIMIT_NPROC" "naming RLIMIT_NPROC and the fix"
 unlike "$err" "unexpected error" "not an unexplained error"
+run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run -- true
+cd "$here" || exit 1
+rm -rf "$inherit_dir"
+[ -n "${nproc_dir:-}" ] && rmdir "$nproc_dir"
+like "$status:$err" "125:sbx: limit nproc = 4096 is above the hard limit 1: " \
+    "hard RLIMIT_NPROC 1 and the default profile's nproc = 4096: 125, naming both"
 
 # --- the largest environment ----------------------------------------------------------
 # execve() takes at most 3/4 of 8 MB of arguments and environment (fs/exec.c,
