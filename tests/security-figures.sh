@@ -18,6 +18,11 @@ escape_tests=$(cat tests/integration/escape-*.log 2>/dev/null | grep -c '^ok ')
 escape_failed=$(cat tests/integration/escape-*.log 2>/dev/null | grep -c '^not ok ')
 escape_skipped=$(cat tests/integration/escape-*.log 2>/dev/null | grep -c '^ok .*# SKIP')
 fault_tests=$(cat tests/integration/fault-*.log 2>/dev/null | grep -c '^ok ')
+escape_files=0 escape_classes=0
+for f in "$SBX_TOP_SRCDIR"/tests/integration/escape-*.sh; do
+    n=$(grep -c '^# --- ' "$f")
+    escape_files=$((escape_files + 1)) escape_classes=$((escape_classes + (n > 0 ? n : 1)))
+done
 
 echo "security-figures: make fuzz FUZZ_SECONDS=$FUZZ_SECONDS" >&2
 $MAKE -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS" >"$out/fuzz" 2>&1 || failed=1
@@ -37,7 +42,7 @@ cat <<TABLE
 |---|---|
 | machine | $(uname -sr), $(nproc) CPUs, run as uid $(id -u) |
 | \`make check\` | $(tap TOTAL) tests: $(tap PASS) pass, $(tap FAIL) fail, $(tap SKIP) skip, $(tap ERROR) error |
-| escape suite (\`escape-*.sh\`) | $escape_tests passing assertions, $escape_failed failing, $escape_skipped skipped, 4 files, 15 classes |
+| escape suite (\`escape-*.sh\`) | $escape_tests passing assertions, $escape_failed failing, $escape_skipped skipped, $escape_files files, $escape_classes classes |
 | fault injection (\`fault-*.sh\`) | $fault_tests passing assertions: 9 kill points, SIGTERM ignored, SIGSTOP |
 | fuzzing, profile parser | ${FUZZ_SECONDS} s, $(execs profile) executions, no crash, leak or timeout |
 | fuzzing, command line | ${FUZZ_SECONDS} s, $(execs cli) executions, no crash, leak or timeout |
