@@ -405,6 +405,14 @@ static bool protect_one(struct mount_plan *plan, const struct profile *p, const 
     return true;
 }
 
+static bool not_a_project(const struct protect_list *list, const char *path)
+{
+    for (size_t i = 0; i < list->nnot_projects; i++)
+        if (mount_path_within(path, list->not_projects[i]))
+            return true;
+    return false;
+}
+
 bool mount_plan_protect(struct mount_plan *plan, const struct protect_list *list,
                         const struct profile *p, mount_probe_fn probe, void *ctx, char **error)
 {
@@ -420,7 +428,8 @@ bool mount_plan_protect(struct mount_plan *plan, const struct protect_list *list
     struct strv roots = { 0 };
     for (size_t i = 0; i < plan->n; i++)
         if ((plan->v[i].op == MOUNT_OP_BIND_RW || plan->v[i].op == MOUNT_OP_ROOT_HOST) &&
-            plan->v[i].is_dir && plan->v[i].at.file != protect_label)
+            plan->v[i].is_dir && plan->v[i].at.file != protect_label &&
+            !(list && not_a_project(list, plan->v[i].path)))
             strv_push(&roots, xstrdup(plan->v[i].path));
     size_t nnames;
     const struct protected_name *names = protect_project_names(&nnames);

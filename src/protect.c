@@ -214,6 +214,10 @@ void protect_list_build(struct protect_list *out, const struct protect_inputs *i
      * may not have it set. */
     autofree char *config = join(in->home, ".config");
     add_config_dirs(out, config);
+    size_t nplaces = sizeof shipped_writable / sizeof shipped_writable[0];
+    out->not_projects = xcalloc(nplaces, sizeof *out->not_projects);
+    for (size_t i = 0; i < nplaces; i++)
+        out->not_projects[out->nnot_projects++] = join(in->home, shipped_writable[i]);
     for (size_t i = 0; i < sizeof home_files / sizeof home_files[0]; i++) {
         autofree char *p = join(in->home, home_files[i].rel);
         protect_list_add(out, p, home_files[i].kind, missing_rule(&home_files[i]), false,
@@ -242,6 +246,8 @@ void protect_list_free(struct protect_list *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i].path);
     free(l->v);
-    l->v = NULL;
-    l->n = l->cap = 0;
+    for (size_t i = 0; i < l->nnot_projects; i++)
+        free(l->not_projects[i]);
+    free(l->not_projects);
+    *l = (struct protect_list){ 0 };
 }

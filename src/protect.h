@@ -43,6 +43,11 @@ struct protected_path {
 struct protect_list {
     struct protected_path *v;
     size_t n, cap;
+    /* writable directories that are no project (the shipped caches and
+     * agents' state below $HOME): the project names are not looked for
+     * below them */
+    char **not_projects;
+    size_t nnot_projects;
 };
 
 /* What the list is made from: the caller's environment as sbx sees it. */
