@@ -241,6 +241,18 @@ static void remove_stale(const char *parent)
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
         char *dir = xasprintf("%s/%s", parent, e->d_name);
+        /* The pid may be of another PID namespace (an sbx started by a
+         * caller in a container or a sandbox of its own), where it exists
+         * though kill() cannot see it: a cgroup made in the last minute is
+         * left alone, since its sandbox may not be in it yet (empty, it
+         * would go). One that old holds its init, or was left behind. */
+        struct stat st;
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        if (stat(dir, &st) == 0 && now.tv_sec - st.st_mtim.tv_sec < 60) {
+            free(dir);
+            continue;
+        }
         if (rmdir(dir) == 0)
             verbose("removed %s, left by an sbx that was killed", dir);
         free(dir);

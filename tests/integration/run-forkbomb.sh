@@ -136,9 +136,19 @@ if is_root; then
     sh -c 'exit 0' & dead=$!
     wait $dead
     mkdir /sys/fs/cgroup/pids/sbx.$dead.0
+    # (made a while ago: a fresh one may be a live sandbox's in another PID namespace)
+    touch -m -d "2 minutes ago" /sys/fs/cgroup/pids/sbx.$dead.0
     run_sbx run -p qa -- true
     [ "$status" = 0 ] && [ ! -e /sys/fs/cgroup/pids/sbx.$dead.0 ]
     ok $? "root: the empty cgroup of a gone sbx (pid $dead) is removed by the next run"
+    # One just made, named after a pid this namespace cannot see, may be a
+    # live sandbox's whose init is not in it yet (an sbx in a container or
+    # a PID namespace of its own): it stays.
+    mkdir /sys/fs/cgroup/pids/sbx.$dead.1
+    run_sbx run -p qa -- true
+    [ "$status" = 0 ] && [ -d /sys/fs/cgroup/pids/sbx.$dead.1 ]
+    ok $? "root: a fresh empty cgroup of a pid not seen here is left alone (it may not be stale)"
+    rmdir /sys/fs/cgroup/pids/sbx.$dead.1
 fi
 
 # --- root without a writable pids cgroup: a warning, once, and the record
