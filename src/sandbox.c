@@ -207,19 +207,18 @@ static void refuse_whole_tree_writable(const struct profile *p, const char *home
             continue;
         /* The path as written (${CWD} is canonical already): a symlink in
          * it is judged by the mount plan's own rule, not followed here. */
-        const char *real = r->path;
-        bool top = !strcmp(real, "/");
-        if (!top && !(home && mount_path_within(home, real)) &&
-            !(home_real && mount_path_within(home_real, real)))
+        bool top = !strcmp(r->path, "/");
+        if (!top && !(home && mount_path_within(home, r->path)) &&
+            !(home_real && mount_path_within(home_real, r->path)))
             continue;
-        if (explicitly_writable(p, real))
+        if (explicitly_writable(p, r->path))
             continue;
         char at[512];
-        die("%s: rw = %s would make %s writable by the command (%s): start sbx in the "
+        die("%s: rw = %s would make %s writable by the command: start sbx in the "
             "project's directory (cd there, or --chdir DIR), or give the directory "
             "explicitly with --rw %s if that is really what you want",
             origin_format(&r->at, at, sizeof at), r->path,
-            top ? "the whole host" : "your whole home directory", real, real);
+            top ? "the whole host" : "your whole home directory", r->path);
     }
 }
 
