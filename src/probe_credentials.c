@@ -368,8 +368,9 @@ void cred_scan_run(struct cred_scan *s, const char *home, const char *cwd)
         home = NULL;
     if (cwd && cwd[0] != '/')
         cwd = NULL;
-    s->roots[0] = home;
-    s->roots[1] = cwd;
+    /* copies: the caller's cwd may be a buffer of its own stack frame */
+    s->roots[0] = home ? xstrdup(home) : NULL;
+    s->roots[1] = cwd ? xstrdup(cwd) : NULL;
     check_known_stores(s, home);
     struct walk *w = xmalloc(sizeof *w);
     w->s = s;
@@ -392,5 +393,7 @@ void cred_scan_free(struct cred_scan *s)
     }
     free(s->hits);
     free(s->stopped_by);
+    free(s->roots[0]);
+    free(s->roots[1]);
     memset(s, 0, sizeof *s);
 }

@@ -30,7 +30,7 @@ struct cred_hit {
 struct cred_scan {
     struct cred_hit *hits;
     size_t n, cap;
-    const char *roots[2];  /* $HOME, the working directory (NULL: none) */
+    char *roots[2];        /* $HOME, the working directory (NULL: none); owned */
     bool complete;         /* false: a bound stopped the walk */
     char *stopped_by;      /* which bound, when !complete */
     size_t entries;        /* entries looked at */
