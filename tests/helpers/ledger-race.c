@@ -8,14 +8,15 @@
  *       blocks for the linger time.
  *   linger-attack SECS TRIES
  *       The same socket, held by a child only; the child makes a bind() on
- *       it (which a `deny = bind:inet` rule sends to the supervisor) and
- *       exits from another thread at once. When the supervisor duplicated
- *       the socket before the exit, its duplicate is the last reference
- *       (an exiting task's close does not linger, so the child's does not
- *       block) and the supervisor's close() waits SECS. Once /proc/net/tcp
- *       shows the socket in that lingering close, prints armed=TRY and
- *       waits for a signal (sbx must still end at its timeout and on
- *       SIGTERM). Prints armed=no after TRIES tries.
+ *       it (which a rule on bind sends to the supervisor) and is killed at
+ *       a random moment around the supervisor's answer. When the
+ *       supervisor duplicated the socket before the child's death, its
+ *       duplicate is the last reference (an exiting task's close does not
+ *       linger, so the child's does not block) and the supervisor's
+ *       close() waits SECS. Once sock_diag shows the socket in that
+ *       lingering close, prints armed=TRY and waits for a signal (sbx must
+ *       still end at its timeout and on SIGTERM). Prints armed=no after
+ *       TRIES tries.
  *   unshare-files
  *       fd 9 is an AF_UNIX socket in the process's table; a thread runs
  *       unshare(CLONE_FILES), puts an AF_INET socket at 9 in its own table
@@ -36,6 +37,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -113,12 +117,12 @@ static int lingering_client(int secs, int *peer, int *listener)
     fcntl(c, F_SETFL, fl | O_NONBLOCK);
     char chunk[4096];
     memset(chunk, 'x', sizeof chunk);
-    for (int idle = 0; idle < 3;) {
+    for (int idle = 0; idle < 2;) {
         if (send(c, chunk, sizeof chunk, MSG_NOSIGNAL) < 0) {
             if (errno != EAGAIN)
                 fail("send");
             idle++;
-            usleep(500);
+            usleep(200);
         }
     }
     fcntl(c, F_SETFL, fl);
@@ -142,47 +146,65 @@ static int linger_close(int secs)
 
 /* ---- linger-attack ---- */
 
-static atomic_int exit_delay_us;
-
-static void *exit_soon(void *arg)
+/* The child: a copy of our fd table (no CLONE_FILES), our memory
+ * (CLONE_VM: no copy to make, so a try costs little). It only makes the
+ * trapped call and waits to be killed. */
+static int bind_and_wait(void *arg)
 {
-    (void)arg;
-    uint64_t until = now_us() + (uint64_t)atomic_load(&exit_delay_us);
-    while (now_us() < until)
-        ;
-    syscall(SYS_exit_group, 0);
-    return NULL;
+    int c = *(int *)arg;
+    struct sockaddr_in a = loopback_any();
+    syscall(SYS_bind, c, (struct sockaddr *)&a, sizeof a);
+    for (;;)
+        syscall(SYS_pause);
+    return 0;
 }
 
-/* Someone is inside a lingering close() of the socket on local port
- * `port`: /proc/net/tcp (this network namespace's) shows it in FIN_WAIT1
- * still attached to its inode. tcp_close() orphans the socket (inode 0)
- * only after the linger wait, and at once when the closer is an exiting
- * task. */
-static bool lingering_close_seen(unsigned port)
+/* Someone is inside a lingering close() of the client socket `me` ->
+ * `peer`: sock_diag shows it in FIN_WAIT1 still attached to its inode.
+ * tcp_close() orphans the socket (inode 0) only after the linger wait,
+ * and at once when the closer is an exiting task. (An exact sock_diag
+ * lookup is a hash lookup; /proc/net/tcp walks the whole host table.) */
+static bool lingering_close_seen(const struct sockaddr_in *me, const struct sockaddr_in *peer)
 {
-    /* The supervisor's close follows the child's exit within microseconds,
-     * and lingers for seconds: a few looks are plenty. */
-    for (int look = 0; look < 2; look++) {
-        usleep(1000);
-        FILE *f = fopen("/proc/net/tcp", "r");
-        if (!f)
-            fail("/proc/net/tcp");
-        char line[512];
-        bool seen = false;
-        while (fgets(line, sizeof line, f)) {
-            unsigned lport, st;
-            unsigned long inode;
-            if (sscanf(line, " %*d: %*x:%x %*x:%*x %x %*x:%*x %*x:%*x %*x %*d %*d %lu",
-                       &lport, &st, &inode) == 3 &&
-                lport == port && st == 4 /* TCP_FIN_WAIT1 */ && inode != 0)
-                seen = true;
+    int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+    if (nl < 0)
+        fail("socket(NETLINK_SOCK_DIAG)");
+    struct {
+        struct nlmsghdr nlh;
+        struct inet_diag_req_v2 r;
+    } req = {
+        .nlh = { .nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+                 .nlmsg_flags = NLM_F_REQUEST },
+        .r = { .sdiag_family = AF_INET, .sdiag_protocol = IPPROTO_TCP,
+               .idiag_states = ~0u,
+               .id = { .idiag_sport = me->sin_port, .idiag_dport = peer->sin_port,
+                       .idiag_src = { me->sin_addr.s_addr },
+                       .idiag_dst = { peer->sin_addr.s_addr },
+                       .idiag_cookie = { INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE } } },
+    };
+    bool seen = false;
+    /* The supervisor's close follows the child's death within
+     * microseconds, and lingers for seconds: a few looks are plenty. */
+    for (int look = 0; look < 3 && !seen; look++) {
+        if (look)
+            usleep(300);
+        struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+        if (sendto(nl, &req, sizeof req, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0)
+            fail("sock_diag request");
+        union {
+            char buf[8192];
+            struct nlmsghdr align;
+        } answer;
+        ssize_t n = recv(nl, answer.buf, sizeof answer.buf, 0);
+        struct nlmsghdr *h = &answer.align;
+        if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct inet_diag_msg)) &&
+            h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
+            const struct inet_diag_msg *m = NLMSG_DATA(h);
+            seen = m->idiag_state == 4 /* TCP_FIN_WAIT1 */ && m->idiag_inode != 0;
         }
-        fclose(f);
-        if (seen)
-            return true;
     }
-    return false;
+    close(nl);
+    return seen;
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -212,32 +234,35 @@ static uint64_t trapped_bind_us(void)
 
 static int linger_attack(int secs, int tries)
 {
-    uint64_t span = trapped_bind_us() * 3 / 2;
+    uint64_t round_trip = 0;
     srand((unsigned)getpid());
+    static char child_stack[64 * 1024] __attribute__((aligned(16)));
     for (int try = 1; try <= tries; try++) {
+        /* The supervisor's latency drifts with the machine's load. */
+        if (try % 64 == 1)
+            round_trip = trapped_bind_us();
         int peer, listener;
         int c = lingering_client(secs, &peer, &listener);
-        struct sockaddr_in me;
-        socklen_t melen = sizeof me;
-        if (getsockname(c, (struct sockaddr *)&me, &melen) < 0)
-            fail("getsockname");
-        /* Anywhere from the bind's start to a while after its answer:
-         * somewhere in there the duplicate exists and ours is gone. */
-        atomic_store(&exit_delay_us, (int)((uint64_t)rand() % span));
-        pid_t child = fork();
+        struct sockaddr_in me, them;
+        socklen_t melen = sizeof me, themlen = sizeof them;
+        if (getsockname(c, (struct sockaddr *)&me, &melen) < 0 ||
+            getpeername(c, (struct sockaddr *)&them, &themlen) < 0)
+            fail("getsockname/getpeername");
+        pid_t child = clone(bind_and_wait, child_stack + sizeof child_stack,
+                            CLONE_VM | SIGCHLD, &c);
         if (child < 0)
-            fail("fork");
-        if (child == 0) {
-            pthread_t t;
-            pthread_create(&t, NULL, exit_soon, NULL);
-            struct sockaddr_in a = loopback_any();
-            bind(c, (struct sockaddr *)&a, sizeof a);
-            for (;;)
-                pause();
-        }
+            fail("clone");
         close(c);  /* the child's table holds the only reference now */
+        /* Kill it within twice a trapped bind's round trip: somewhere in
+         * there the supervisor holds its duplicate (before its answer, or
+         * after it when it closes the duplicate last) and the child's
+         * reference goes away. */
+        uint64_t until = now_us() + (uint64_t)rand() % (round_trip * 2 + 1);
+        while (now_us() < until)
+            ;
+        kill(child, SIGKILL);
         waitpid(child, NULL, 0);
-        if (lingering_close_seen(ntohs(me.sin_port))) {
+        if (lingering_close_seen(&me, &them)) {
             printf("armed=%d\n", try);
             fflush(stdout);
             for (;;)
