@@ -312,15 +312,26 @@ static int unshare_files(void)
 static atomic_int flip_unix = -1, flip_inet = -1;
 static atomic_bool flipping = true;
 
+/* Spins for up to 20 us: the fd stays put for about as long as the
+ * supervisor takes from its check to the kernel's continuation. */
+static void hold_a_moment(unsigned *seed)
+{
+    uint64_t until = now_us() + (uint64_t)(rand_r(seed) % 20);
+    while (now_us() < until)
+        ;
+}
+
 static void *flipper(void *arg)
 {
     (void)arg;
+    unsigned seed = (unsigned)getpid();
     while (atomic_load(&flipping)) {
         int i = atomic_load(&flip_inet), u = atomic_load(&flip_unix);
+        dup2(u, 9);
+        hold_a_moment(&seed);
         if (i >= 0)
             dup2(i, 9);
-        sched_yield();
-        dup2(u, 9);
+        hold_a_moment(&seed);
     }
     return NULL;
 }
