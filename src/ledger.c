@@ -373,11 +373,14 @@ static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
  * unshare(CLONE_FILES) has its own, and the same number there can be an
  * AF_INET socket where its thread-group leader has an AF_UNIX one.
  * pidfd_open(tid, PIDFD_THREAD) (Linux 6.9) names the thread, and
- * pidfd_getfd() then reads that thread's table (checked on 6.18). Older
- * kernels refuse the flag (EINVAL) and only the leader's table can be
- * read; for another thread, kcmp(KCMP_FILE) must then show that what was
+ * pidfd_getfd() then reads that thread's table (checked on 6.18; a kernel
+ * that resolved a thread's pidfd to its thread group would find no task
+ * for a non-leader, ESRCH, and the call would be denied). Older kernels
+ * refuse the flag (EINVAL) and only the leader's table can be read. For a
+ * thread other than the leader, kcmp(KCMP_FILE) must show that what was
  * duplicated is the very file the thread has at that number, or the
- * family stays unknown (and the call is denied).
+ * family stays unknown (and the call is denied); only with PIDFD_THREAD
+ * is a kernel without kcmp (CONFIG_KCMP off, ENOSYS) trusted.
  *
  * The duplicate is returned in *dup_fd for the caller to close *after*
  * answering: if the command closed its own copy meanwhile, ours is the
@@ -390,9 +393,12 @@ static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, int *dup
     int fd = (int)(uint32_t)fd_arg;
     if (fd < 0)
         return -1;
+    bool thread_pidfd = true;
     int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-    if (pidfd < 0 && errno == EINVAL)
+    if (pidfd < 0 && errno == EINVAL) {
+        thread_pidfd = false;
         pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+    }
     if (pidfd < 0)
         return -1;
     int sock = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
@@ -400,9 +406,12 @@ static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, int *dup
     if (sock < 0)
         return -1;
     *dup_fd = sock;
-    if (tid != tgid &&
-        syscall(SYS_kcmp, (pid_t)getpid(), tid, KCMP_FILE, (unsigned long)sock, (unsigned long)fd) != 0)
-        return -1;  /* not the thread's file, or kcmp cannot tell: unknown */
+    if (tid != tgid) {
+        long same = syscall(SYS_kcmp, (pid_t)getpid(), tid, KCMP_FILE,
+                            (unsigned long)sock, (unsigned long)fd);
+        if (same != 0 && !(same < 0 && errno == ENOSYS && thread_pidfd))
+            return -1;  /* not the thread's file, or nothing can tell: unknown */
+    }
     int domain = -1;
     socklen_t len = sizeof domain;
     if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
