@@ -76,6 +76,9 @@ struct ledger {
     bool abandoned;         /* the thread was left in a call on the command */
     int notify_fd;          /* owned by the thread while it runs */
     int stop_fd;            /* eventfd: ledger_stop() wakes the thread */
+    /* SBX_TEST_NO_PIDFD_THREAD: behave as on a kernel before 6.9, so the
+     * tests reach the fail-closed path. It only ever denies more. */
+    bool test_no_pidfd_thread;
 };
 
 /* Overflow rows, one per (call, family, errno), once the table is full. */
@@ -100,6 +103,7 @@ struct ledger *ledger_new(const struct profile *p)
     pthread_cond_init(&l->thread_exited_cond, NULL);
     l->notify_fd = -1;
     l->stop_fd = -1;
+    l->test_no_pidfd_thread = getenv("SBX_TEST_NO_PIDFD_THREAD") != NULL;
     return l;
 }
 
@@ -387,15 +391,16 @@ static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
  * last reference, and closing a TCP socket with SO_LINGER whose peer
  * advertises a zero window waits for the linger time (inet_release skips
  * that wait only for an exiting task, PF_EXITING). */
-static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, int *dup_fd)
+static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel,
+                                int *dup_fd)
 {
     *dup_fd = -1;
     int fd = (int)(uint32_t)fd_arg;
     if (fd < 0)
         return -1;
-    bool thread_pidfd = true;
-    int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-    if (pidfd < 0 && errno == EINVAL) {
+    bool thread_pidfd = !old_kernel;
+    int pidfd = old_kernel ? -1 : (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+    if (old_kernel || (pidfd < 0 && errno == EINVAL)) {
         thread_pidfd = false;
         pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
     }
@@ -596,7 +601,7 @@ struct call_families {
 };
 
 /* pid: the calling thread (its memory and fd table); tgid: its process. */
-static void inspect_call(pid_t pid, pid_t tgid, const struct decoded_call *c,
+static void inspect_call(const struct ledger *l, pid_t pid, pid_t tgid, const struct decoded_call *c,
                          struct call_families *f, char *addr, size_t addrlen)
 {
     *f = (struct call_families){ .fd_family = -1, .addr_family = -1, .dup_fd = -1 };
@@ -615,7 +620,7 @@ static void inspect_call(pid_t pid, pid_t tgid, const struct decoded_call *c,
     else if (strcmp(c->name, "sendmsg") == 0 || strcmp(c->name, "sendmmsg") == 0)
         /* sendmmsg: the first message's header leads its struct mmsghdr */
         f->addr_family = read_msghdr_name(pid, c->args[1], c->compat, addr, addrlen);
-    f->fd_family = target_socket_family(pid, tgid, c->args[0], &f->dup_fd);
+    f->fd_family = target_socket_family(pid, tgid, c->args[0], l->test_no_pidfd_thread, &f->dup_fd);
 }
 
 static bool rule_names_family(const struct ledger_rule *r, int family)
@@ -706,7 +711,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     char comm[16];
     read_process(pid, &tgid, &inner, comm, sizeof comm);
     struct call_families families;
-    inspect_call(pid, tgid, &call, &families, addr, sizeof addr);
+    inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
     int family;
     const struct ledger_rule *rule = match_rule(l, call.name, &families, &family);
     /* `deny = socketcall ...` names the i386 multiplexer itself */

@@ -17,9 +17,16 @@
 # decided in BPF from a register, cannot be raced.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 10
+plan 14
 make_tmpdir
 R="$H/ledger-race"
+
+cat >"$tmpdir/bind-unix.ini" <<'INI'
+[profile]
+include = default
+[security]
+deny = bind:unix EPERM
+INI
 
 run_cmd "$R" unshare-files
 is "$out" "bind=ok
@@ -31,6 +38,20 @@ listen=EPERM" "deny-network: that thread's bind and listen are denied"
 like "$err" "bind(AF_INET 127.0.0.1:0) x1 -> EPERM" "the bind is in the ledger"
 # listen() has no address: AF_INET can only have come from the thread's table
 like "$err" "listen(AF_INET) x1 -> EPERM" "the listen is in the ledger as AF_INET, read from the thread's own table"
+
+# Before Linux 6.9 (no PIDFD_THREAD) only the leader's table can be read:
+# kcmp(KCMP_FILE) then tells a thread's own table apart, and the call is
+# denied with its family unknown. SBX_TEST_NO_PIDFD_THREAD=1 makes sbx take
+# that path on this kernel.
+run_cmd env SBX_TEST_NO_PIDFD_THREAD=1 "$SBX" run -p deny-network -- "$R" unshare-files
+is "$out" "bind=EPERM
+listen=EPERM" "without PIDFD_THREAD: the thread with its own table is still denied"
+like "$err" "listen(?) x1 -> EPERM" "without PIDFD_THREAD: its listen is denied, its family unknown (fail closed)"
+# ...while threads that share the leader's table keep working: bind:unix
+# lets their AF_INET binds through, the family read from the leader's table.
+run_cmd env SBX_TEST_NO_PIDFD_THREAD=1 "$SBX" run -p "$tmpdir/bind-unix.ini" -- "$H/bind-storm" 1 3 10
+is "$out" "eperm=0 other=0 success=30" "without PIDFD_THREAD: threads sharing the table are judged by their socket's family"
+is "$err" "" "nothing denied"
 
 # dup2 race, fd only: listen() on fd 9 while another thread flips 9
 # between an AF_UNIX and an AF_INET socket.
