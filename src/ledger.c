@@ -100,7 +100,13 @@ struct ledger *ledger_new(const struct profile *p)
     if (rc < 0)
         die_with_errno(-rc, "seccomp: cannot size user notifications (SECCOMP_GET_NOTIF_SIZES)");
     pthread_mutex_init(&l->lock, NULL);
-    pthread_cond_init(&l->thread_exited_cond, NULL);
+    /* ledger_stop() waits on it for a while: a wall clock set meanwhile
+     * must not shorten or stretch that wait. */
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&l->thread_exited_cond, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     l->notify_fd = -1;
     l->stop_fd = -1;
     l->test_no_pidfd_thread = getenv("SBX_TEST_NO_PIDFD_THREAD") != NULL;
@@ -596,7 +602,6 @@ static void decode_call(const struct seccomp_notif *req, struct decoded_call *c)
 struct call_families {
     int fd_family;     /* the socket's domain; -1 unknown */
     int addr_family;   /* the address's family; -1 none or unreadable */
-    bool on_fd;        /* the call acts on a socket fd (not socket()) */
     int dup_fd;        /* our duplicate of the socket, closed after the answer */
 };
 
@@ -612,7 +617,6 @@ static void inspect_call(const struct ledger *l, pid_t pid, pid_t tgid, const st
         f->fd_family = (int)(uint32_t)c->args[0];
         return;
     }
-    f->on_fd = true;
     if (strcmp(c->name, "bind") == 0 || strcmp(c->name, "connect") == 0)
         f->addr_family = read_sockaddr(pid, c->args[1], c->args[2], addr, addrlen);
     else if (strcmp(c->name, "sendto") == 0)
@@ -661,6 +665,7 @@ static const struct ledger_rule *match_rule(const struct ledger *l, const char *
     }
     return NULL;
 }
+
 static bool respond(struct ledger *l, int notify_fd, uint64_t id, int errnum)
 {
     memset(l->resp, 0, sizeof *l->resp);
@@ -811,7 +816,7 @@ void ledger_stop(struct ledger *l)
     if (write(l->stop_fd, &one, sizeof one) != (ssize_t)sizeof one)
         warn_errno("seccomp: waking the ledger's thread");
     struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
     deadline.tv_nsec += (long)LEDGER_STOP_WAIT_MS * 1000000L;
     deadline.tv_sec += deadline.tv_nsec / 1000000000L;
     deadline.tv_nsec %= 1000000000L;
