@@ -10,17 +10,26 @@
 #include <json-c/json.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 #include <linux/net.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <seccomp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL  /* linux/pidfd.h, Linux 6.9 */
+#endif
 
 #define ADDRESS_MAX 64
 #define X32_SYSCALL_BIT 0x40000000u
@@ -54,6 +63,22 @@ struct ledger {
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
+
+    /* The thread that answers notifications (ledger_start). `lock`
+     * guards the counters and rows it writes; once `stopped` is set it
+     * records nothing more, so the run core reads them without the lock. */
+    pthread_mutex_t lock;
+    pthread_cond_t thread_exited_cond;
+    pthread_t thread;
+    bool thread_running;    /* started and not joined */
+    bool thread_exited;     /* under lock */
+    bool stopped;           /* under lock */
+    bool abandoned;         /* the thread was left in a call on the command */
+    int notify_fd;          /* owned by the thread while it runs */
+    int stop_fd;            /* eventfd: ledger_stop() wakes the thread */
+    /* SBX_TEST_NO_PIDFD_THREAD: behave as on a kernel before 6.9, so the
+     * tests reach the fail-closed path. It only ever denies more. */
+    bool test_no_pidfd_thread;
 };
 
 /* Overflow rows, one per (call, family, errno), once the table is full. */
@@ -74,6 +99,17 @@ struct ledger *ledger_new(const struct profile *p)
     int rc = seccomp_notify_alloc(&l->req, &l->resp);
     if (rc < 0)
         die_with_errno(-rc, "seccomp: cannot size user notifications (SECCOMP_GET_NOTIF_SIZES)");
+    pthread_mutex_init(&l->lock, NULL);
+    /* ledger_stop() waits on it for a while: a wall clock set meanwhile
+     * must not shorten or stretch that wait. */
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&l->thread_exited_cond, &monotonic);
+    pthread_condattr_destroy(&monotonic);
+    l->notify_fd = -1;
+    l->stop_fd = -1;
+    l->test_no_pidfd_thread = getenv("SBX_TEST_NO_PIDFD_THREAD") != NULL;
     return l;
 }
 
@@ -81,6 +117,13 @@ void ledger_free(struct ledger *l)
 {
     if (!l)
         return;
+    ledger_stop(l);
+    /* A thread left in a call on the command (see ledger_stop) may still
+     * touch l when that call returns: l stays allocated until exit. */
+    if (l->abandoned)
+        return;
+    pthread_mutex_destroy(&l->lock);
+    pthread_cond_destroy(&l->thread_exited_cond);
     for (size_t i = 0; i < l->nrules; i++)
         free(l->rules[i].syscall);
     free(l->rules);
@@ -334,24 +377,56 @@ static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
 
 /* The domain of the caller's socket fd: from the socket itself (its domain
  * is fixed at creation), so a sendmsg without an address or a listen() is
- * judged as well as a bind(). */
-static int target_socket_family(pid_t pid, uint64_t fd_arg)
+ * judged as well as a bind().
+ *
+ * The fd table is the calling thread's: a thread that ran
+ * unshare(CLONE_FILES) has its own, and the same number there can be an
+ * AF_INET socket where its thread-group leader has an AF_UNIX one.
+ * pidfd_open(tid, PIDFD_THREAD) (Linux 6.9) names the thread, and
+ * pidfd_getfd() then reads that thread's table (checked on 6.18; a kernel
+ * that resolved a thread's pidfd to its thread group would find no task
+ * for a non-leader, ESRCH, and the call would be denied). Older kernels
+ * refuse the flag (EINVAL) and only the leader's table can be read. For a
+ * thread other than the leader, kcmp(KCMP_FILE) must show that what was
+ * duplicated is the very file the thread has at that number, or the
+ * family stays unknown (and the call is denied); only with PIDFD_THREAD
+ * is a kernel without kcmp (CONFIG_KCMP off, ENOSYS) trusted.
+ *
+ * The duplicate is returned in *dup_fd for the caller to close *after*
+ * answering: if the command closed its own copy meanwhile, ours is the
+ * last reference, and closing a TCP socket with SO_LINGER whose peer
+ * advertises a zero window waits for the linger time (inet_release skips
+ * that wait only for an exiting task, PF_EXITING). */
+static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel,
+                                int *dup_fd)
 {
+    *dup_fd = -1;
     int fd = (int)(uint32_t)fd_arg;
     if (fd < 0)
         return -1;
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    bool thread_pidfd = !old_kernel;
+    int pidfd = old_kernel ? -1 : (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+    if (old_kernel || (pidfd < 0 && errno == EINVAL)) {
+        thread_pidfd = false;
+        pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+    }
     if (pidfd < 0)
         return -1;
     int sock = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-    close(pidfd);
+    close(pidfd);  /* a pidfd's release never waits */
     if (sock < 0)
         return -1;
+    *dup_fd = sock;
+    if (tid != tgid) {
+        long same = syscall(SYS_kcmp, (pid_t)getpid(), tid, KCMP_FILE,
+                            (unsigned long)sock, (unsigned long)fd);
+        if (same != 0 && !(same < 0 && errno == ENOSYS && thread_pidfd))
+            return -1;  /* not the thread's file, or nothing can tell: unknown */
+    }
     int domain = -1;
     socklen_t len = sizeof domain;
     if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
         domain = -1;
-    close(sock);
     return domain;
 }
 
@@ -523,31 +598,43 @@ static void decode_call(const struct seccomp_notif *req, struct decoded_call *c)
     }
 }
 
-/* Family and address of a socket call; -1 / "" when not known. */
-/* pid: the calling thread (its memory); tgid: its process (its fd table,
- * for pidfd_open, which takes only a process before Linux 6.9). */
-static int inspect_call(pid_t pid, pid_t tgid, const struct decoded_call *c, char *addr, size_t addrlen)
+/* What a socket call acts on, as read from the caller. */
+struct call_families {
+    int fd_family;     /* the socket's domain; -1 unknown */
+    int addr_family;   /* the address's family; -1 none or unreadable */
+    int dup_fd;        /* our duplicate of the socket, closed after the answer */
+};
+
+/* pid: the calling thread (its memory and fd table); tgid: its process. */
+static void inspect_call(const struct ledger *l, pid_t pid, pid_t tgid, const struct decoded_call *c,
+                         struct call_families *f, char *addr, size_t addrlen)
 {
+    *f = (struct call_families){ .fd_family = -1, .addr_family = -1, .dup_fd = -1 };
     addr[0] = '\0';
     if (!c->args_readable || !seccomp_syscall_has_family(c->name))
-        return -1;
-    if (strcmp(c->name, "socket") == 0 || strcmp(c->name, "socketpair") == 0)
-        return (int)(uint32_t)c->args[0];
-
-    int addr_family = -1;
+        return;
+    if (strcmp(c->name, "socket") == 0 || strcmp(c->name, "socketpair") == 0) {
+        f->fd_family = (int)(uint32_t)c->args[0];
+        return;
+    }
     if (strcmp(c->name, "bind") == 0 || strcmp(c->name, "connect") == 0)
-        addr_family = read_sockaddr(pid, c->args[1], c->args[2], addr, addrlen);
+        f->addr_family = read_sockaddr(pid, c->args[1], c->args[2], addr, addrlen);
     else if (strcmp(c->name, "sendto") == 0)
-        addr_family = read_sockaddr(pid, c->args[4], c->args[5], addr, addrlen);
+        f->addr_family = read_sockaddr(pid, c->args[4], c->args[5], addr, addrlen);
     else if (strcmp(c->name, "sendmsg") == 0 || strcmp(c->name, "sendmmsg") == 0)
         /* sendmmsg: the first message's header leads its struct mmsghdr */
-        addr_family = read_msghdr_name(pid, c->args[1], c->compat, addr, addrlen);
-
-    int family = target_socket_family(tgid, c->args[0]);
-    return family >= 0 ? family : addr_family;
+        f->addr_family = read_msghdr_name(pid, c->args[1], c->compat, addr, addrlen);
+    f->fd_family = target_socket_family(pid, tgid, c->args[0], l->test_no_pidfd_thread, &f->dup_fd);
 }
 
-static const struct ledger_rule *match_rule(const struct ledger *l, const char *name, int family)
+static bool rule_names_family(const struct ledger_rule *r, int family)
+{
+    return family >= 0 && family < 64 && (r->families & (UINT64_C(1) << family));
+}
+
+/* The rule that denies the call, and in *family the family to record. */
+static const struct ledger_rule *match_rule(const struct ledger *l, const char *name,
+                                            const struct call_families *f, int *family)
 {
     /* "send"/"recv" exist only as socketcall sub-calls; they are sendto
      * and recvfrom without an address. */
@@ -555,15 +642,26 @@ static const struct ledger_rule *match_rule(const struct ledger *l, const char *
         name = "sendto";
     else if (strcmp(name, "recv") == 0)
         name = "recvfrom";
+    *family = f->fd_family >= 0 ? f->fd_family : f->addr_family;
     for (size_t i = 0; i < l->nrules; i++) {
         const struct ledger_rule *r = &l->rules[i];
         if (r->errnum <= 0 || strcmp(r->syscall, name) != 0)
             continue;
-        /* An unknown family (unreadable memory, fd gone) is denied: the
-         * rule reproduces a restrictive sandbox, and erring towards denial
-         * keeps the ledger from missing one. */
-        if (!r->families || family < 0 || (family < 64 && (r->families & (UINT64_C(1) << family))))
+        /* An unknown socket (fd gone, not a socket, another thread's
+         * table we cannot read) is denied: the rule reproduces a
+         * restrictive sandbox, and erring towards denial keeps the ledger
+         * from missing one. */
+        if (!r->families || f->fd_family < 0 || rule_names_family(r, f->fd_family))
             return r;
+        /* The address counts too: the fd the kernel acts on after
+         * SECCOMP_USER_NOTIF_FLAG_CONTINUE is whatever the number names
+         * by then (dup2 from another thread), so a bind(AF_UNIX socket,
+         * AF_INET address) is denied as AF_INET. Swapping the address in
+         * memory as well still wins: see docs/seccomp.md, "Limits". */
+        if (rule_names_family(r, f->addr_family)) {
+            *family = f->addr_family;
+            return r;
+        }
     }
     return NULL;
 }
@@ -617,26 +715,131 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     pid_t tgid, inner;
     char comm[16];
     read_process(pid, &tgid, &inner, comm, sizeof comm);
-    int family = inspect_call(pid, tgid, &call, addr, sizeof addr);
-    const struct ledger_rule *rule = match_rule(l, call.name, family);
+    struct call_families families;
+    inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
+    int family;
+    const struct ledger_rule *rule = match_rule(l, call.name, &families, &family);
     /* `deny = socketcall ...` names the i386 multiplexer itself */
     if (!rule && call.multiplexer[0])
-        rule = match_rule(l, call.multiplexer, family);
+        rule = match_rule(l, call.multiplexer, &families, &family);
 
     /* What was read belongs to this call only if the caller is still
      * waiting in it: its pid (and memory) could otherwise be another
      * process's by now. */
-    if (seccomp_notify_id_valid(notify_fd, req->id) < 0)
-        return true;
-
-    if (!rule) {
-        if (respond(l, notify_fd, req->id, 0))
-            l->allowed++;
-        return true;
+    if (seccomp_notify_id_valid(notify_fd, req->id) >= 0) {
+        bool answered = respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
+        /* Counted once answered: a call whose caller was killed before
+         * the answer never returned the error. */
+        pthread_mutex_lock(&l->lock);
+        if (answered && !l->stopped) {
+            if (!rule)
+                l->allowed++;
+            else
+                ledger_record(l, rule->syscall, family, addr, rule->errnum, inner, comm);
+        }
+        pthread_mutex_unlock(&l->lock);
     }
-    /* Counted once answered: a call whose caller was killed before the
-     * answer never returned the error. */
-    if (respond(l, notify_fd, req->id, rule->errnum))
-        ledger_record(l, rule->syscall, family, addr, rule->errnum, inner, comm);
+    /* Last, once the caller has its answer: this close may be the
+     * socket's last reference and wait out its SO_LINGER time (see
+     * target_socket_family); it delays this thread, never the command's
+     * answer nor the supervisor's loop. */
+    if (families.dup_fd >= 0)
+        close(families.dup_fd);
     return true;
+}
+
+/* ---- The ledger's thread ----------------------------------------------- */
+
+static void *ledger_thread_main(void *arg)
+{
+    struct ledger *l = arg;
+    for (;;) {
+        struct pollfd pfd[2] = {
+            { .fd = l->notify_fd, .events = POLLIN },
+            { .fd = l->stop_fd, .events = POLLIN },
+        };
+        int r = poll(pfd, 2, -1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 || pfd[1].revents)
+            break;
+        if (pfd[0].revents & POLLIN) {
+            if (!ledger_handle(l, l->notify_fd))
+                break;
+        } else if (pfd[0].revents) {
+            break;  /* POLLHUP: every filtered process has exited */
+        }
+    }
+    pthread_mutex_lock(&l->lock);
+    l->thread_exited = true;
+    pthread_cond_signal(&l->thread_exited_cond);
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+void ledger_start(struct ledger *l, int notify_fd)
+{
+    if (l->thread_running || l->stopped)
+        die("seccomp: internal error: the ledger is started twice");
+    l->notify_fd = notify_fd;
+    l->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (l->stop_fd < 0)
+        die_errno("seccomp: creating the ledger's stop eventfd");
+    /* Every signal stays with the supervisor's loop (its signalfd): the
+     * thread inherits this mask, and no signal handler ever runs in it. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&l->thread, NULL, ledger_thread_main, l);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0)
+        die_with_errno(rc, "seccomp: starting the ledger's thread");
+    l->thread_running = true;
+}
+
+/* How long ledger_stop() waits for a thread busy in a call on the
+ * command (a lingering close, a page-in of the command's memory) before
+ * leaving it behind. An honest notification takes microseconds. */
+#define LEDGER_STOP_WAIT_MS 200
+
+void ledger_stop(struct ledger *l)
+{
+    if (!l)
+        return;
+    if (!l->thread_running) {
+        pthread_mutex_lock(&l->lock);
+        l->stopped = true;
+        pthread_mutex_unlock(&l->lock);
+        return;
+    }
+    uint64_t one = 1;
+    if (write(l->stop_fd, &one, sizeof one) != (ssize_t)sizeof one)
+        warn_errno("seccomp: waking the ledger's thread");
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_nsec += (long)LEDGER_STOP_WAIT_MS * 1000000L;
+    deadline.tv_sec += deadline.tv_nsec / 1000000000L;
+    deadline.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&l->lock);
+    while (!l->thread_exited &&
+           pthread_cond_timedwait(&l->thread_exited_cond, &l->lock, &deadline) == 0)
+        ;
+    bool exited = l->thread_exited;
+    l->stopped = true;
+    pthread_mutex_unlock(&l->lock);
+    l->thread_running = false;
+    if (exited) {
+        pthread_join(l->thread, NULL);
+        close(l->notify_fd);
+        close(l->stop_fd);
+        l->notify_fd = l->stop_fd = -1;
+        return;
+    }
+    /* Still inside a call on the command's objects. The counters are
+     * final (stopped); the thread, its fds and l are left to the exit,
+     * where the kernel ends the call (the exiting sbx's fds are released
+     * without a linger wait, PF_EXITING). */
+    verbose("seccomp: the ledger's thread is still busy in a call on the command; leaving it");
+    pthread_detach(l->thread);
+    l->abandoned = true;
 }

@@ -49,11 +49,27 @@ struct ledger;
 /* Takes what it needs from p (copies the deny rules); p may be freed. */
 struct ledger *ledger_new(const struct profile *p);
 
-/* Handles one notification from `notify_fd` (readable). Never blocks on
- * the command: a call whose memory or socket cannot be read is still
- * answered, and a notification whose caller died is dropped. Returns
- * false only when the listener is gone for good (every filtered process
- * has exited); the caller then stops polling it. */
+/* Answers notify_fd (owned from now on) in a thread of the ledger's own,
+ * until every filtered process has exited or ledger_stop(). What the
+ * ledger does on the command's objects (read its memory, duplicate and
+ * close its sockets, read /proc) can be made to wait by the command: a
+ * socket with SO_LINGER whose last reference is ours, memory whose
+ * page-in stalls. It waits in that thread, never in the supervisor's
+ * loop, which must always see signals and the timeout. Dies (125) when
+ * the thread cannot be started. */
+void ledger_start(struct ledger *l, int notify_fd);
+
+/* Ends the thread: the counters are final once this returns, and safe to
+ * read without locking. A thread stuck in a call on the command for more
+ * than 200 ms is left behind (it ends with sbx). Idempotent; also for a
+ * ledger never started. */
+void ledger_stop(struct ledger *l);
+
+/* Handles one notification from `notify_fd` (readable), as the thread of
+ * ledger_start() does; for tests that run their own loop. A call whose
+ * memory or socket cannot be read is still answered, and a notification
+ * whose caller died is dropped. Returns false only when the listener is
+ * gone for good (every filtered process has exited). */
 bool ledger_handle(struct ledger *l, int notify_fd);
 
 /* Denied calls, exactly (not bounded by LEDGER_MAX_ROWS). */
@@ -87,6 +103,7 @@ void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status);
  * ledger (no deny rule) gives total 0 and no denials. */
 struct json_object *ledger_to_json(const struct ledger *l);
 
+/* Stops the thread (ledger_stop) and frees l. */
 void ledger_free(struct ledger *l);
 
 /* For tests of the aggregation without a kernel: records one denial as if

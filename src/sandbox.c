@@ -64,11 +64,6 @@ struct ledger_hookup {
     struct sandbox_result *res;
 };
 
-static bool ledger_ready(void *data, int fd)
-{
-    return ledger_handle(data, fd);
-}
-
 static void ledger_attach(struct supervisor *s, int fd)
 {
     struct ledger_hookup *h = s->notify_data;
@@ -78,7 +73,9 @@ static void ledger_attach(struct supervisor *s, int fd)
         return;
     }
     h->res->ledger = ledger_new(h->profile);
-    supervise_add_fd(s, fd, ledger_ready, h->res->ledger);
+    /* Not one of the loop's fds: answering a notification touches the
+     * command's objects, which the command can make wait (ledger.h). */
+    ledger_start(h->res->ledger, fd);
 }
 
 static void describe_network(const struct profile *p, int flags)
@@ -341,6 +338,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
      * the cgroup can go (cgroup.c kills what pid = no may have left) */
     sandbox_cgroup_remove(&cgroup);
     supervise_free(&sup);
+    ledger_stop(res->ledger);
     outbound_stop(&outbound);
     close(channel[0]);
 

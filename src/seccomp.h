@@ -120,10 +120,14 @@
  * see) raises a seccomp user notification; the supervisor (ledger.c) reads
  * the family and address, counts the call, and answers with the rule's
  * errno, or lets a call of another family proceed
- * (SECCOMP_USER_NOTIF_FLAG_CONTINUE). That decision reads the target's
- * memory and fd table, which the target can change under it: deny rules
- * reproduce restrictive sandboxes, they are not a security boundary (the
- * isolation comes from the namespaces and the deny-list above). */
+ * (SECCOMP_USER_NOTIF_FLAG_CONTINUE). The kernel then acts on what the fd
+ * number and the memory hold by then, which another thread of the target
+ * can change after the read (dup2, a rewritten address). Only the families
+ * of socket() and socketpair(), compared by BPF in a register, cannot be
+ * raced (not through i386 socketcall, whose arguments are in memory); every
+ * other deny rule reproduces a restrictive sandbox and is not a security
+ * boundary (docs/seccomp.md, "Limits"; the isolation comes from the
+ * namespaces and the deny-list above). */
 #ifndef SBX_SECCOMP_H
 #define SBX_SECCOMP_H
 

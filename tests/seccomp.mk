@@ -1,12 +1,14 @@
 # Tests of the seccomp concern.
 check_PROGRAMS += tests/helpers/seccomp-run tests/helpers/bind-storm \
-	tests/helpers/seccomp-probe
+	tests/helpers/seccomp-probe tests/helpers/ledger-race
 tests_helpers_seccomp_run_SOURCES = tests/helpers/seccomp-run.c
 tests_helpers_seccomp_run_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_helpers_bind_storm_SOURCES = tests/helpers/bind-storm.c
 tests_helpers_bind_storm_LDADD = -lpthread
 tests_helpers_seccomp_probe_SOURCES = tests/helpers/seccomp-probe.c
 tests_helpers_seccomp_probe_LDADD = -lpthread
+tests_helpers_ledger_race_SOURCES = tests/helpers/ledger-race.c
+tests_helpers_ledger_race_LDADD = -lpthread
 TESTS += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
 	tests/integration/seccomp-i386.sh
 EXTRA_DIST += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
@@ -33,3 +35,7 @@ TESTS += tests/integration/seccomp-cgroupns.sh tests/integration/seccomp-setid.s
 	tests/integration/seccomp-io-uring.sh
 EXTRA_DIST += tests/integration/seccomp-cgroupns.sh tests/integration/seccomp-setid.sh \
 	tests/integration/seccomp-io-uring.sh
+# Issue 14, items 9 and 10: the ledger cannot be stalled or pointed at
+# the wrong fd table.
+TESTS += tests/integration/seccomp-linger.sh tests/integration/seccomp-fdtable.sh
+EXTRA_DIST += tests/integration/seccomp-linger.sh tests/integration/seccomp-fdtable.sh
