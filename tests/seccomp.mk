@@ -5,9 +5,9 @@ tests_helpers_seccomp_run_SOURCES = tests/helpers/seccomp-run.c
 tests_helpers_seccomp_run_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_helpers_bind_storm_SOURCES = tests/helpers/bind-storm.c
 tests_helpers_bind_storm_LDADD = -lpthread
-tests_helpers_seccomp_probe_SOURCES = tests/helpers/seccomp-probe.c
+tests_helpers_seccomp_probe_SOURCES = tests/helpers/seccomp-probe.c tests/helpers/helper-util.h
 tests_helpers_seccomp_probe_LDADD = -lpthread
-tests_helpers_ledger_race_SOURCES = tests/helpers/ledger-race.c
+tests_helpers_ledger_race_SOURCES = tests/helpers/ledger-race.c tests/helpers/helper-util.h
 tests_helpers_ledger_race_LDADD = -lpthread
 TESTS += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
 	tests/integration/seccomp-i386.sh
@@ -28,8 +28,8 @@ TESTS += tests/unit/sockaddr-test
 # Issue 14: cgroup namespaces, set-ID modes and file capabilities, io_uring.
 check_PROGRAMS += tests/helpers/cgroup-escape tests/helpers/setid-probe \
 	tests/helpers/io-uring-probe
-tests_helpers_cgroup_escape_SOURCES = tests/helpers/cgroup-escape.c
-tests_helpers_setid_probe_SOURCES = tests/helpers/setid-probe.c
+tests_helpers_cgroup_escape_SOURCES = tests/helpers/cgroup-escape.c tests/helpers/helper-util.h
+tests_helpers_setid_probe_SOURCES = tests/helpers/setid-probe.c tests/helpers/helper-util.h
 tests_helpers_io_uring_probe_SOURCES = tests/helpers/io-uring-probe.c
 TESTS += tests/integration/seccomp-cgroupns.sh tests/integration/seccomp-setid.sh \
 	tests/integration/seccomp-io-uring.sh

@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "helper-util.h"
+
 static int step(const char *name, long rc)
 {
     if (rc < 0) {
@@ -38,18 +40,6 @@ static int step(const char *name, long rc)
     }
     fflush(stdout);
     return rc < 0 ? -1 : 0;
-}
-
-static int write_text(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = write(fd, text, strlen(text));
-    int e = errno;
-    close(fd);
-    errno = e;
-    return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
 static int attack(int v2, const char *file, const char *value)
@@ -65,7 +55,7 @@ static int attack(int v2, const char *file, const char *value)
         return 0;
     char path[4096];
     snprintf(path, sizeof path, "/tmp/%s", file);
-    step("write", write_text(path, value));
+    step("write", write_file(path, value));
     return 0;
 }
 

@@ -57,15 +57,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *result(int rc, int err)
-{
-    static char buf[32];
-    if (rc >= 0)
-        return "ok";
-    const char *name = strerrorname_np(err);
-    snprintf(buf, sizeof buf, "%s", name ? name : "?");
-    return buf;
-}
+#include "helper-util.h"
 
 static void fail(const char *what)
 {
@@ -288,9 +280,9 @@ static void *own_table_thread(void *arg)
     close(s);
     struct sockaddr_in a = loopback_any();
     int rc = bind(9, (struct sockaddr *)&a, sizeof a);
-    int len = snprintf(out, 128, "bind=%s\n", result(rc, errno));
+    int len = snprintf(out, 128, "bind=%s\n", errno_result(rc, errno));
     rc = listen(9, 1);
-    snprintf(out + len, 128 - (size_t)len, "listen=%s\n", result(rc, errno));
+    snprintf(out + len, 128 - (size_t)len, "listen=%s\n", errno_result(rc, errno));
     return NULL;
 }
 

@@ -37,14 +37,11 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "helper-util.h"
+
 static const char *result(long rc)
 {
-    static char buf[32];
-    if (rc >= 0)
-        return "ok";
-    const char *n = strerrorname_np(errno);
-    snprintf(buf, sizeof buf, "%s", n ? n : "E?");
-    return buf;
+    return errno_result(rc, errno);
 }
 
 /* TIOCSTI is only meaningful on our controlling terminal: make a pty ours

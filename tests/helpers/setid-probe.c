@@ -45,6 +45,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "helper-util.h"
+
 #define NR_FCHMODAT2 452
 #define NR_SETXATTRAT 463
 
@@ -84,18 +86,6 @@ static int fresh_file(const char *path)
         exit(2);
     }
     return fd;
-}
-
-static int write_file(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = write(fd, text, strlen(text));
-    int e = errno;
-    close(fd);
-    errno = e;
-    return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
 /* In a child; `nested`: in a user namespace mapping root to our uid (the
