@@ -59,25 +59,26 @@ as_user() { # USER CMD...: run as root, the calling user, or the given uid
     if [ "$u" = root ] || [ "$u" = "$(id -u)" ]; then
         "$@"
     else
-        setpriv --reuid="$u" --regid="$u" --clear-groups env HOME="$work/$u" USER=bench "$@"
+        # HOME beside the working directory: sbx refuses to make the whole
+        # home directory writable as the working directory
+        setpriv --reuid="$u" --regid="$u" --clear-groups env HOME="$work/$u.home" USER=bench "$@"
     fi
 }
 
 # bubblewrap with the isolation of sbx's default profile (profiles/default.ini):
 # user, net (bwrap brings lo up), pid, ipc and uts namespaces, hostname sbx,
 # the host's / read-only, private /tmp and /var/tmp, minimal /dev, a fresh
-# /proc, the working directory writable, the secrets default.ini hides
-# hidden, no capabilities (bwrap run by root keeps them all without
+# /proc, the working directory writable, every path default.ini hides that
+# exists here hidden (read from `sbx profile show default`), no capabilities (bwrap run by root keeps them all without
 # --cap-drop ALL), no_new_privs (bwrap always sets it). Not
 # --unshare-all: that adds a cgroup namespace sbx does not create.
 # One thing sbx does that this command does not: the default seccomp
 # deny-list (docs/performance.md says what it costs).
 bwrap_cmd() { # USER DIR: prints the command line
-    local home=$2 hide="" p
-    [ "$1" = root ] && home=${HOME:-/root}
-    for p in .ssh .gnupg .aws .netrc .docker; do
-        if [ -d "$home/$p" ]; then hide="$hide --tmpfs $home/$p --remount-ro $home/$p"
-        elif [ -e "$home/$p" ]; then hide="$hide --ro-bind /dev/null $home/$p"; fi
+    local hide="" p
+    for p in $(as_user "$1" "$SBX" profile show default | sed -n 's/^hide?* = \([^ ]*\) .*/\1/p'); do
+        if [ -d "$p" ]; then hide="$hide --tmpfs $p --remount-ro $p"
+        elif [ -e "$p" ]; then hide="$hide --ro-bind /dev/null $p"; fi
     done
     echo "bwrap --unshare-user --unshare-net --unshare-pid --unshare-ipc --unshare-uts" \
         "--hostname sbx --cap-drop ALL --die-with-parent --ro-bind / / --dev /dev --proc /proc" \
@@ -137,8 +138,8 @@ part() { case "$PARTS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 part startup && for user in $users; do
     if [ "$user" = root ]; then label=root; dir=$work/root; else label="unprivileged (uid $user)"; dir=$work/$user; fi
-    mkdir -p "$dir"
-    [ "$user" = root ] || chown "$user:$user" "$dir"
+    mkdir -p "$dir" "$dir.home"
+    [ "$user" = root ] || chown "$user:$user" "$dir" "$dir.home"
     cd "$dir" || exit 1
     BWRAP=$(bwrap_cmd "$user" "$dir")
     SBXRUN="$SBX run --profile default --"
