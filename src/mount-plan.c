@@ -380,6 +380,16 @@ static bool protect_one(struct mount_plan *plan, const struct profile *p, const 
                                           content ? (*content ? "a file meaning nothing" : "an empty file")
                                                   : "an empty directory"));
     }
+    if (!strcmp(holder_path, pr.path) && holder->at.file != protect_label)
+        strv_push(&plan->warnings,
+                  xasprintf("warning: %s: rw = %s is a protected path (%s): it stays "
+                            "read-only; add 'unprotect = %s' to [filesystem] of a profile if "
+                            "the command must write it", where, pr.path, why, pr.path));
+    if (pr.found == MOUNT_FOUND_LINK && plan_has_path(plan, pr.path)) {
+        /* the same link found on the way to another protected path */
+        mount_probe_free(&pr);
+        return true;
+    }
     if (pr.found == MOUNT_FOUND_LINK) {
         /* The link itself is covered: whatever it points at, the command
          * sees an empty read-only file and cannot re-point it. */

@@ -6,7 +6,7 @@
 # the shipped profiles make writable are those of a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 52
+plan 54
 
 # In the build tree, not under /tmp: the shipped profiles put a tmpfs there.
 tmpdir=$(mktemp -d "$PWD/escape-persist.XXXXXX")
@@ -118,6 +118,10 @@ is "$(cat "$HOMEDIR/.bashrc")" "echo user-rc" "~/.bashrc is unchanged"
 echo 'echo user-profile' >"$HOMEDIR/.profile"
 is "$(HOME="$HOMEDIR" bash -c '. ~/.bash_profile; echo done' 2>&1)" "user-profile
 done" "the ~/.bash_profile sbx made does what a missing one does: bash goes on to ~/.profile"
+# An rw rule on a protected path itself is overridden, and said so.
+home_run -p qa --rw "$HOMEDIR/.local/bin" -- sh -c "echo x >'$HOMEDIR/.local/bin/tool' 2>&1; true"
+like "$out$err" "tool: Read-only file system" "--rw ~/.local/bin (a protected path) stays read-only"
+like "$err" "--rw: rw = $HOMEDIR/.local/bin is a protected path" "with a warning naming the option"
 # Opting out of one entry:
 printf '[profile]\ninclude = qa\n[filesystem]\nunprotect = ${HOME}/.bashrc\nunprotect = ${HOME}/.config/sbx\n' >"$tmpdir/optout.ini"
 home_run -p "$tmpdir/optout.ini" --rw "$HOMEDIR" -- sh -c "echo mine >>~/.bashrc && echo rc-writable; mkdir -p ~/.config/sbx/x 2>&1"
