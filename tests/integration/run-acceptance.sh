@@ -3,7 +3,8 @@
 # here wrote (CPython's own network tests, Debian's libpython3.11-testsuite)
 # passes under the qa profile, and under no-loopback it ends (fails or
 # times out) instead of hanging. And a std-only Rust crate's TcpListener
-# test passes under qa and fails visibly under no-loopback.
+# test passes under qa and fails visibly under no-loopback; a Cargo
+# workspace in a git checkout tests and commits under qa.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 make_tmpdir
 cd "$tmpdir" || exit 1
@@ -66,7 +67,25 @@ RUST
     isnt "$status" 0 "Rust TcpListener test fails visibly under no-loopback"
     like "$out$err" "connect" "no-loopback: the failure names connect"
     cd "$tmpdir" || exit 1
+    # A Cargo workspace in a git checkout, run from its root (issue 14:
+    # the protected .git/config, .git/hooks and the pinned .git must not
+    # get in cargo's or git's way).
+    mkdir -p ws/a/src ws/b/src
+    printf '[workspace]\nmembers = ["a", "b"]\nresolver = "2"\n' >ws/Cargo.toml
+    for m in a b; do
+        printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2021"\n' "$m" >ws/$m/Cargo.toml
+        printf '#[test]\nfn %s_works() { assert_eq!(1 + 1, 2); }\n' "$m" >ws/$m/src/lib.rs
+    done
+    git init -q ws && git -C ws add -A && git -C ws -c user.name=t -c user.email=t@t commit -q -m ws
+    cd ws || exit 1
+    run_cmd env CARGO_HOME="$tmpdir/cargo-home" "$SBX" run --profile qa -- sh -c \
+        'cargo test --offline 2>&1 && git add -A && git -c user.name=t -c user.email=t@t commit -q -m inside && echo committed'
+    is "$status" 0 "a Cargo workspace in a git checkout: cargo test and git commit pass under qa"
+    is "$(printf '%s\n' "$out" | grep -c 'test result: ok. 1 passed')" 2 "both members' tests ran"
+    like "$out" "committed" "git commit inside qa"
+    is "$(git log --format=%s -1)" "inside" "the commit is in the repository"
+    cd "$tmpdir" || exit 1
 else
-    for i in 1 2 3 4 5; do skip "cargo is not installed (apt-get install cargo)"; done
+    for i in 1 2 3 4 5 6 7 8 9; do skip "cargo is not installed (apt-get install cargo)"; done
 fi
 done_testing
