@@ -1431,7 +1431,10 @@ static bool do_include(struct loader *L, const struct entry *e, const char *file
             if (optional)
                 return true;
             autofree char *tried = profile_search_describe(L->search);
-            add_error(L, &at, "include: no profile '%s' (looked for %s.ini in %s)", name, name, tried);
+            autofree char *near = profile_search_nearest(L->search, name);
+            add_error(L, &at, "include: no profile '%s' (looked for %s.ini in %s)%s%s%s", name,
+                      name, tried, near ? " (did you mean '" : "", near ? near : "",
+                      near ? "'?)" : "");
             return false;
         }
     }
@@ -1536,8 +1539,10 @@ bool profile_load(struct profile *p, const char *name_or_path, const struct prof
         path = profile_search_find(search, name_or_path, NULL);
         if (!path) {
             autofree char *tried = profile_search_describe(search);
-            add_error(&L, NULL, "no profile '%s' (looked for %s.ini in %s); `sbx profile list` shows them",
-                      name_or_path, name_or_path, tried);
+            autofree char *near = profile_search_nearest(search, name_or_path);
+            add_error(&L, NULL, "no profile '%s' (looked for %s.ini in %s); `sbx profile list` "
+                      "shows them%s%s%s", name_or_path, name_or_path, tried,
+                      near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
             finish_errors(&L);
             return false;
         }
