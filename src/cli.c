@@ -65,6 +65,32 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* " (did you mean '--profile'?)" for an unknown "--profle" or
+ * "--profle=x", or "" when no option is near. */
+static void suggest_option(const char *arg, char *hint, size_t len)
+{
+    hint[0] = '\0';
+    if (strncmp(arg, "--", 2) != 0)
+        return;
+    char word[64];
+    size_t n = strcspn(arg + 2, "=");
+    if (n == 0 || n >= sizeof word)
+        return;
+    memcpy(word, arg + 2, n);
+    word[n] = '\0';
+    const char *best = NULL;
+    size_t best_distance = SIZE_MAX;
+    for (const struct option *o = run_options; o->name; o++) {
+        size_t d;
+        if (near_word(word, o->name, &d) && d < best_distance) {
+            best = o->name;
+            best_distance = d;
+        }
+    }
+    if (best)
+        snprintf(hint, len, " (did you mean '--%s'?)", best);
+}
+
 static void add_override(struct run_cli *c, const char *section, const char *key, const char *value,
                          const char *label)
 {
@@ -156,8 +182,11 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
         default:
             if (optopt)
                 set_err(err, errlen, "unknown option '-%c'", optopt);
-            else
-                set_err(err, errlen, "unknown option '%s'", argv[optind - 1]);
+            else {
+                char hint[96];
+                suggest_option(argv[optind - 1], hint, sizeof hint);
+                set_err(err, errlen, "unknown option '%s'%s", argv[optind - 1], hint);
+            }
             return CLI_USAGE;
         }
     }

@@ -61,7 +61,7 @@ static void close_extra_fds_on_exec(void)
 /* execvp() reports EACCES when a PATH directory could not be searched,
  * even if the command exists nowhere: that is "not found" (127), not
  * "found but not executable" (126), as shells have it. */
-static bool found_in_path(const char *name)
+static char *find_in_path(const char *name)
 {
     const char *path = getenv("PATH");
     if (!path)
@@ -70,14 +70,41 @@ static bool found_in_path(const char *name)
         size_t len = strcspn(dir, ":");
         char *candidate = xasprintf("%.*s%s%s", (int)len, dir, len ? "/" : "", name);
         struct stat st;
-        bool exists = stat(candidate, &st) == 0;
+        if (stat(candidate, &st) == 0)
+            return candidate;
         free(candidate);
-        if (exists)
-            return true;
         if (!dir[len])
-            return false;
+            return NULL;
         dir += len + 1;
     }
+}
+
+static bool found_in_path(const char *name)
+{
+    char *found = find_in_path(name);
+    free(found);
+    return found != NULL;
+}
+
+/* For a script, execve() reports a missing #! interpreter as ENOENT of
+ * the script itself (binfmt_script), which reads as "your file is not
+ * there". The interpreter named by the #! line of the file at path, as
+ * the kernel takes it (up to the first blank), or NULL. */
+static char *script_interpreter(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
+    char line[256];   /* the kernel reads no more: BINPRM_BUF_SIZE */
+    ssize_t n = read(fd, line, sizeof line - 1);
+    close(fd);
+    if (n < 3 || line[0] != '#' || line[1] != '!')
+        return NULL;
+    line[n] = '\0';
+    char *start = line + 2;
+    start += strspn(start, " \t");
+    size_t len = strcspn(start, " \t\n");
+    return len ? xasprintf("%.*s", (int)len, start) : NULL;
 }
 
 static int setup_channel_fd = -1;
@@ -134,10 +161,25 @@ noreturn void command_exec(const struct sandbox_context *ctx)
     if (e == EACCES && bare && !found_in_path(ctx->argv[0]))
         e = ENOENT;
     int status = e == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXECUTE;
-    if (e == ENOENT && bare)
+    char *script = e == ENOENT ? (bare ? find_in_path(ctx->argv[0]) : xstrdup(ctx->argv[0]))
+                               : NULL;
+    char *interpreter = script ? script_interpreter(script) : NULL;
+    if (interpreter) {
+        /* found but cannot be executed, as shells count it: 126 */
+        status = SBX_EXIT_CANNOT_EXECUTE;
+        warn("cannot execute '%s': its interpreter '%s' (the #! line of %s) %s", ctx->argv[0],
+             interpreter, script,
+             access(interpreter, F_OK) == 0
+                 ? "cannot be started inside the sandbox (its own interpreter or loader is "
+                   "missing there)"
+                 : "does not exist inside the sandbox");
+    } else if (e == ENOENT && bare)
         warn("%s: command not found in PATH inside the sandbox", ctx->argv[0]);
     else
         warn("cannot execute '%s': %s", ctx->argv[0], strerror(e));
+    /* vfork(): this memory is init's */
+    free(interpreter);
+    free(script);
     channel_send(ctx->channel_fd, CHANNEL_EXEC_FAILED, e, -1);
     _exit(status);
 }

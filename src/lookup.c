@@ -4,6 +4,7 @@
 
 #include "util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,34 @@ char *profile_search_find(const struct profile_search *s, const char *name, cons
         free(path);
     }
     return NULL;
+}
+
+char *profile_search_nearest(const struct profile_search *s, const char *name)
+{
+    char *best = NULL;
+    size_t best_distance = SIZE_MAX;
+    for (size_t i = 0; s && i < s->n; i++) {
+        DIR *dir = opendir(s->dirs[i]);
+        if (!dir)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t len = strlen(de->d_name);
+            if (len <= 4 || strcmp(de->d_name + len - 4, ".ini") || de->d_name[0] == '.')
+                continue;
+            char *candidate = xstrndup(de->d_name, len - 4);
+            size_t d;
+            if (near_word(name, candidate, &d) && d < best_distance) {
+                free(best);
+                best = candidate;
+                best_distance = d;
+            } else {
+                free(candidate);
+            }
+        }
+        closedir(dir);
+    }
+    return best;
 }
 
 char *profile_search_describe(const struct profile_search *s)

@@ -24,6 +24,10 @@ void profile_search_free(struct profile_search *s);
  * NULL when none. */
 char *profile_search_find(const struct profile_search *s, const char *name, const char *skip);
 
+/* The NAME of a profile on the search path nearest to `name` (a typo's
+ * fix: "qa" for "qaa"), or NULL when none is near (util.h near_word()). */
+char *profile_search_nearest(const struct profile_search *s, const char *name);
+
 /* "dir1, dir2, dir3" for error messages. */
 char *profile_search_describe(const struct profile_search *s);
 

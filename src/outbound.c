@@ -265,6 +265,16 @@ void outbound_start(struct outbound *ob, const struct profile *p, pid_t init_pid
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
+        /* Ignored signals stay ignored across execve() (signal(7)), and
+         * pasta exits with "Couldn't install signal handlers" when it
+         * inherits an ignored SIGPIPE, as every child of Python's
+         * pty.fork() or of `trap '' PIPE` does. pasta is sbx's helper,
+         * not the caller's program: it starts from the defaults. */
+        struct sigaction dfl = {.sa_handler = SIG_DFL};
+        sigemptyset(&dfl.sa_mask);
+        for (int sig = 1; sig < NSIG; sig++)
+            if (sig != SIGKILL && sig != SIGSTOP)
+                sigaction(sig, &dfl, NULL);   /* EINVAL for libc's reserved ones */
         int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (null >= 0)
             dup2(null, 0);

@@ -881,6 +881,32 @@ static bool scalar_ok(struct loader *L, const struct key_def *d, const struct or
     return true;
 }
 
+/* The lowest value of a limit under which no program starts in the
+ * sandbox (0: every value can). Such a limit does not fail as a limit: the
+ * command dies at exec and looks missing (127) or crashed, so it is refused
+ * when the profile is loaded. Measured with prlimit(1) and sbx:
+ * - nofile: descriptors 0, 1 and 2 are open and RLIMIT_NOFILE bounds the
+ *   next number, so below 4 the dynamic loader cannot open libc ("Error
+ *   24", 127); a shell could not open anything either.
+ * - nproc: as root it becomes pids.max of the sandbox's pids cgroup
+ *   (cgroup.c), which holds sbx's init and the command: below 2 the
+ *   command cannot be created. Refused for every caller, so that a
+ *   profile means the same for root and for a user.
+ * - as, stack: 0 leaves nothing to map the program or its arguments into
+ *   (SIGSEGV at exec). Small non-zero values fail too, at a size that
+ *   depends on the program, so only 0 is refused. */
+static const struct limit_floor {
+    uint64_t min;
+    const char *why;
+} limit_floors[LIMIT_COUNT] = {
+    [LIMIT_NOFILE] = {4, "descriptors 0, 1 and 2 are open, and the dynamic loader needs "
+                         "descriptor 3 to open libc"},
+    [LIMIT_NPROC] = {2, "the sandbox's init and the command are two processes (as root "
+                        "nproc is pids.max of the sandbox's pids cgroup)"},
+    [LIMIT_AS] = {1, "execve() cannot map the program into no address space"},
+    [LIMIT_STACK] = {1, "execve() cannot place the arguments on no stack"},
+};
+
 static bool parse_limit(struct loader *L, const struct origin *at, const struct key_def *d,
                         const char *v, struct limit_setting *out)
 {
@@ -909,6 +935,12 @@ static bool parse_limit(struct loader *L, const struct origin *at, const struct 
                              : "a number";
             add_error(L, at, "%s: '%s' is not valid: expected %s, 'max' (the hard limit), 'unlimited' or 'inherit'",
                       d->name, v, form);
+            return false;
+        }
+        const struct limit_floor *floor = &limit_floors[d->aux];
+        if (ls.value < floor->min) {
+            add_error(L, at, "%s = %s cannot start a program: %s; give at least %" PRIu64
+                      ", or 'inherit'", d->name, v, floor->why, floor->min);
             return false;
         }
     }
@@ -1399,7 +1431,10 @@ static bool do_include(struct loader *L, const struct entry *e, const char *file
             if (optional)
                 return true;
             autofree char *tried = profile_search_describe(L->search);
-            add_error(L, &at, "include: no profile '%s' (looked for %s.ini in %s)", name, name, tried);
+            autofree char *near = profile_search_nearest(L->search, name);
+            add_error(L, &at, "include: no profile '%s' (looked for %s.ini in %s)%s%s%s", name,
+                      name, tried, near ? " (did you mean '" : "", near ? near : "",
+                      near ? "'?)" : "");
             return false;
         }
     }
@@ -1504,8 +1539,10 @@ bool profile_load(struct profile *p, const char *name_or_path, const struct prof
         path = profile_search_find(search, name_or_path, NULL);
         if (!path) {
             autofree char *tried = profile_search_describe(search);
-            add_error(&L, NULL, "no profile '%s' (looked for %s.ini in %s); `sbx profile list` shows them",
-                      name_or_path, name_or_path, tried);
+            autofree char *near = profile_search_nearest(search, name_or_path);
+            add_error(&L, NULL, "no profile '%s' (looked for %s.ini in %s); `sbx profile list` "
+                      "shows them%s%s%s", name_or_path, name_or_path, tried,
+                      near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
             finish_errors(&L);
             return false;
         }

@@ -91,6 +91,31 @@ static void raise_hard(enum limit_kind k, struct rlimit *cur, rlim_t need)
     cur->rlim_max = need;
 }
 
+/* "max" is what a profile asks for when its commands open many files
+ * (qa: test suites that hold thousands of sockets and files). Under a hard
+ * limit of 1024 or 512, common in containers and CI runners, "max" is that
+ * low number and a 5000-file test dies with EMFILE far from any hint: say
+ * so once, up front. 8192 is the smallest "max" that the issue's suites
+ * needed; it is a warning, not an error, since the profile asked for what
+ * there is. */
+#define NOFILE_MAX_WANTED 8192
+
+static void warn_low_nofile_max(rlim_t got, bool root)
+{
+    if (got == RLIM_INFINITY || got >= NOFILE_MAX_WANTED)
+        return;
+    if (root)
+        /* only fs.nr_open can hold root with CAP_SYS_RESOURCE down */
+        warn("warning: nofile = max is only %" PRIu64 " here (fs.nr_open); commands that "
+             "open more than that many files fail with EMFILE: raise it with "
+             "`sysctl -w fs.nr_open=%d` as root",
+             (uint64_t)got, NOFILE_MAX_WANTED * 128);
+    else
+        warn("warning: nofile = max is only %" PRIu64 " here (the hard limit, `ulimit -Hn`); "
+             "commands that open more than that many files fail with EMFILE: %s",
+             (uint64_t)got, raise_hint(LIMIT_NOFILE));
+}
+
 void limits_prepare(const struct profile *p, struct limits_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
@@ -117,6 +142,8 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
                 if (nr_open > want || want == RLIM_INFINITY)
                     want = nr_open ? nr_open : want;
             }
+            if (k == LIMIT_NOFILE)
+                warn_low_nofile_max(want, root);
         } else {
             if (s->value >= (uint64_t)RLIM_INFINITY)
                 die("limit %s = %" PRIu64 " is out of range", limit_kind_name((enum limit_kind)k),

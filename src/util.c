@@ -209,6 +209,13 @@ size_t edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
+bool near_word(const char *word, const char *candidate, size_t *distance)
+{
+    size_t d = edit_distance(word, candidate);
+    *distance = d;
+    return d <= 2 && d < strlen(word);
+}
+
 bool utf8_valid(const char *str, size_t len)
 {
     const unsigned char *s = (const unsigned char *)str;

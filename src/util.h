@@ -47,6 +47,10 @@ bool parse_size(const char *s, uint64_t *out);
 bool parse_duration_ms(const char *s, uint64_t *out);
 /* Levenshtein distance, for did-you-mean suggestions. */
 size_t edit_distance(const char *a, const char *b);
+/* Whether candidate is close enough to word to be suggested for it: at
+ * most 2 edits and fewer edits than word has characters (the rule of the
+ * profile keys' hints); *distance gets the distance. */
+bool near_word(const char *word, const char *candidate, size_t *distance);
 /* True when s is well-formed UTF-8 (no overlongs, no surrogates). */
 bool utf8_valid(const char *s, size_t len);
 /* errno name ("EPERM") to number and back; 0 / NULL when unknown. */

@@ -13,3 +13,6 @@ EXTRA_DIST += tests/integration/perf-startup.sh
 # The static build must not reach glibc's NSS (docs/performance.md, change 6).
 TESTS += tests/integration/build-nss.sh
 EXTRA_DIST += tests/integration/build-nss.sh
+# README's build prints no "ar: `u' modifier ignored" (ARFLAGS, Makefile.am).
+TESTS += tests/integration/build-quiet.sh
+EXTRA_DIST += tests/integration/build-quiet.sh

@@ -81,6 +81,19 @@ run_sbx run -p no-such-profile -- true
 is "$status" 125 "run with an unknown profile: exit 125"
 like "$err" "no profile 'no-such-profile'" "unknown profile: named"
 like "$err" "$SBX_TOP_SRCDIR/profiles" "unknown profile: the search path is listed"
+unlike "$err" "did you mean" "no profile name near no-such-profile: no hint"
+run_sbx run -p qaa -- true
+is "$status" 125 "run -p qaa: exit 125"
+like "$err" "no profile 'qaa' (looked for qaa.ini in " "a mistyped profile: the message is kept"
+like "$err" "\`sbx profile list\` shows them (did you mean 'qa'?)" "... and the nearest profile appended"
+printf '[profile]\ninclude = defualt\n' >"$tmpdir/typo.ini"
+run_sbx run -p "$tmpdir/typo.ini" -- true
+like "$status:$err" "125:sbx: $tmpdir/typo.ini:2: include: no profile 'defualt' (looked for defualt.ini in " \
+    "a mistyped include: exit 125, the message is kept"
+like "$err" ") (did you mean 'default'?)" "... and the nearest profile appended"
+run_sbx run --profle qa -- true
+is "$status:$err" "125:sbx: unknown option '--profle' (did you mean '--profile'?)
+Try 'sbx help run'." "run --profle: exit 125 and the nearest option"
 
 # Lookup order: $SBX_PROFILE_PATH, then the user's config dir, then the
 # shipped ones.

@@ -2,7 +2,8 @@
 # Every exit status of SPEC's table.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 17
+plan 23
+make_tmpdir
 
 sbx_run -- true
 is "$status" 0 "0: the command's own"
@@ -26,6 +27,22 @@ is "$status" 127 "127: not found in PATH"
 sbx_run -- /etc/passwd
 is "$status" 126 "126: found but not executable"
 like "$err" "Permission denied" "126 is explained"
+
+# A script whose #! interpreter is missing: execve() says ENOENT of the
+# script itself, which names nothing useful (without sbx: env's message).
+printf '#!/nonexistent/python -u\nprint(1)\n' >"$tmpdir/script.py"
+chmod 755 "$tmpdir/script.py"
+run_cmd env "$tmpdir/script.py"
+like "$status:$err" "127:env: " "without sbx, a missing interpreter reads as a missing script"
+unlike "$err" "python" "... whose message does not name the interpreter"
+sbx_run --ro "$tmpdir" -- "$tmpdir/script.py"
+is "$status" 126 "126: a script found whose interpreter is missing"
+like "$err" "sbx: cannot execute '$tmpdir/script.py': its interpreter '/nonexistent/python' (the #! line of $tmpdir/script.py) does not exist inside the sandbox" \
+    "the error names the interpreter"
+sbx_run --ro "$tmpdir" --setenv PATH="$tmpdir:/usr/bin:/bin" -- script.py
+is "$status" 126 "126: the same script found in PATH"
+like "$err" "sbx: cannot execute 'script.py': its interpreter '/nonexistent/python' (the #! line of $tmpdir/script.py)" \
+    "the error names the interpreter and the file found in PATH"
 
 sbx_run --nofile 99999999999 -- true
 is "$status" 125 "125: sbx itself failed (impossible limit)"

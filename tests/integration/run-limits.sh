@@ -4,7 +4,7 @@
 # error naming the limit, never a clamp.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 17
+plan 31
 make_tmpdir
 
 hard=$(ulimit -Hn)
@@ -74,5 +74,57 @@ fsize = 1K
 INI
 sbx_run -p "$prof" -- sh -c 'trap "" XFSZ; f=$(mktemp) || exit 9; head -c 2048 /dev/zero >"$f"; echo "rc=$? size=$(wc -c <"$f")"; rm -f "$f"'
 is "$out" "rc=1 size=1024" "fsize = 1K: a 2K write stops at 1024 bytes"
+
+# Limits under which no program can start are refused when the profile is
+# loaded (125, naming the option or file:line), not left to look like a
+# missing command. First, without sbx: nofile 3 really cannot start one.
+run_cmd prlimit --nofile=3 /bin/true
+is "$status" 127 "without sbx, RLIMIT_NOFILE 3 cannot start /bin/true (the loader's EMFILE: 127)"
+sbx_run --nofile 0 -- sh -c 'echo ran'
+is "$status:$out" "125:" "--nofile 0 exits 125 and nothing runs"
+like "$err" "sbx: --nofile: nofile = 0 cannot start a program: descriptors 0, 1 and 2" \
+    "the error names the option and why"
+sbx_run --nofile 3 -- true
+is "$status" 125 "--nofile 3 is refused too"
+sbx_run --nofile 4 -- true
+is "$status" 0 "--nofile 4 runs a program (the lowest accepted)"
+profile floors <<INI
+[limits]
+nproc = 1
+as = 0
+stack = 0
+INI
+sbx_run -p "$prof" -- sh -c 'echo ran'
+is "$status:$out" "125:" "nproc = 1, as = 0, stack = 0: 125 and nothing runs"
+like "$err" "$prof:4: nproc = 1 cannot start a program: the sandbox's init and the command" \
+    "nproc = 1 is named with its file:line and why"
+like "$err" "$prof:5: as = 0 cannot start a program" "as = 0 is named with its line"
+like "$err" "$prof:6: stack = 0 cannot start a program" "stack = 0 is named with its line"
+profile nproc2 <<INI
+[limits]
+nproc = 2
+INI
+sbx_run -p "$prof" -- true
+is "$status" 0 "nproc = 2 runs a program (the lowest accepted)"
+
+# nofile = max under a low hard limit is the hard limit, as it must be, but
+# not silently: a 5000-file test would die with EMFILE far from any hint.
+if [ "$expect_max" = "$nr_open" ]; then
+    skip "this caller has CAP_SYS_RESOURCE: nofile = max is fs.nr_open, not the hard limit"
+    skip "CAP_SYS_RESOURCE here"
+    skip "CAP_SYS_RESOURCE here"
+else
+    run_cmd prlimit --nofile=1024:1024 "$SBX" run --nofile max -- sh -c 'ulimit -Sn'
+    is "$status:$out" "0:1024" "under hard 1024, nofile = max gives 1024 (what the warning is about)"
+    like "$err" "sbx: warning: nofile = max is only 1024 here (the hard limit, \`ulimit -Hn\`)" \
+        "a warning names the hard limit"
+    like "$err" "LimitNOFILE=" "... and how to raise it"
+fi
+if [ "$expect_max" -ge 8192 ]; then
+    run_cmd "$SBX" run --nofile max -- true
+    unlike "$err" "nofile = max is only" "no warning when max is $expect_max (>= 8192)"
+else
+    skip "max is $expect_max < 8192 here: cannot show the quiet case"
+fi
 
 done_testing

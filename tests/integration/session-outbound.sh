@@ -56,6 +56,17 @@ ok $? "with no pasta or a failing one the command never ran"
 sbx_run --outbound --network none -- true
 is "$status" 125 "outbound with mode = none is refused"
 
+# A caller that ignores SIGPIPE (Python's pty.fork(), `trap '' PIPE`):
+# ignored signals stay ignored across execve(), and pasta refused to start
+# with it ("Couldn't install signal handlers", 125). First, without sbx:
+# the ignored SIGPIPE (bit 12 of SigIgn) reaches a program exec'd after it.
+run_cmd sh -c "trap '' PIPE; exec sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status"
+is "$(( (0x${out:-0} >> 12) & 1 ))" 1 "without sbx, an ignored SIGPIPE reaches the exec'd program"
+run_cmd sh -c "trap '' PIPE; exec \"\$1\" run --outbound -- true" sh "$SBX"
+is "$status:$err" "0:" "SIGPIPE ignored by the caller: --outbound runs (pasta starts from the defaults)"
+run_cmd sh -c "trap '' PIPE; exec \"\$1\" run -p qa-session -- true" sh "$SBX"
+is "$status:$err" "0:" "SIGPIPE ignored by the caller: -p qa-session runs"
+
 # pasta lives exactly as long as the sandbox, even when sbx is killed.
 new_marker 1
 "$SBX" run --outbound -- sleep "$marker" </dev/null >/dev/null 2>&1 &

@@ -4,6 +4,7 @@
 #include "../tap.h"
 #include "cli.h"
 #include "log.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +72,23 @@ int main(void)
     run_cli_free(&c);
     is_int(PARSE(CLI_MODE_RUN, &c, "run", "--bogus", "true"), CLI_USAGE, "unknown long option");
     like_str(err, "unknown option '--bogus'", "unknown long option: named");
+    run_cli_free(&c);
+    is_str(err, "unknown option '--bogus'", "nothing near --bogus: no hint");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--profle", "qa", "true"), CLI_USAGE, "a mistyped option");
+    is_str(err, "unknown option '--profle' (did you mean '--profile'?)",
+           "a mistyped option: the message is kept, the nearest option appended");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--nofle=max", "true"), CLI_USAGE, "a mistyped --opt=value");
+    is_str(err, "unknown option '--nofle=max' (did you mean '--nofile'?)",
+           "a mistyped --opt=value: the name before '=' is matched");
+    run_cli_free(&c);
+    size_t d;
+    ok(near_word("qaa", "qa", &d) && d == 1, "near_word: qaa is 1 edit from qa");
+    ok(!near_word("qa", "default", &d), "near_word: qa is not near default");
+    ok(!near_word("ab", "xy", &d) && d == 2, "near_word: 2 edits of a 2-letter word is no match");
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--x", "true"), CLI_USAGE, "a one-letter long option");
+    is_str(err, "unknown option '--x'", "one letter is no basis for a hint (distance < length)");
     run_cli_free(&c);
     is_int(PARSE(CLI_MODE_RUN, &c, "run", "-Z", "true"), CLI_USAGE, "unknown short option");
     like_str(err, "unknown option '-Z'", "unknown short option: named");
