@@ -165,8 +165,8 @@ noreturn void command_exec(const struct sandbox_context *ctx)
                                : NULL;
     char *interpreter = script ? script_interpreter(script) : NULL;
     if (interpreter) {
-        /* found but cannot be executed, as shells count it: 126 */
-        status = SBX_EXIT_CANNOT_EXECUTE;
+        /* Still 127, as bash, dash and env(1) answer it: what is missing
+         * is the interpreter, and scripts test for 127. */
         warn("cannot execute '%s': its interpreter '%s' (the #! line of %s) %s", ctx->argv[0],
              interpreter, script,
              access(interpreter, F_OK) == 0

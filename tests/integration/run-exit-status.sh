@@ -36,11 +36,11 @@ run_cmd env "$tmpdir/script.py"
 like "$status:$err" "127:env: " "without sbx, a missing interpreter reads as a missing script"
 unlike "$err" "python" "... whose message does not name the interpreter"
 sbx_run --ro "$tmpdir" -- "$tmpdir/script.py"
-is "$status" 126 "126: a script found whose interpreter is missing"
+is "$status" 127 "127, as shells give: a script found whose interpreter is missing"
 like "$err" "sbx: cannot execute '$tmpdir/script.py': its interpreter '/nonexistent/python' (the #! line of $tmpdir/script.py) does not exist inside the sandbox" \
     "the error names the interpreter"
 sbx_run --ro "$tmpdir" --setenv PATH="$tmpdir:/usr/bin:/bin" -- script.py
-is "$status" 126 "126: the same script found in PATH"
+is "$status" 127 "127: the same script found in PATH"
 like "$err" "sbx: cannot execute 'script.py': its interpreter '/nonexistent/python' (the #! line of $tmpdir/script.py)" \
     "the error names the interpreter and the file found in PATH"
 
