@@ -92,10 +92,9 @@ char *profile_search_find(const struct profile_search *s, const char *name, cons
     return NULL;
 }
 
-char *profile_search_nearest(const struct profile_search *s, const char *name)
+void profile_search_each(const struct profile_search *s,
+                         void (*fn)(const char *dir, const char *name, void *ctx), void *ctx)
 {
-    char *best = NULL;
-    size_t best_distance = SIZE_MAX;
     for (size_t i = 0; s && i < s->n; i++) {
         DIR *dir = opendir(s->dirs[i]);
         if (!dir)
@@ -105,19 +104,37 @@ char *profile_search_nearest(const struct profile_search *s, const char *name)
             size_t len = strlen(de->d_name);
             if (len <= 4 || strcmp(de->d_name + len - 4, ".ini") || de->d_name[0] == '.')
                 continue;
-            char *candidate = xstrndup(de->d_name, len - 4);
-            size_t d;
-            if (near_word(name, candidate, &d) && d < best_distance) {
-                free(best);
-                best = candidate;
-                best_distance = d;
-            } else {
-                free(candidate);
-            }
+            char *name = xstrndup(de->d_name, len - 4);
+            fn(s->dirs[i], name, ctx);
+            free(name);
         }
         closedir(dir);
     }
-    return best;
+}
+
+struct nearest {
+    const char *asked;
+    char *best;
+    size_t distance;
+};
+
+static void consider_nearest(const char *dir, const char *name, void *ctx)
+{
+    (void)dir;
+    struct nearest *n = ctx;
+    size_t d;
+    if (near_word(n->asked, name, &d) && d < n->distance) {
+        free(n->best);
+        n->best = xstrdup(name);
+        n->distance = d;
+    }
+}
+
+char *profile_search_nearest(const struct profile_search *s, const char *name)
+{
+    struct nearest n = { name, NULL, SIZE_MAX };
+    profile_search_each(s, consider_nearest, &n);
+    return n.best;
 }
 
 char *profile_search_describe(const struct profile_search *s)

@@ -28,6 +28,11 @@ char *profile_search_find(const struct profile_search *s, const char *name, cons
  * fix: "qa" for "qaa"), or NULL when none is near (util.h near_word()). */
 char *profile_search_nearest(const struct profile_search *s, const char *name);
 
+/* Calls fn(dir, name, ctx) for every DIR/NAME.ini (not hidden) of every
+ * directory of the search path, in search order; name is without ".ini". */
+void profile_search_each(const struct profile_search *s,
+                         void (*fn)(const char *dir, const char *name, void *ctx), void *ctx);
+
 /* "dir1, dir2, dir3" for error messages. */
 char *profile_search_describe(const struct profile_search *s);
 

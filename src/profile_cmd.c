@@ -28,51 +28,52 @@ static int cmp_listed(const void *a, const void *b)
     return c ? c : (x->shadowed_by != NULL) - (y->shadowed_by != NULL);
 }
 
+struct listing {
+    struct listed *items;
+    size_t n, cap;
+    const struct profile_search *search;
+};
+
+static void list_one(const char *dir, const char *name, void *ctx)
+{
+    struct listing *L = ctx;
+    char *path = xasprintf("%s/%s.ini", dir, name);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        free(path);
+        return;
+    }
+    const char *winner = NULL;
+    for (size_t i = 0; i < L->n; i++)
+        if (!strcmp(L->items[i].name, name) && !L->items[i].shadowed_by)
+            winner = L->items[i].path;
+    xgrow((void **)&L->items, &L->cap, L->n + 1, sizeof *L->items);
+    struct listed *it = &L->items[L->n];
+    it->name = xstrdup(name);
+    it->path = path;
+    it->shadowed_by = winner;
+    /* The description needs the profile loaded with its includes:
+     * a broken profile still lists, with its first error. */
+    struct profile p;
+    struct profile_errors errs = {0};
+    profile_init_defaults(&p);
+    if (profile_load(&p, path, L->search, cli_profile_vars(), &errs))
+        it->description = xstrdup(p.description ? p.description : "");
+    else
+        it->description = xasprintf("(broken: %s)", errs.n ? errs.msg[0] : "?");
+    profile_errors_free(&errs);
+    profile_free(&p);
+    L->n++;
+}
+
 static int profile_list(void)
 {
     struct profile_search search;
     profile_search_from_env(&search);
-    struct listed *items = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t d = 0; d < search.n; d++) {
-        DIR *dir = opendir(search.dirs[d]);
-        if (!dir)
-            continue;
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-            size_t len = strlen(de->d_name);
-            if (len <= 4 || strcmp(de->d_name + len - 4, ".ini") || de->d_name[0] == '.')
-                continue;
-            char *path = xasprintf("%s/%s", search.dirs[d], de->d_name);
-            struct stat st;
-            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-                free(path);
-                continue;
-            }
-            char *name = xstrndup(de->d_name, len - 4);
-            const char *winner = NULL;
-            for (size_t i = 0; i < n; i++)
-                if (!strcmp(items[i].name, name) && !items[i].shadowed_by)
-                    winner = items[i].path;
-            xgrow((void **)&items, &cap, n + 1, sizeof *items);
-            items[n].name = name;
-            items[n].path = path;
-            items[n].shadowed_by = winner;
-            /* The description needs the profile loaded with its includes:
-             * a broken profile still lists, with its first error. */
-            struct profile p;
-            struct profile_errors errs = {0};
-            profile_init_defaults(&p);
-            if (profile_load(&p, path, &search, cli_profile_vars(), &errs))
-                items[n].description = xstrdup(p.description ? p.description : "");
-            else
-                items[n].description = xasprintf("(broken: %s)", errs.n ? errs.msg[0] : "?");
-            profile_errors_free(&errs);
-            profile_free(&p);
-            n++;
-        }
-        closedir(dir);
-    }
+    struct listing L = { .search = &search };
+    profile_search_each(&search, list_one, &L);
+    struct listed *items = L.items;
+    size_t n = L.n;
     qsort(items, n, sizeof *items, cmp_listed);
     size_t w = 4;
     for (size_t i = 0; i < n; i++)
