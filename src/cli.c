@@ -349,7 +349,7 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
               "Runs COMMAND in a sandbox built from a profile. Options override the profile.\n\n"
               "  -p, --profile NAME|PATH   profile to apply (default: $SBX_PROFILE or 'default')\n",
               out);
-    fputs("  -C, --chdir DIR           working directory inside (default: the current one)\n"
+    fputs("  -C, --chdir DIR           working directory inside, and ${CWD} (default: the current one)\n"
           "      --rw PATH             bind PATH read-write\n"
           "      --ro PATH             bind PATH read-only\n"
           "      --tmpfs PATH          mount an empty tmpfs on PATH\n"
