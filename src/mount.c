@@ -3,6 +3,7 @@
 #include "mount.h"
 
 #include "log.h"
+#include "mount-api.h"
 #include "mount-walk.h"
 #include "report.h"
 #include "util.h"
@@ -16,7 +17,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,7 +36,7 @@ static const char *const staging_candidates[] = { "/tmp", "/run", "/mnt", "/var/
 
 struct mount_context {
     const struct profile *p;
-    bool legacy;            /* no open_tree/mount_setattr: mount(2) and remounts */
+    const struct mount_api *api; /* how binds are made and flags set (mount-api.h) */
     const char *staging;
     char *root_path;        /* staging/root: the new root's mount point */
     char *empty_path;       /* staging/empty: an empty file, bound over hidden files */
@@ -266,136 +266,6 @@ static int open_or_create_target(int root_fd, const char *path, bool is_dir)
     return open_in_root(root_fd, path);
 }
 
-static unsigned long ms_flags_from_attr(uint64_t attr)
-{
-    unsigned long f = 0;
-    if (attr & MOUNT_ATTR_RDONLY)
-        f |= MS_RDONLY;
-    if (attr & MOUNT_ATTR_NOSUID)
-        f |= MS_NOSUID;
-    if (attr & MOUNT_ATTR_NODEV)
-        f |= MS_NODEV;
-    if (attr & MOUNT_ATTR_NOEXEC)
-        f |= MS_NOEXEC;
-    return f;
-}
-
-#ifndef ST_NOSYMFOLLOW
-#define ST_NOSYMFOLLOW 0x2000 /* Linux 5.10; not in glibc 2.36's headers */
-#endif
-
-/* The flags a bind remount must repeat: in a user namespace the kernel
- * refuses (EPERM) a remount that would drop one the host locked. */
-static unsigned long ms_flags_from_statvfs(unsigned long f)
-{
-    static const struct { unsigned long st, ms; } map[] = {
-        { ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
-        { ST_NOEXEC, MS_NOEXEC }, { ST_NOATIME, MS_NOATIME },
-        { ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
-        { ST_NOSYMFOLLOW, MS_NOSYMFOLLOW },
-    };
-    unsigned long ms = 0;
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (f & map[i].st)
-            ms |= map[i].ms;
-    return ms;
-}
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape_octal(char *s)
-{
-    char *out = s;
-    for (char *in = s; *in; in++) {
-        if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
-            in[3] >= '0' && in[3] <= '7') {
-            *out++ = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
-            in += 3;
-        } else {
-            *out++ = *in;
-        }
-    }
-    *out = '\0';
-}
-
-/* Without mount_setattr(AT_RECURSIVE) a bind's flags apply to its top mount
- * only: every submount is remounted one by one, found in mountinfo, with
- * the flags it has (statvfs) plus the ones asked for. A mount covered by
- * another on the same mount point cannot be reached by path; it cannot be
- * reached by the command either (and is locked under its cover). */
-static void legacy_remount_tree(const char *top, unsigned long add, const char *what)
-{
-    autofree char *info = read_file_text("/proc/self/mountinfo", 64 << 20, NULL);
-    if (!info)
-        die_errno("%s: reading /proc/self/mountinfo", what);
-    unsigned remounted = 0;
-    for (char *line = info, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        char *field = line, *mp = NULL;
-        for (int i = 0; i < 5 && field; i++) {
-            char *sp = strchr(field, ' ');
-            if (i == 4) {
-                if (sp)
-                    *sp = '\0';
-                mp = field;
-            }
-            field = sp ? sp + 1 : NULL;
-        }
-        if (!mp)
-            continue;
-        unescape_octal(mp);
-        if (!mount_path_within(mp, top))
-            continue;
-        struct statvfs sv;
-        if (statvfs(mp, &sv) < 0) {
-            /* Covered, or below a directory our namespace's root cannot
-             * enter (an unmapped owner's 0700 dir): the command cannot
-             * reach it either, having fewer rights than we do. */
-            if (errno == EACCES || errno == ENOENT)
-                continue;
-            die_errno("%s: statvfs %s", what, mp);
-        }
-        unsigned long keep = ms_flags_from_statvfs(sv.f_flag);
-        if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT | keep | add, NULL) < 0)
-            die_errno("%s: remounting %s (adding nosuid, nodev, ro as asked)", what, mp);
-        remounted++;
-    }
-    /* The bind just made is there, or the walk is broken: never go on
-     * with a mount left writable. */
-    if (remounted == 0)
-        die("%s: no mount found at %s in /proc/self/mountinfo to remount", what, top);
-}
-
-/* Binds the host object srcfd (with its submounts when recursive) on
- * target_fd, adding attr (MOUNT_ATTR_*). legacy_target is the target's
- * path, for the mountinfo walk of the legacy path. */
-static void bind_fd(struct mount_context *c, int srcfd, int target_fd, const char *legacy_target,
-                    uint64_t attr, bool recursive, const char *what)
-{
-    struct fd_path_buf sb, tb;
-    if (!c->legacy) {
-        int tree = open_tree(srcfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
-                                            (recursive ? AT_RECURSIVE : 0));
-        if (tree < 0)
-            die_errno("%s: open_tree", what);
-        /* Private: nothing mounted later on the host shows up here, and
-         * nothing mounted here reaches the host. */
-        struct mount_attr a = { .attr_set = attr, .propagation = MS_PRIVATE };
-        if (mount_setattr(tree, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a, sizeof a) < 0)
-            die_errno("%s: mount_setattr", what);
-        if (move_mount(tree, "", target_fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-            die_errno("%s: move_mount", what);
-        close(tree);
-        return;
-    }
-    if (mount(fd_path(srcfd, &sb), fd_path(target_fd, &tb), NULL,
-              MS_BIND | (recursive ? MS_REC : 0), NULL) < 0)
-        die_errno("%s: bind mount", what);
-    if (attr)
-        legacy_remount_tree(legacy_target, ms_flags_from_attr(attr), what);
-}
-
 /* A recursive bind of a path containing the staging directory (the root,
  * rw = /, rw = /tmp) copies the staging tmpfs along, and with it the new
  * root being assembled there. The copy is detached, so the sandbox sees
@@ -405,8 +275,7 @@ static void detach_staging_copy(struct mount_context *c, const char *bound, cons
     if (!mount_path_within(c->staging, bound))
         return;
     autofree char *copy = xasprintf("%s%s", c->root_path, c->staging);
-    if (umount2(copy, MNT_DETACH) < 0)
-        die_errno("%s: unmounting the copy of the staging tmpfs at %s", what, copy);
+    mount_detach_staging_copy(copy, what);
 }
 
 static void mount_tmpfs(int target_fd, unsigned long flags, unsigned mode, const char *what)
@@ -450,9 +319,10 @@ static void setup_dev_minimal(struct mount_context *c, const struct mount_entry 
         autoclose int node = openat(dev, dev_nodes[i], O_PATH | O_CLOEXEC | O_NOFOLLOW);
         if (node < 0)
             die_errno("%s: opening %s/%s", what, e->path, dev_nodes[i]);
-        autofree char *legacy = xasprintf("%s%s/%s", c->root_path, e->path, dev_nodes[i]);
+        autofree char *node_path = xasprintf("%s%s/%s", c->root_path, e->path, dev_nodes[i]);
         autofree char *w = xasprintf("%s: binding /dev/%s", what, dev_nodes[i]);
-        bind_fd(c, c->host_dev_fd[i], node, legacy, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, false, w);
+        c->api->bind(c->host_dev_fd[i], node, node_path, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
+                     false, w);
         autofree char *shown = xasprintf("%s/%s", e->path, dev_nodes[i]);
         counted(c, "bind", shown, at);
     }
@@ -526,7 +396,7 @@ static bool sysctls_writable(int proc_fd)
 }
 
 static void cover_proc_readonly(struct mount_context *c, const char *proc_path,
-                                const char *legacy_proc, const char *at)
+                                const char *proc_target_path, const char *at)
 {
     /* Opened again: a descriptor taken before the mount still points
      * below it, at the covered directory. */
@@ -543,11 +413,12 @@ static void cover_proc_readonly(struct mount_context *c, const char *proc_path,
                 continue; /* a kernel without it (CONFIG_MAGIC_SYSRQ=n...) */
             die_errno("%s: opening %s/%s to make it read-only", at, proc_path, name);
         }
-        autofree char *legacy = xasprintf("%s/%s", legacy_proc, name);
+        autofree char *sub_path = xasprintf("%s/%s", proc_target_path, name);
         autofree char *shown = xasprintf("%s/%s", proc_path, name);
         autofree char *w = xasprintf("%s: read-only bind of %s over itself", at, shown);
-        bind_fd(c, sub, sub, legacy,
-                MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, true, w);
+        c->api->bind(sub, sub, sub_path,
+                     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+                     true, w);
         counted(c, "ro-bind", shown, at);
     }
 }
@@ -607,8 +478,8 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
                       "inside the sandbox's tree); refusing to mount through it", what);
         die_errno("%s: no mount point inside the sandbox", what);
     }
-    autofree char *legacy_target = strcmp(e->path, "/") ? xasprintf("%s%s", c->root_path, e->path)
-                                                        : xstrdup(c->root_path);
+    autofree char *target_path = strcmp(e->path, "/") ? xasprintf("%s%s", c->root_path, e->path)
+                                                      : xstrdup(c->root_path);
     uint64_t nodev = under_dev(e->path) ? 0 : MOUNT_ATTR_NODEV;
 
     switch (e->op) {
@@ -620,13 +491,13 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
     case MOUNT_OP_BIND_RW:
         /* The rw flag is left as the host has it: a read-only submount of
          * the host stays read-only (and is locked so in our namespace). */
-        bind_fd(c, e->fd, target, legacy_target, MOUNT_ATTR_NOSUID | nodev, true, what);
+        c->api->bind(e->fd, target, target_path, MOUNT_ATTR_NOSUID | nodev, true, what);
         detach_staging_copy(c, e->path, what);
         counted(c, "rw-bind", e->path, at);
         break;
     case MOUNT_OP_BIND_RO:
-        bind_fd(c, e->fd, target, legacy_target, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | nodev,
-                true, what);
+        c->api->bind(e->fd, target, target_path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | nodev,
+                     true, what);
         detach_staging_copy(c, e->path, what);
         counted(c, "ro-bind", e->path, at);
         break;
@@ -643,9 +514,9 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
             autoclose int empty = open(c->empty_path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
             if (empty < 0)
                 die_errno("%s: opening %s", what, c->empty_path);
-            bind_fd(c, empty, target, legacy_target,
-                    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-                    false, what);
+            c->api->bind(empty, target, target_path,
+                         MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+                         false, what);
             counted(c, "hide (empty read-only file)", e->path, at);
         }
         break;
@@ -666,26 +537,26 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
                                : "");
         }
         counted(c, "proc", e->path, at);
-        cover_proc_readonly(c, e->path, legacy_target, at);
+        cover_proc_readonly(c, e->path, target_path, at);
         break;
     }
     case MOUNT_OP_PROC_HOST:
         /* Not read-only: /proc/self/oom_score_adj and the like are the
          * command's own; the host's sysctls are covered read-only below
          * (capabilities do not protect them from a global uid 0). */
-        bind_fd(c, e->fd, target, legacy_target,
-                MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, true, what);
+        c->api->bind(e->fd, target, target_path,
+                     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, true, what);
         counted(c, "bind", e->path, at);
-        cover_proc_readonly(c, e->path, legacy_target, at);
+        cover_proc_readonly(c, e->path, target_path, at);
         break;
     case MOUNT_OP_DEV_MINIMAL:
         setup_dev_minimal(c, e, target, at);
         break;
     case MOUNT_OP_GENERATED_FILE: {
         autoclose int file = write_generated(c, e, what);
-        bind_fd(c, file, target, legacy_target,
-                MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-                false, what);
+        c->api->bind(file, target, target_path,
+                     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+                     false, what);
         counted(c, "generated file (read-only)", e->path, at);
         break;
     }
@@ -711,21 +582,6 @@ static const char *choose_staging(void)
     }
     die("no directory to assemble the sandbox's root in: none of /tmp, /run, /mnt, "
         "/var/tmp exists on the host");
-}
-
-/* The recursive clone of the host's tree (open_tree here, mount(2)'s
- * recursive bind on the legacy path) is made once the staging tmpfs is
- * mounted, so it holds a copy of it: attach_root() detaches that copy
- * (detach_staging_copy()). */
-static int clone_host_root(struct mount_context *c, const struct mount_entry *e, const char *what)
-{
-    if (c->legacy || e->op == MOUNT_OP_ROOT_TMPFS)
-        return -1;
-    int tree = open_tree(c->host_root_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-                                                   AT_EMPTY_PATH | AT_RECURSIVE);
-    if (tree < 0)
-        die_errno("%s: open_tree(/)", what);
-    return tree;
 }
 
 static uint64_t root_attr(const struct mount_context *c, const struct mount_entry *e)
@@ -764,8 +620,7 @@ static void copy_top_level_symlinks(struct mount_context *c, int target, const c
     closedir(d);
 }
 
-static void attach_root(struct mount_context *c, const struct mount_entry *e, int tree,
-                        const char *what)
+static void attach_root(struct mount_context *c, const struct mount_entry *e, const char *what)
 {
     char at[512];
     where(e, at, sizeof at);
@@ -773,7 +628,6 @@ static void attach_root(struct mount_context *c, const struct mount_entry *e, in
     if (target < 0)
         die_errno("%s: opening %s", what, c->root_path);
 
-    uint64_t attr = root_attr(c, e);
     if (e->op == MOUNT_OP_ROOT_TMPFS) {
         mount_tmpfs(target, MS_NOSUID | MS_NODEV, 0755, what);
         strv_push(&c->readonly_later, xstrdup("/"));
@@ -781,19 +635,12 @@ static void attach_root(struct mount_context *c, const struct mount_entry *e, in
         if (top < 0)
             die_errno("%s: opening %s", what, c->root_path);
         copy_top_level_symlinks(c, top, at);
-    } else if (tree >= 0) {
-        struct mount_attr a = { .attr_set = attr, .propagation = MS_PRIVATE };
-        if (mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof a) < 0)
-            die_errno("%s: mount_setattr", what);
-        if (move_mount(tree, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-            die_errno("%s: move_mount", what);
     } else {
-        bind_fd(c, c->host_root_fd, target, c->root_path, 0, true, what);
-    }
-    if (e->op != MOUNT_OP_ROOT_TMPFS) {
-        detach_staging_copy(c, "/", what);
-        if (tree < 0 && attr)
-            legacy_remount_tree(c->root_path, ms_flags_from_attr(attr), what);
+        /* The host's tree is copied with the staging tmpfs mounted: the
+         * copy holds a copy of that tmpfs too, which is detached. */
+        autofree char *staging_copy = xasprintf("%s%s", c->root_path, c->staging);
+        c->api->attach_host_root(c->host_root_fd, target, c->root_path, root_attr(c, e),
+                                 staging_copy, what);
     }
     counted(c, mount_op_name(e->op), "/", at);
     c->root_fd = open(c->root_path, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
@@ -801,24 +648,12 @@ static void attach_root(struct mount_context *c, const struct mount_entry *e, in
         die_errno("%s: opening the new root %s", what, c->root_path);
 }
 
-static void make_readonly(int root_fd, const char *path, bool legacy)
+static void make_readonly(const struct mount_context *c, const char *path)
 {
-    autoclose int fd = open_in_root(root_fd, path);
+    autoclose int fd = open_in_root(c->root_fd, path);
     if (fd < 0)
         die_errno("making %s read-only: opening it", path);
-    if (!legacy) {
-        struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
-        if (mount_setattr(fd, "", AT_EMPTY_PATH, &a, sizeof a) < 0)
-            die_errno("making %s read-only: mount_setattr", path);
-        return;
-    }
-    struct fd_path_buf b;
-    struct statvfs sv;
-    if (fstatvfs(fd, &sv) < 0)
-        die_errno("making %s read-only: fstatvfs", path);
-    unsigned long keep = ms_flags_from_statvfs(sv.f_flag);
-    if (mount(NULL, fd_path(fd, &b), NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) < 0)
-        die_errno("making %s read-only: remount", path);
+    c->api->make_readonly(fd, path);
 }
 
 static void warn_writable_profiles(const struct profile *p, const struct mount_plan *plan)
@@ -844,36 +679,6 @@ static void warn_writable_profiles(const struct profile *p, const struct mount_p
              "the profile",
              real, e->path, at, real);
     }
-}
-
-/* NULL when open_tree, mount_setattr and move_mount (Linux 5.12) can be
- * used, or why not. With a bad fd they answer EBADF when they exist; ENOSYS
- * means an older kernel, EPERM a seccomp filter around sbx that does not
- * know them. The mount(2) path gives the same result, with more syscalls. */
-static const char *new_mount_api_missing(void)
-{
-    /* A non-empty attr: with nothing to change mount_setattr returns 0
-     * before it looks at the fd. */
-    struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
-    int err[3];
-    errno = 0;
-    if (mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof a) == 0)
-        die("probing mount_setattr: it accepted fd -1");
-    err[0] = errno;
-    int tree = open_tree(-1, "", AT_EMPTY_PATH);
-    if (tree >= 0)
-        die("probing open_tree: it accepted fd -1");
-    err[1] = errno;
-    if (move_mount(-1, "", -1, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == 0)
-        die("probing move_mount: it accepted fd -1");
-    err[2] = errno;
-    for (int i = 0; i < 3; i++) {
-        if (err[i] == ENOSYS)
-            return "the kernel has no mount_setattr (Linux < 5.12)";
-        if (err[i] == EPERM)
-            return "a seccomp filter around sbx refuses the new mount API";
-    }
-    return NULL;
 }
 
 static void push_place(struct strv *places, const char *path)
@@ -914,12 +719,11 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
     struct mount_context c = { .p = p, .host_root_fd = -1, .root_fd = -1 };
     for (size_t k = 0; k < N_DEV_NODES; k++)
         c.host_dev_fd[k] = -1;
-    const char *why_legacy = mount_force_legacy_api ? "forced by a test" : new_mount_api_missing();
-    c.legacy = why_legacy != NULL;
+    const char *why_legacy;
+    c.api = mount_api_choose(mount_force_legacy_api, &why_legacy);
     probe_openat2();
     verbose_step("mount: resolving paths; mounting with %s%s%s; %s",
-                 c.legacy ? "mount(2) and remounts" : "open_tree and mount_setattr",
-                 c.legacy ? ": " : "", c.legacy ? why_legacy : "",
+                 c.api->name, why_legacy ? ": " : "", why_legacy ? why_legacy : "",
                  openat2_usable ? "openat2" : "no openat2: component-wise O_NOFOLLOW walks");
 
     struct mount_host host = { .self = geteuid() };
@@ -989,9 +793,8 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
     if (empty < 0)
         die_errno("creating %s", c.empty_path);
     close(empty);
-    autoclose int root_tree = clone_host_root(&c, &plan.v[0], root_what);
 
-    attach_root(&c, &plan.v[0], root_tree, root_what);
+    attach_root(&c, &plan.v[0], root_what);
     for (size_t i = 1; i < plan.n; i++)
         apply_entry(&c, &plan.v[i]);
 
@@ -1011,7 +814,7 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
     if (c.root_fd < 0)
         die_errno("opening the new /");
     for (size_t i = 0; i < c.readonly_later.n; i++)
-        make_readonly(c.root_fd, c.readonly_later.v[i], c.legacy);
+        make_readonly(&c, c.readonly_later.v[i]);
     verbose_step("mount: %u mounts made, host root detached", c.count);
 
     if (chdir(cwd) < 0)
