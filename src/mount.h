@@ -49,7 +49,7 @@ struct mount_inputs {
 void mount_setup(const struct profile *p, const struct mount_inputs *in);
 
 /* Tests only: use the pre-5.12 path (mount(2) and remounts walked through
- * mountinfo) even where open_tree/mount_setattr exist. */
+ * mountinfo, mount-legacy.c) even where open_tree/mount_setattr exist. */
 extern bool mount_force_legacy_api;
 
 /* Tests only: called once every path is resolved and before the first
