@@ -127,4 +127,9 @@ const char *mount_op_name(enum mount_op op);
 const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *plan,
                                                     const char *file);
 
+/* The entry that makes `path` (canonical) invisible inside, or NULL: a
+ * fresh tmpfs or an empty hidden directory above it, which has nothing
+ * but its own top. A working directory there cannot be entered. */
+const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const char *path);
+
 #endif

@@ -163,12 +163,24 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         };
         mount_plan_prepare(p, &in, &plan->mounts);
         plan->has_mounts = true;
+        verbose_step("mount plan: %zu mounts resolved on the host", plan->mounts.n);
+        const struct mount_entry *hides = mount_plan_hiding(&plan->mounts, plan->cwd);
+        if (hides) {
+            char at[512];
+            die("working directory %s is not visible inside the sandbox (%s: %s %s covers it; "
+                "make it visible with --ro/--rw %s, or start elsewhere with --chdir)",
+                plan->cwd, origin_format(&hides->at, at, sizeof at), mount_op_name(hides->op),
+                hides->path, plan->cwd);
+        }
     }
     protect_list_free(&protect);
 
     record_step("seccomp filter");
     seccomp_compile(p, plan->outer_uid == 0, channel_fd, &notify_msg, sizeof notify_msg,
                     &plan->seccomp);
+    if (plan->seccomp.active)
+        verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,
+                     plan->seccomp.extra.len);
 }
 
 void sandbox_plan_free(struct sandbox_plan *plan)

@@ -202,6 +202,14 @@ like "$err" "$where: rw path /nonexistent/sbx does not exist" "naming file:line 
 in_work --tmpfs "$tmpdir" -- true
 is "$status" 125 "a working directory hidden by a rule exits 125"
 like "$err" "working directory $work is not visible inside the sandbox" "saying so"
+if [ "$runner" = sbx ]; then
+    # sbx knows it from the plan: refused before any namespace exists,
+    # naming the rule that covers it
+    in_work -v --tmpfs "$tmpdir" -- true
+    is "$status" 125 "sbx: the hidden working directory is refused"
+    like "$err" "$tmpdir covers it" "sbx: naming the rule that covers it"
+    unlike "$err" "namespaces created" "sbx: before anything is created"
+fi
 
 # --- -v lists the mounts in order ------------------------------------------------------------
 mkdir -p "$work/nest/inner"
