@@ -974,8 +974,27 @@ static void reopen_entry(struct mount_entry *e)
 {
     if (!e->sealed)
         return;
-    struct walk_result r;
-    int err = walk_path(e->path, planned_link, NULL, e, false, NULL, &r);
+    struct walk_result r = { .fd = -1 };
+    int err = 0;
+    if (openat2_usable) {
+        /* One call: with O_PATH | O_NOFOLLOW a trailing symlink is opened
+         * itself, any other one fails with ELOOP (openat2(2)). */
+        struct open_how how = {
+            .flags = O_PATH | O_CLOEXEC | (e->at_link ? O_NOFOLLOW : 0),
+            .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        r.fd = (int)syscall(SYS_openat2, AT_FDCWD, e->path, &how, sizeof how);
+        if (r.fd < 0)
+            err = errno;
+        else if (fstat(r.fd, &r.st) < 0)
+            err = errno;
+        r.found = err == ELOOP ? WALK_REFUSED : err == ENOENT ? WALK_MISSING
+                  : S_ISLNK(r.st.st_mode) ? WALK_LINK : WALK_OBJECT;
+        if (err == ELOOP || err == ENOENT)
+            err = 0;
+    } else {
+        err = walk_path(e->path, planned_link, NULL, e, false, NULL, &r);
+    }
     bool found = !err && r.fd >= 0 &&
                  (r.found == WALK_OBJECT || (r.found == WALK_LINK && e->at_link));
     if (!found || r.st.st_dev != e->dev || r.st.st_ino != e->ino) {
