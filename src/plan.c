@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,55 @@ static void refuse_whole_tree_writable(const struct profile *p, const char *home
 /* What the listener rides with to the supervisor (seccomp.h). */
 static const struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
 
+/* libseccomp compiles the filter on the CPU while resolving the mount
+ * plan waits on the filesystem: the two overlap in a thread of ours, which
+ * is joined before clone() (clone copies only the calling thread). The
+ * thread dies through a die_trap (log.h): its message is re-raised here. */
+struct filter_job {
+    const struct profile *profile;
+    bool caller_is_root;
+    int channel_fd;
+    struct seccomp_program *out;
+    struct die_trap trap;
+    pthread_t thread;
+    bool threaded;
+};
+
+static void *compile_filter(void *arg)
+{
+    struct filter_job *job = arg;
+    die_trap = &job->trap;
+    seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
+                    sizeof notify_msg, job->out);
+    return NULL;
+}
+
+static void filter_job_start(struct filter_job *job)
+{
+    /* Signals stay with the main thread (sigprocmask is per thread). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    job->threaded = pthread_create(&job->thread, NULL, compile_filter, job) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!job->threaded)
+        compile_filter(job);
+}
+
+static void filter_job_finish(struct filter_job *job)
+{
+    if (job->threaded) {
+        int err = pthread_join(job->thread, NULL);
+        if (err)
+            die_with_errno(err, "joining the thread that compiled the seccomp filter");
+    }
+    die_trap = NULL;
+    if (job->trap.tripped) {
+        record_step("seccomp filter");
+        die("%s", job->trap.message);
+    }
+}
+
 void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
                         struct rlimit caller_nofile, int channel_fd)
 {
@@ -148,6 +198,12 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
     describe_network(p, plan->clone_flags);
 
+    struct filter_job filter = {
+        .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
+        .out = &plan->seccomp,
+    };
+    filter_job_start(&filter);
+
     /* The whole of [filesystem] resolved on the host (mount.h); init
      * applies it: private propagation, the new root, the rules, /proc,
      * /dev, pivot_root, the working directory. */
@@ -175,9 +231,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     }
     protect_list_free(&protect);
 
-    record_step("seccomp filter");
-    seccomp_compile(p, plan->outer_uid == 0, channel_fd, &notify_msg, sizeof notify_msg,
-                    &plan->seccomp);
+    filter_job_finish(&filter);
     if (plan->seccomp.active)
         verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,
                      plan->seccomp.extra.len);

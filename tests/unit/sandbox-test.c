@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,9 +48,53 @@ static struct sandbox_result run(const struct profile *p, const char *cwd, char 
     return res;
 }
 
+/* A refusal from the thread that compiles the seccomp filter (plan.c)
+ * is sbx's exit 125 with that message, raised by the main thread before
+ * any namespace exists: a die() that ended the process from the thread,
+ * or no re-raise at all, fails here. */
+static void refused_in_the_filter_thread(const struct profile *base)
+{
+    struct profile p = *base;
+    struct deny_rule bad = { .syscall = "connect", .nr = -1, .errnum = 0, .text = "connect EBAD" };
+    p.deny = &bad;
+    p.ndeny = 1;
+    int pipefd[2];
+    if (pipe(pipefd) < 0)
+        bail_out("pipe");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 2);
+        log_verbosity = LOG_VERBOSE;
+        char *t[] = { "true", NULL };
+        struct sandbox_request req = { .profile = &p, .argv = t, .cwd = "/" };
+        struct sandbox_result res;
+        sandbox_run(&req, &res);
+        _exit(0); /* not reached when the refusal holds */
+    }
+    close(pipefd[1]);
+    char buf[8192] = "";
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof buf - 1 && (n = read(pipefd[0], buf + len, sizeof buf - 1 - len)) > 0)
+        len += (size_t)n;
+    buf[len] = '\0';
+    close(pipefd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ok(WIFEXITED(st) && WEXITSTATUS(st) == 125, "a bad deny rule: exit 125 (status 0x%x)", st);
+    const char *msg = "sbx: seccomp: deny = connect EBAD: errno 0 is not an error number";
+    const char *first = strstr(buf, msg);
+    ok(first && !strstr(first + 1, msg), "the filter thread's message, printed once");
+    const char *planned = strstr(buf, "mount plan:");
+    ok(planned && first && planned < first,
+       "by the main thread, after the mount plan it overlapped (the join re-raised it)");
+    ok(!strstr(buf, "namespaces created"), "before any namespace was created");
+}
+
 int main(void)
 {
-    plan(25);
+    plan(29);
     /* sbx's own messages (exec failures) would clutter the TAP stream. */
     int null = open("/dev/null", O_WRONLY);
     dup2(null, 2);
@@ -120,6 +165,8 @@ int main(void)
     ok(high >= 3000, "a descriptor above 3000 was open (%d)", high);
     close(9);
     close(high);
+
+    refused_in_the_filter_thread(&p);
 
     profile_free(&p);
     return done_testing();
