@@ -198,6 +198,9 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
     describe_network(p, plan->clone_flags);
 
+    /* What the filter cannot express is refused here, in this thread;
+     * the trap is for libseccomp's own failures. */
+    seccomp_check(p);
     struct filter_job filter = {
         .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
         .out = &plan->seccomp,

@@ -323,21 +323,38 @@ static void raw_filter_build(const struct profile *p, bool caller_is_root, struc
 #endif
 }
 
+static char *deny_rule_label(const struct deny_rule *r)
+{
+    return r->at.file ? xasprintf("%s:%u: deny = %s", r->at.file, r->at.line,
+                                  r->text ? r->text : r->syscall)
+                      : xasprintf("deny = %s", r->text ? r->text : r->syscall);
+}
+
+void seccomp_check(const struct profile *p)
+{
+    if (seccomp_needs_listener(p) && p->io_uring)
+        die("seccomp: io_uring = yes with %zu deny rule(s): io_uring operations bypass them; "
+            "drop io_uring = yes or the deny rules", p->ndeny);
+    for (size_t i = 0; i < p->ndeny; i++) {
+        const struct deny_rule *r = &p->deny[i];
+        if (r->errnum <= 0 || r->errnum > 4095) {
+            autofree char *why = deny_rule_label(r);
+            die("seccomp: %s: errno %d is not an error number", why, r->errnum);
+        }
+        if (r->families && !seccomp_syscall_has_family(r->syscall)) {
+            autofree char *why = deny_rule_label(r);
+            die("seccomp: %s: address families apply to socket calls only "
+                "(socket, bind, connect, sendto, ...), not to %s", why, r->syscall);
+        }
+    }
+}
+
 static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int handoff_sock,
                            const struct msghdr *handoff_msg)
 {
     for (size_t i = 0; i < p->ndeny; i++) {
         const struct deny_rule *r = &p->deny[i];
-        char *why = r->at.file ? xasprintf("%s:%u: deny = %s", r->at.file, r->at.line,
-                                           r->text ? r->text : r->syscall)
-                               : xasprintf("deny = %s", r->text ? r->text : r->syscall);
-
-        if (r->errnum <= 0 || r->errnum > 4095)
-            die("seccomp: %s: errno %d is not an error number", why, r->errnum);
-        if (r->families && !seccomp_syscall_has_family(r->syscall))
-            die("seccomp: %s: address families apply to socket calls only "
-                "(socket, bind, connect, sendto, ...), not to %s", why, r->syscall);
-
+        char *why = deny_rule_label(r);
         if (r->families && NAME_IN(r->syscall, socket_calls_with_family_arg)) {
             /* BPF sees the family: only those calls wake the supervisor. */
             for (int family = 0; family < 64; family++) {
@@ -494,9 +511,7 @@ void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_s
     bool notify = seccomp_needs_listener(p);
     if (p->seccomp == SECCOMP_NONE && !notify)
         return;
-    if (notify && p->io_uring)
-        die("seccomp: io_uring = yes with %zu deny rule(s): io_uring operations bypass them; "
-            "drop io_uring = yes or the deny rules", p->ndeny);
+    seccomp_check(p);
     if (notify && (handoff_sock < 0 || !message || !len))
         die("seccomp: internal error: deny rules without a supervisor socket");
     out->active = true;

@@ -153,6 +153,11 @@ struct seccomp_program {
     char summary[160];        /* for -v */
 };
 
+/* What of p the filter cannot express, refused (exit 125) with the rule's
+ * file:line: an errno out of range, families on a call without a socket,
+ * io_uring = yes with deny rules. seccomp_compile() checks it too. */
+void seccomp_check(const struct profile *p);
+
 /* Compiles the filter for p. caller_is_root: sbx was started as uid 0, so
  * the command's kernel uid is 0 (the xattr denials above). When deny
  * rules apply, the notification listener will leave at once on install:
