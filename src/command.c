@@ -117,7 +117,7 @@ static void report_setup_failure(const char *message)
     channel_send(setup_channel_fd, CHANNEL_SETUP_FAILED, 0, -1);
 }
 
-noreturn void command_exec(const struct sandbox_context *ctx)
+noreturn void command_exec(const struct sandbox_plan *ctx)
 {
     const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
@@ -144,14 +144,14 @@ noreturn void command_exec(const struct sandbox_context *ctx)
 
     if (sigprocmask(SIG_SETMASK, &ctx->caller_mask, NULL) < 0)
         die_errno("sigprocmask");
-    /* The filter goes in last, after no_new_privs (the kernel requires it
-     * without CAP_SYS_ADMIN). With deny rules its notification listener
-     * rides with this message to the supervisor; seccomp_install() sends
-     * and closes it, so the command never holds it. */
-    struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
-    seccomp_install(p, ctx->outer_uid == 0, ctx->channel_fd, &notify_msg, sizeof notify_msg);
+    /* The filter the supervisor compiled goes in last, after no_new_privs
+     * (the kernel requires it without CAP_SYS_ADMIN). With deny rules its
+     * notification listener rides to the supervisor on the channel;
+     * seccomp_program_install() sends and closes it, so the command never
+     * holds it. */
+    seccomp_program_install(&ctx->seccomp, ctx->channel_fd);
 
-    environ = ctx->envp;
+    environ = ctx->env.v;
     /* execvp() searches the PATH of the environment just set: argv[0] is
      * looked up inside, as the command would see it. */
     execvp(ctx->argv[0], ctx->argv);
@@ -200,7 +200,7 @@ noreturn void command_exec(const struct sandbox_context *ctx)
  * credentials and seccomp state are the child's own. vfork() rather than
  * clone() onto a stack of our own: AddressSanitizer follows vfork(), and
  * takes a switched stack for stack corruption. */
-pid_t command_spawn(const struct sandbox_context *ctx)
+pid_t command_spawn(const struct sandbox_plan *ctx)
 {
     char **saved_environ = environ;
     void (*saved_die_hook)(const char *) = die_hook;

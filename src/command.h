@@ -4,7 +4,7 @@
 #ifndef SBX_COMMAND_H
 #define SBX_COMMAND_H
 
-#include "context.h"
+#include "plan.h"
 
 #include <stdbool.h>
 #include <stdnoreturn.h>
@@ -21,12 +21,12 @@ extern bool command_force_fd_walk;
 /* Never returns: execs ctx->argv, or reports CHANNEL_EXEC_FAILED to the
  * supervisor and exits 127 (not found) or 126 (cannot execute). Setup
  * errors exit 125. Runs in a forked child: uses _exit. */
-noreturn void command_exec(const struct sandbox_context *ctx);
+noreturn void command_exec(const struct sandbox_plan *ctx);
 
 /* Starts a process that runs command_exec(ctx) and returns its pid (in
  * the caller's PID namespace), or -1 with errno set. The caller is
  * suspended until the command has execve()d or exited (vfork; see
  * command.c). */
-pid_t command_spawn(const struct sandbox_context *ctx);
+pid_t command_spawn(const struct sandbox_plan *ctx);
 
 #endif

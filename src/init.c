@@ -147,7 +147,7 @@ static void wait_for_outbound(int channel_fd)
     verbose_step("outbound network ready");
 }
 
-noreturn void init_main(struct sandbox_context *ctx)
+noreturn void init_main(struct sandbox_plan *ctx)
 {
     const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
@@ -166,7 +166,7 @@ noreturn void init_main(struct sandbox_context *ctx)
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
     close_inherited_fds(ctx->channel_fd);
-    bool loopback = (ctx->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
+    bool loopback = ctx->loopback;
     if (loopback)
         hand_out_netlink_socket(ctx->channel_fd);
 
@@ -177,20 +177,12 @@ noreturn void init_main(struct sandbox_context *ctx)
     }
     if (ctx->clone_flags & CLONE_NEWUTS)
         ns_set_hostname(p);
-    /* The whole of [filesystem] (mount.c): private propagation, the new
-     * root, the rules, /proc, /dev, pivot_root, the working directory. */
+    /* The mount plan the supervisor resolved (mount.h): private
+     * propagation, the new root, the rules, /proc, /dev, pivot_root, the
+     * working directory. */
     record_step("mounts");
-    if (ctx->clone_flags & CLONE_NEWNS) {
-        struct mount_generated resolv = {
-            .path = "/etc/resolv.conf", .content = ctx->resolv_conf,
-            .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
-        };
-        struct mount_inputs in = {
-            .cwd = ctx->cwd, .generated = ctx->resolv_conf ? &resolv : NULL,
-            .protect = &ctx->protect, .outer_uid = ctx->outer_uid, .home = ctx->home,
-        };
-        mount_setup(p, &in);
-    }
+    if (ctx->has_mounts)
+        mount_apply(p, &ctx->mounts, ctx->cwd);
     verbose_step("mounts done");
     /* Everything the command forks must be counted by the pids cgroup,
      * so init forks nothing before the supervisor has moved it there. The

@@ -5,7 +5,7 @@
 #ifndef SBX_INIT_H
 #define SBX_INIT_H
 
-#include "context.h"
+#include "plan.h"
 
 #include <signal.h>
 #include <stdnoreturn.h>
@@ -17,6 +17,6 @@ extern const int forwarded_signal_count;
 
 /* Runs in the child of clone(). Never returns: exits 0 after sending
  * CHANNEL_COMMAND_STATUS, or 125 after a setup failure (already printed). */
-noreturn void init_main(struct sandbox_context *ctx);
+noreturn void init_main(struct sandbox_plan *ctx);
 
 #endif

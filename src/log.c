@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,18 @@ static void emit(const char *fmt, va_list ap, int errnum)
     (void)unused;
 }
 
+_Thread_local struct die_trap *die_trap;
+
 static noreturn void leave(const char *fmt, va_list ap, int errnum)
 {
+    if (die_trap) {
+        struct die_trap *t = die_trap;
+        int n = vsnprintf(t->message, sizeof t->message, fmt, ap);
+        if (errnum && n >= 0 && (size_t)n < sizeof t->message)
+            snprintf(t->message + n, sizeof t->message - (size_t)n, ": %s", strerror(errnum));
+        t->tripped = true;
+        pthread_exit(NULL);
+    }
     if (die_hook) {
         void (*hook)(const char *) = die_hook;
         char msg[2048];

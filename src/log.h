@@ -6,6 +6,7 @@
 #define SBX_LOG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdnoreturn.h>
 
 #define SBX_EXIT_FAILURE 125
@@ -21,6 +22,16 @@ extern void (*die_hook)(const char *message);
 /* Set where a process must leave with _exit() (forked children that share
  * stdio buffers and atexit handlers with the supervisor). */
 extern int log_use_underscore_exit;
+
+/* die() in a worker thread of the supervisor (plan.c) must not exit
+ * under the feet of the main thread: with die_trap set for the calling
+ * thread, the message is kept there and the thread ends; whoever joins it
+ * dies with the message. */
+struct die_trap {
+    bool tripped;
+    char message[2048];
+};
+extern _Thread_local struct die_trap *die_trap;
 
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

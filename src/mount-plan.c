@@ -249,6 +249,25 @@ const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *pl
     return NULL;
 }
 
+const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const char *path)
+{
+    const struct mount_entry *decides = NULL;
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mount_entry *e = &plan->v[i];
+        if (mount_path_within(path, e->path) &&
+            (!decides || mount_path_depth(e->path) >= mount_path_depth(decides->path)))
+            decides = e;
+    }
+    /* Below a fresh tmpfs (root = tmpfs, tmpfs =, hide = on a directory)
+     * only its top exists; whatever else the command sees is another
+     * rule's. */
+    if (decides && strcmp(decides->path, path) &&
+        (decides->op == MOUNT_OP_ROOT_TMPFS || decides->op == MOUNT_OP_TMPFS ||
+         decides->op == MOUNT_OP_HIDE))
+        return decides;
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Protected paths                                                      */
 

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 enum mount_op {
     MOUNT_OP_ROOT_RO,      /* host / cloned recursively, read-only, nosuid, nodev */
@@ -36,6 +37,9 @@ struct mount_entry {
     char *content;         /* MOUNT_OP_GENERATED_FILE: the file's bytes (a C string) */
     bool at_link;          /* the mount point is the path itself, even a symlink there */
     const char *why;       /* static; protected paths: who reads or runs it later */
+    bool sealed;           /* fd closed, dev/ino kept: the plan crossed clone() (mount.h) */
+    dev_t dev;             /* sealed: the identity of the host object (or link) resolved */
+    ino_t ino;
 };
 
 struct mount_plan {
@@ -122,5 +126,10 @@ const char *mount_op_name(enum mount_op op);
  * profile file there could be rewritten by the command it sandboxes. */
 const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *plan,
                                                     const char *file);
+
+/* The entry that makes `path` (canonical) invisible inside, or NULL: a
+ * fresh tmpfs or an empty hidden directory above it, which has nothing
+ * but its own top. A working directory there cannot be entered. */
+const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const char *path);
 
 #endif

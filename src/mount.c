@@ -712,10 +712,132 @@ static void host_writable_places(struct mount_host *h, const struct profile *p,
     }
 }
 
+/* The plan crosses clone(): an O_PATH descriptor opened here names a
+ * mount of the host's mount namespace, which open_tree() and mount(2)
+ * refuse to copy from inside the sandbox's (the kernel's check_mnt(),
+ * EINVAL). What crosses is the canonical path and the identity of what it
+ * named; init opens the path again, following no symlink, and mounts it
+ * only if it is still that object (mount_reopen_planned()). */
+static void seal_entry(struct mount_entry *e)
+{
+    if (e->fd < 0)
+        return;
+    struct stat st;
+    if (fstat(e->fd, &st) < 0) {
+        char at[512];
+        die_errno("%s: %s: fstat of the resolved path", where(e, at, sizeof at), e->path);
+    }
+    e->dev = st.st_dev;
+    e->ino = st.st_ino;
+    e->sealed = true;
+    close(e->fd);
+    e->fd = -1;
+}
+
+void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
+                        struct mount_plan *plan)
+{
+    const struct mount_generated *generated = in->generated;
+    struct mount_host host = { .self = geteuid() };
+    host_writable_places(&host, p, in);
+    *plan = (struct mount_plan){ 0 };
+    char *error = NULL;
+    if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
+        die("%s", error);
+    strv_free(&host.writable);
+    if (in->protect && !mount_plan_protect(plan, in->protect, p, mount_probe_host, NULL, &error))
+        die("%s", error);
+    for (size_t i = 0; i < plan->warnings.n; i++)
+        warn("%s", plan->warnings.v[i]);
+    for (size_t i = 0; i < plan->notes.n; i++)
+        verbose("mount: %s", plan->notes.v[i]);
+    if (generated) {
+        char at[512];
+        if (mount_plan_add_generated(plan, generated->path, generated->content, generated->at))
+            verbose("mount: %s will be a file made by sbx: %s (%s)", generated->path,
+                    generated->why, origin_format(&generated->at, at, sizeof at));
+        else
+            verbose("mount: %s is left to the profile's rule on it, not made by sbx (%s)",
+                    generated->path, generated->why);
+    }
+    warn_writable_profiles(p, plan);
+    for (size_t i = 0; i < plan->n; i++)
+        seal_entry(&plan->v[i]);
+}
+
+static enum walk_link planned_link(const char *link, const struct stat *st, void *data)
+{
+    const struct mount_entry *e = data;
+    (void)st;
+    return e->at_link && !strcmp(link, e->path) ? WALK_STOP : WALK_REFUSE;
+}
+
+/* The canonical path holds no symlink but, for a mount over a link
+ * itself (at_link), the last component: any other link met now appeared
+ * after the plan was made, and is not followed. */
+static void reopen_entry(struct mount_entry *e)
+{
+    if (!e->sealed)
+        return;
+    struct walk_result r = { .fd = -1 };
+    int err = 0;
+    if (openat2_usable) {
+        /* One call: with O_PATH | O_NOFOLLOW a trailing symlink is opened
+         * itself, any other one fails with ELOOP (openat2(2)). */
+        struct open_how how = {
+            .flags = O_PATH | O_CLOEXEC | (e->at_link ? O_NOFOLLOW : 0),
+            .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        r.fd = (int)syscall(SYS_openat2, AT_FDCWD, e->path, &how, sizeof how);
+        if (r.fd < 0)
+            err = errno;
+        else if (fstat(r.fd, &r.st) < 0)
+            err = errno;
+        r.found = err == ELOOP ? WALK_REFUSED : err == ENOENT ? WALK_MISSING
+                  : S_ISLNK(r.st.st_mode) ? WALK_LINK : WALK_OBJECT;
+        if (err == ELOOP || err == ENOENT)
+            err = 0;
+    } else {
+        err = walk_path(e->path, planned_link, NULL, e, false, NULL, &r);
+    }
+    bool found = !err && r.fd >= 0 &&
+                 (r.found == WALK_OBJECT || (r.found == WALK_LINK && e->at_link));
+    if (!found || r.st.st_dev != e->dev || r.st.st_ino != e->ino) {
+        char at[512];
+        where(e, at, sizeof at);
+        if (err)
+            die_with_errno(err, "%s: %s changed while the sandbox was being made: opening it "
+                           "again", at, e->path);
+        die("%s: %s changed while the sandbox was being made (%s): refusing to mount "
+            "something other than what was resolved; run sbx again", at, e->path,
+            r.found == WALK_REFUSED ? "a symlink appeared on the way"
+            : r.found == WALK_MISSING ? "it is gone"
+                                      : "it is another object now");
+    }
+    e->fd = r.fd;
+    e->sealed = false;
+    r.fd = -1;
+    walk_result_free(&r);
+}
+
+void mount_reopen_planned(struct mount_plan *plan)
+{
+    for (size_t i = 0; i < plan->n; i++)
+        reopen_entry(&plan->v[i]);
+}
+
 void mount_setup(const struct profile *p, const struct mount_inputs *in)
 {
-    const char *cwd = in->cwd;
-    const struct mount_generated *generated = in->generated;
+    struct mount_plan plan;
+    mount_plan_prepare(p, in, &plan);
+    if (mount_hook_after_resolve)
+        mount_hook_after_resolve();
+    mount_apply(p, &plan, in->cwd);
+    mount_plan_free(&plan);
+}
+
+void mount_apply(const struct profile *p, struct mount_plan *plan, const char *cwd)
+{
     struct mount_context c = { .p = p, .host_root_fd = -1, .root_fd = -1 };
     for (size_t k = 0; k < N_DEV_NODES; k++)
         c.host_dev_fd[k] = -1;
@@ -725,39 +847,14 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
     verbose_step("mount: resolving paths; mounting with %s%s%s; %s",
                  c.api->name, why_legacy ? ": " : "", why_legacy ? why_legacy : "",
                  openat2_usable ? "openat2" : "no openat2: component-wise O_NOFOLLOW walks");
-
-    struct mount_host host = { .self = geteuid() };
-    host_writable_places(&host, p, in);
-    struct mount_plan plan = { 0 };
-    char *error = NULL;
-    if (!mount_plan_build(&plan, p, mount_resolve_host, &host, &error))
-        die("%s", error);
-    strv_free(&host.writable);
-    if (in->protect && !mount_plan_protect(&plan, in->protect, p, mount_probe_host, NULL, &error))
-        die("%s", error);
-    for (size_t i = 0; i < plan.warnings.n; i++)
-        warn("%s", plan.warnings.v[i]);
-    for (size_t i = 0; i < plan.notes.n; i++)
-        verbose("mount: %s", plan.notes.v[i]);
-    if (generated) {
-        char at[512];
-        if (mount_plan_add_generated(&plan, generated->path, generated->content, generated->at))
-            verbose("mount: %s will be a file made by sbx: %s (%s)", generated->path,
-                    generated->why, origin_format(&generated->at, at, sizeof at));
-        else
-            verbose("mount: %s is left to the profile's rule on it, not made by sbx (%s)",
-                    generated->path, generated->why);
-    }
-    warn_writable_profiles(p, &plan);
-    if (mount_hook_after_resolve)
-        mount_hook_after_resolve();
+    mount_reopen_planned(plan);
 
     /* Everything from the host is opened now, before the first mount. */
     c.host_root_fd = open("/", O_PATH | O_CLOEXEC | O_DIRECTORY);
     if (c.host_root_fd < 0)
         die_errno("opening the host's /");
-    for (size_t i = 0; i < plan.n; i++) {
-        if (plan.v[i].op != MOUNT_OP_DEV_MINIMAL)
+    for (size_t i = 0; i < plan->n; i++) {
+        if (plan->v[i].op != MOUNT_OP_DEV_MINIMAL)
             continue;
         c.root_nodev = true;
         for (size_t k = 0; k < N_DEV_NODES; k++) {
@@ -765,7 +862,7 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
             c.host_dev_fd[k] = open(path, O_PATH | O_CLOEXEC);
             if (c.host_dev_fd[k] < 0) {
                 char at[512];
-                die_errno("%s: dev = minimal: opening the host's %s", where(&plan.v[i], at, sizeof at),
+                die_errno("%s: dev = minimal: opening the host's %s", where(&plan->v[i], at, sizeof at),
                           path);
             }
         }
@@ -779,8 +876,8 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
     char root_what[600];
     {
         char at[512];
-        snprintf(root_what, sizeof root_what, "%s: %s", where(&plan.v[0], at, sizeof at),
-                 mount_op_name(plan.v[0].op));
+        snprintf(root_what, sizeof root_what, "%s: %s", where(&plan->v[0], at, sizeof at),
+                 mount_op_name(plan->v[0].op));
     }
     c.staging = choose_staging();
     if (mount("tmpfs", c.staging, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700") < 0)
@@ -794,9 +891,9 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
         die_errno("creating %s", c.empty_path);
     close(empty);
 
-    attach_root(&c, &plan.v[0], root_what);
-    for (size_t i = 1; i < plan.n; i++)
-        apply_entry(&c, &plan.v[i]);
+    attach_root(&c, &plan->v[0], root_what);
+    for (size_t i = 1; i < plan->n; i++)
+        apply_entry(&c, &plan->v[i]);
 
     /* pivot_root(".", ".") stacks the old root on the new one; detaching
      * it leaves no way back to the host's tree (the staging tmpfs goes with
@@ -829,5 +926,4 @@ void mount_setup(const struct profile *p, const struct mount_inputs *in)
     strv_free(&c.readonly_later);
     free(c.root_path);
     free(c.empty_path);
-    mount_plan_free(&plan);
 }

@@ -1,6 +1,8 @@
-/* Filesystem isolation: applies the mount plan (mount-plan.h) inside the
- * sandbox's init process: resolves every path once, builds the new root,
- * mounts the rules, /proc and /dev, pivots and detaches the host's root. */
+/* Filesystem isolation in two steps: the supervisor resolves the mount
+ * plan (mount-plan.h) on the host before clone(), with every refusal;
+ * the sandbox's init applies it: opens each resolved object again,
+ * checks it is the one resolved, builds the new root, mounts the rules,
+ * /proc and /dev, pivots and detaches the host's root. */
 #ifndef SBX_MOUNT_H
 #define SBX_MOUNT_H
 
@@ -40,12 +42,30 @@ struct mount_inputs {
     const char *home;                         /* the caller's $HOME, or NULL */
 };
 
-/* Runs in the sandbox's init (PID 1 of the new PID namespace, in new user
- * and mount namespaces with the id maps written). Dies (exit 125) naming the
- * profile line and path on any error. On return the process's root is the
- * sandbox's root and its working directory is cwd. generated, when not
- * NULL, is a file made by sbx and bound read-only (the sandbox's
- * /etc/resolv.conf with outbound network, resolv.h). */
+/* In the supervisor, before clone(): resolves every rule on the host,
+ * adds the protections (creating the placeholders they need) and the
+ * generated file, prints the plan's warnings, and seals the plan: each
+ * resolved object is kept as its canonical path and identity (dev, ino),
+ * not as a descriptor (mount.c says why). Dies (exit 125) naming the
+ * profile line and path on any refused rule. generated, when not NULL,
+ * is a file made by sbx and bound read-only (the sandbox's
+ * /etc/resolv.conf with outbound network). */
+void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
+                        struct mount_plan *plan);
+
+/* In the sandbox's init (PID 1 of the new PID namespace, in new user and
+ * mount namespaces with the id maps written): opens every sealed object
+ * again without following a symlink, dies if one is not the object
+ * resolved, and mounts the plan. On return the process's root is the
+ * sandbox's root and its working directory is cwd. The plan stays the
+ * caller's to free. */
+void mount_apply(const struct profile *p, struct mount_plan *plan, const char *cwd);
+
+/* Opens every sealed entry again (mount_apply() does it first). */
+void mount_reopen_planned(struct mount_plan *plan);
+
+/* Both steps in one process, for the test helpers: prepare, the
+ * after-resolve hook, apply. */
 void mount_setup(const struct profile *p, const struct mount_inputs *in);
 
 /* Tests only: use the pre-5.12 path (mount(2) and remounts walked through

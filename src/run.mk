@@ -1,6 +1,6 @@
 # Sources of the run concern (added to src/libsbx.a).
 src_libsbx_a_SOURCES += \
-	src/sandbox.c src/context.h \
+	src/sandbox.c src/plan.c src/plan.h \
 	src/channel.c src/channel.h \
 	src/ns.c src/ns.h \
 	src/net.c src/net.h \

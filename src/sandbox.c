@@ -5,7 +5,7 @@
 #include "cgroup.h"
 #include "channel.h"
 #include "cli.h"
-#include "context.h"
+#include "plan.h"
 #include "env.h"
 #include "init.h"
 #include "ledger.h"
@@ -78,25 +78,6 @@ static void ledger_attach(struct supervisor *s, int fd)
     ledger_start(h->res->ledger, fd);
 }
 
-static void describe_network(const struct profile *p, int flags)
-{
-    if (p->net_mode == NET_HOST)
-        verbose("network: mode = host: the command shares the host's network namespace "
-                "(no network isolation)");
-    else if (!(flags & CLONE_NEWNET))
-        verbose("network: net = no in [namespaces]: the command shares the host's network "
-                "namespace (no network isolation; mode = %s has no effect)",
-                net_mode_name(p->net_mode));
-    else if (p->net_mode == NET_NONE)
-        verbose("network: mode = none: own network namespace, lo left down");
-    else if (p->outbound)
-        verbose("network: mode = loopback, outbound = yes: own network namespace and lo, "
-                "outbound TCP/UDP/DNS through pasta; host loopback ports forwarded: %zu",
-                p->nforward);
-    else
-        verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
-}
-
 /* The supervisor's side of CHANNEL_NETLINK_FD: lo up through init's socket
  * (init.c says why the supervisor may, and why it does). */
 static void bring_up_loopback(struct supervisor *s, int sock)
@@ -126,7 +107,7 @@ static void start_outbound(struct supervisor *s)
 }
 
 /* The run record's view of what is about to be set up. */
-static void describe_setup(const struct sandbox_context *ctx, struct sandbox_result *res)
+static void describe_setup(const struct sandbox_plan *ctx, struct sandbox_result *res)
 {
     static const int ns_flag[NS_COUNT] = {
         [NS_USER] = CLONE_NEWUSER, [NS_MOUNT] = CLONE_NEWNS, [NS_NET] = CLONE_NEWNET,
@@ -151,71 +132,6 @@ static void describe_setup(const struct sandbox_context *ctx, struct sandbox_res
         res->limits[k].set = t->set;
         res->limits[k].soft = t->want.rlim_cur == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_cur;
         res->limits[k].hard = t->want.rlim_max == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_max;
-    }
-}
-
-/* What stays read-only inside whatever the profile makes writable
- * (protect.h): composed here, from the caller's environment, before
- * anything is created; init applies it with the mount plan. */
-static void protect_prepare(struct protect_list *list, const char *home)
-{
-    struct profile_search search;
-    profile_search_from_env(&search);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0)
-        exe[n] = '\0';
-    struct protect_inputs in = {
-        .home = home, .xdg_config_home = getenv("XDG_CONFIG_HOME"), .path_env = getenv("PATH"),
-        .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
-    };
-    protect_list_build(list, &in);
-    profile_search_free(&search);
-}
-
-static bool origin_is_option(const struct profile *p, const struct origin *o)
-{
-    for (size_t i = 0; i < p->nlabels; i++)
-        if (o->file == p->labels[i])
-            return true;
-    return false;
-}
-
-/* --rw DIR on the command line for this very directory. */
-static bool explicitly_writable(const struct profile *p, const char *path)
-{
-    for (size_t i = 0; i < p->nfs; i++)
-        if (p->fs[i].kind == FS_RW && origin_is_option(p, &p->fs[i].at) &&
-            !strcmp(p->fs[i].path, path))
-            return true;
-    return false;
-}
-
-/* Started from / or from $HOME, `rw = ${CWD}` would hand the command the
- * whole tree: every later login, every project, sbx's own configuration.
- * A profile's rule on such a directory is refused; one given on the
- * command line (--rw ~) is the caller's explicit choice. */
-static void refuse_whole_tree_writable(const struct profile *p, const char *home)
-{
-    autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
-    for (size_t i = 0; i < p->nfs; i++) {
-        const struct fs_rule *r = &p->fs[i];
-        if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
-            continue;
-        /* The path as written (${CWD} is canonical already): a symlink in
-         * it is judged by the mount plan's own rule, not followed here. */
-        bool top = !strcmp(r->path, "/");
-        if (!top && !(home && mount_path_within(home, r->path)) &&
-            !(home_real && mount_path_within(home_real, r->path)))
-            continue;
-        if (explicitly_writable(p, r->path))
-            continue;
-        char at[512];
-        die("%s: rw = %s would make %s writable by the command: start sbx in the "
-            "project's directory (cd there, or --chdir DIR), or give the directory "
-            "explicitly with --rw %s if that is really what you want",
-            origin_format(&r->at, at, sizeof at), r->path,
-            top ? "the whole host" : "your whole home directory", r->path);
     }
 }
 
@@ -245,57 +161,21 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
             die_errno("raising sbx's own soft RLIMIT_NOFILE to its hard limit");
     }
 
-    struct sandbox_context ctx = {
-        .profile = p,
-        .argv = req->argv,
-        .cwd = req->cwd,
-        .clone_flags = ns_clone_flags(p),
-        .outer_uid = geteuid(),
-        .outer_gid = getegid(),
-        .caller_nofile = caller_nofile,
-        .home = cli_profile_vars()->home,
-    };
-    refuse_whole_tree_writable(p, ctx.home);
-    if (ctx.clone_flags & CLONE_NEWNS)
-        protect_prepare(&ctx.protect, ctx.home);
-    record_step("prepare: environment and limits");
-    struct strv env = { 0 };
-    env_build(p, environ, &env);
-    /* env_build() adds these two inside every sandbox, beyond the rules */
-    record_env("set", "container");
-    record_env("set", "SBX_PROFILE");
-    ctx.envp = env.v;
-    limits_prepare(p, &ctx.limits);
-    struct outbound outbound;
-    outbound_prepare(&outbound, p, ctx.clone_flags);
-    ctx.resolv_conf = outbound.resolv_conf;
-    if (ctx.resolv_conf && !(ctx.clone_flags & CLONE_NEWNS))
-        warn("warning: outbound network with mount = no: /etc/resolv.conf stays the host's, "
-             "so DNS works only if it names a resolver pasta can reach (not the host's "
-             "loopback)");
-
-    describe_setup(&ctx, res);
-    struct sandbox_cgroup cgroup;
-    ctx.await_cgroup = sandbox_cgroup_prepare(&cgroup, p, ctx.outer_uid);
-    if (ctx.clone_flags & CLONE_NEWUSER)
-        ns_check_uid_map_allowed(ctx.outer_uid);
-
-    char flags_text[160];
-    verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
-                 ns_flags_text(ctx.clone_flags, flags_text, sizeof flags_text));
-    describe_network(p, ctx.clone_flags);
-
     int channel[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) < 0)
         die_errno("socketpair for the supervisor's channel");
-    ctx.channel_fd = channel[1];
+    struct sandbox_plan plan;
+    sandbox_plan_build(&plan, req, caller_nofile, channel[1]);
+    describe_setup(&plan, res);
+    struct sandbox_cgroup cgroup;
+    plan.await_cgroup = sandbox_cgroup_prepare(&cgroup, p, plan.outer_uid);
 
     /* A caller that ignores SIGCHLD would have init reaped behind our
      * back, and its status lost. */
     struct sigaction default_action = { .sa_handler = SIG_DFL }, caller_chld;
     sigemptyset(&default_action.sa_mask);
     sigaction(SIGCHLD, &default_action, &caller_chld);
-    supervise_block_signals(&ctx.caller_mask);
+    supervise_block_signals(&plan.caller_mask);
 
     /* The child continues from here with copies of stdio buffers; it
      * leaves with _exit() and never flushes them, but flush anyway so that
@@ -303,14 +183,14 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     fflush(stdout);
     fflush(stderr);
     record_step("create namespaces (clone)");
-    pid_t init_pid = ns_clone(ctx.clone_flags);
+    pid_t init_pid = ns_clone(plan.clone_flags);
     if (init_pid == 0) {
         close(channel[0]);
-        init_main(&ctx);
+        init_main(&plan);
     }
     close(channel[1]);
     verbose_step("namespaces created, init is pid %d outside", (int)init_pid);
-    if (ctx.await_cgroup) {
+    if (plan.await_cgroup) {
         sandbox_cgroup_enter(&cgroup, init_pid);
         /* init gone already: its exit status tells the loop why */
         if (!channel_send(channel[0], CHANNEL_CGROUP_ENTERED, 0, -1) && errno != EPIPE &&
@@ -320,7 +200,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
-    struct network_ready_data network_ready = { &outbound, p };
+    struct network_ready_data network_ready = { &plan.outbound, p };
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;
     sup.network_data = &network_ready;
@@ -333,20 +213,19 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
      * it stays a zombie of ours until we exit, the way bubblewrap leaves
      * its own. */
     if (!sup.init_done)
-        waitpid(init_pid, NULL, ctx.await_cgroup ? 0 : WNOHANG);
+        waitpid(init_pid, NULL, plan.await_cgroup ? 0 : WNOHANG);
     /* init reaped: in a PID namespace nothing of the sandbox is left, and
      * the cgroup can go (cgroup.c kills what pid = no may have left) */
     sandbox_cgroup_remove(&cgroup);
     supervise_free(&sup);
     ledger_stop(res->ledger);
-    outbound_stop(&outbound);
+    outbound_stop(&plan.outbound);
     close(channel[0]);
 
-    sigprocmask(SIG_SETMASK, &ctx.caller_mask, NULL);
+    sigprocmask(SIG_SETMASK, &plan.caller_mask, NULL);
     setrlimit(RLIMIT_NOFILE, &caller_nofile);
     sigaction(SIGCHLD, &caller_chld, NULL);
-    strv_free(&env);
-    protect_list_free(&ctx.protect);
+    sandbox_plan_free(&plan);
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended: exit status %d", res->exit_status);
     /* SPEC: at exit, the denials and, after exit 0, the false-green line */

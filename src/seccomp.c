@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -251,8 +253,10 @@ static const struct unnamed_call unnamed_calls[] = {
  * does not know, on x86_64, x32 and i386. The kernel runs every filter
  * and keeps the strictest answer, so this one only adds its denials; a
  * foreign ABI is the first filter's (killed). */
-static void raw_filter_install(const struct profile *p, bool caller_is_root)
+static void raw_filter_build(const struct profile *p, bool caller_is_root, struct sock_fprog *out)
 {
+    out->len = 0;
+    out->filter = NULL;
 #if defined(__x86_64__)
     enum { N = sizeof unnamed_calls / sizeof unnamed_calls[0] };
     const struct unnamed_call *todo[N];
@@ -310,13 +314,39 @@ static void raw_filter_install(const struct profile *p, bool caller_is_root)
     f[k] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW); k++;
 #undef REL
 #undef TARGET
-    struct sock_fprog prog = { .len = (unsigned short)k, .filter = f };
-    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
-        die_errno("seccomp: loading the filter for the calls libseccomp does not name failed");
+    out->len = (unsigned short)k;
+    out->filter = xmalloc(k * sizeof *f);
+    memcpy(out->filter, f, k * sizeof *f);
 #else
     (void)p;
     (void)caller_is_root;
 #endif
+}
+
+static char *deny_rule_label(const struct deny_rule *r)
+{
+    return r->at.file ? xasprintf("%s:%u: deny = %s", r->at.file, r->at.line,
+                                  r->text ? r->text : r->syscall)
+                      : xasprintf("deny = %s", r->text ? r->text : r->syscall);
+}
+
+void seccomp_check(const struct profile *p)
+{
+    if (seccomp_needs_listener(p) && p->io_uring)
+        die("seccomp: io_uring = yes with %zu deny rule(s): io_uring operations bypass them; "
+            "drop io_uring = yes or the deny rules", p->ndeny);
+    for (size_t i = 0; i < p->ndeny; i++) {
+        const struct deny_rule *r = &p->deny[i];
+        if (r->errnum <= 0 || r->errnum > 4095) {
+            autofree char *why = deny_rule_label(r);
+            die("seccomp: %s: errno %d is not an error number", why, r->errnum);
+        }
+        if (r->families && !seccomp_syscall_has_family(r->syscall)) {
+            autofree char *why = deny_rule_label(r);
+            die("seccomp: %s: address families apply to socket calls only "
+                "(socket, bind, connect, sendto, ...), not to %s", why, r->syscall);
+        }
+    }
 }
 
 static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int handoff_sock,
@@ -324,16 +354,7 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
 {
     for (size_t i = 0; i < p->ndeny; i++) {
         const struct deny_rule *r = &p->deny[i];
-        char *why = r->at.file ? xasprintf("%s:%u: deny = %s", r->at.file, r->at.line,
-                                           r->text ? r->text : r->syscall)
-                               : xasprintf("deny = %s", r->text ? r->text : r->syscall);
-
-        if (r->errnum <= 0 || r->errnum > 4095)
-            die("seccomp: %s: errno %d is not an error number", why, r->errnum);
-        if (r->families && !seccomp_syscall_has_family(r->syscall))
-            die("seccomp: %s: address families apply to socket calls only "
-                "(socket, bind, connect, sendto, ...), not to %s", why, r->syscall);
-
+        char *why = deny_rule_label(r);
         if (r->families && NAME_IN(r->syscall, socket_calls_with_family_arg)) {
             /* BPF sees the family: only those calls wake the supervisor. */
             for (int family = 0; family < 64; family++) {
@@ -386,7 +407,10 @@ static void add_architectures(scmp_filter_ctx ctx)
 }
 
 /* The handoff message, laid out before the filter is built so the filter
- * can name its address (see add_deny_rules). */
+ * can name its address (see add_deny_rules). It lives in the program's
+ * heap block: the supervisor compiles the filter before clone(), and the
+ * command, a copy of that address space (clone, then vfork), sends it
+ * from the same address. */
 struct handoff {
     struct msghdr msg;
     struct iovec iov;
@@ -394,17 +418,25 @@ struct handoff {
         char buf[CMSG_SPACE(sizeof(int))];
         struct cmsghdr align;
     } control;
+    size_t len;
+    char message[64];
 };
 
-static void handoff_prepare(struct handoff *h, const void *message, size_t len)
+static struct handoff *handoff_new(const void *message, size_t len)
 {
+    struct handoff *h = xmalloc(sizeof *h);
     memset(h, 0, sizeof *h);
-    h->iov.iov_base = (void *)message;
+    if (len > sizeof h->message)
+        die("seccomp: internal error: a handoff message of %zu bytes", len);
+    memcpy(h->message, message, len);
+    h->len = len;
+    h->iov.iov_base = h->message;
     h->iov.iov_len = len;
     h->msg.msg_iov = &h->iov;
     h->msg.msg_iovlen = 1;
     h->msg.msg_control = h->control.buf;
     h->msg.msg_controllen = sizeof h->control.buf;
+    return h;
 }
 
 static void handoff_send(struct handoff *h, int sock, int listener)
@@ -451,19 +483,42 @@ int seccomp_listener_receive(int sock)
     return fd;
 }
 
-bool seccomp_install(const struct profile *p, bool caller_is_root, int handoff_sock,
-                     const void *message, size_t len)
+/* libseccomp 2.5 exports a program to a descriptor only: a memfd, read
+ * back. */
+static void export_program(scmp_filter_ctx ctx, struct sock_fprog *out)
 {
+    autoclose int fd = memfd_create("sbx-seccomp", MFD_CLOEXEC);
+    if (fd < 0)
+        die_errno("seccomp: memfd_create for the compiled filter");
+    int rc = seccomp_export_bpf(ctx, fd);
+    if (rc < 0)
+        die_with_errno(-rc, "seccomp: compiling the filter failed (libseccomp seccomp_export_bpf)");
+    off_t size = lseek(fd, 0, SEEK_END);
+    if (size <= 0 || size % (off_t)sizeof(struct sock_filter) ||
+        size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS)
+        die("seccomp: the compiled filter has %lld bytes, not a program the kernel takes",
+            (long long)size);
+    out->len = (unsigned short)(size / (off_t)sizeof(struct sock_filter));
+    out->filter = xmalloc((size_t)size);
+    if (pread(fd, out->filter, (size_t)size, 0) != (ssize_t)size)
+        die_errno("seccomp: reading the compiled filter back");
+}
+
+void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_sock,
+                     const void *message, size_t len, struct seccomp_program *out)
+{
+    memset(out, 0, sizeof *out);
     bool notify = seccomp_needs_listener(p);
     if (p->seccomp == SECCOMP_NONE && !notify)
-        return false;
-    if (notify && p->io_uring)
-        die("seccomp: io_uring = yes with %zu deny rule(s): io_uring operations bypass them; "
-            "drop io_uring = yes or the deny rules", p->ndeny);
+        return;
+    seccomp_check(p);
     if (notify && (handoff_sock < 0 || !message || !len))
         die("seccomp: internal error: deny rules without a supervisor socket");
-    struct handoff handoff;
-    handoff_prepare(&handoff, message, len);
+    out->active = true;
+    out->notify = notify;
+    out->ndeny = p->ndeny;
+    if (notify)
+        out->handoff = handoff_new(message, len);
 
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx)
@@ -471,53 +526,74 @@ bool seccomp_install(const struct profile *p, bool caller_is_root, int handoff_s
     int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
     if (rc < 0)
         die_with_errno(-rc, "seccomp: setting the foreign-architecture action failed");
-    /* The kernel's own errno from seccomp_load (EBUSY, EINVAL), not
-     * libseccomp's catch-all ECANCELED, so the diagnosis can be right. */
-    rc = seccomp_attr_set(ctx, SCMP_FLTATR_API_SYSRAWRC, 1);
-    if (rc < 0)
-        die_with_errno(-rc, "seccomp: asking libseccomp for raw kernel errors failed");
     add_architectures(ctx);
     if (notify)
-        add_deny_rules(ctx, p, handoff_sock, &handoff.msg);
+        add_deny_rules(ctx, p, handoff_sock, &out->handoff->msg);
     if (p->seccomp == SECCOMP_DEFAULT)
         add_default_deny_list(ctx, p, caller_is_root);
     /* Deny rules deny io_uring even under seccomp = none, or the ledger
      * would miss what goes through it. */
     if ((p->seccomp == SECCOMP_DEFAULT && !p->io_uring) || notify)
         add_io_uring_denial(ctx, p);
-
-    verbose_step("seccomp: %s%s%zu deny rule(s) through the supervisor",
-                 p->seccomp == SECCOMP_DEFAULT ? "default deny-list" : "no deny-list",
-                 p->nested_userns ? ", " : " (no nested user namespaces), ", p->ndeny);
-    errno = 0;
-    rc = seccomp_load(ctx);
-    /* libseccomp 2.5.4 can return a stale code (EFAULT from its API probe)
-     * when the load itself failed; errno still holds the kernel's answer. */
-    int load_errno = errno;
-    if (rc < 0 && load_errno > 0 && load_errno != -rc)
-        rc = -load_errno;
-    if (rc < 0) {
-        if (notify && rc == -EINVAL)
-            die_with_errno(-rc, "seccomp: loading the filter with %zu deny rule(s) failed "
-                           "(deny rules need seccomp user notification, Linux 5.5 or later)",
-                           p->ndeny);
-        if (notify && rc == -EBUSY)
-            die_with_errno(-rc, "seccomp: loading the filter with %zu deny rule(s) failed: an outer "
-                           "seccomp filter already has a notification listener (sbx inside sbx with "
-                           "deny rules?); the kernel allows one per process: drop the inner deny rules",
-                           p->ndeny);
-        die_with_errno(-rc, "seccomp: loading the filter failed%s",
-                       rc == -EACCES ? " (no_new_privs is not set and the process lacks CAP_SYS_ADMIN)" : "");
-    }
-    if (notify) {
-        int listener = seccomp_notify_fd(ctx);
-        if (listener < 0)
-            die_with_errno(-listener, "seccomp: the kernel returned no notification listener");
-        handoff_send(&handoff, handoff_sock, listener);
-        close(listener);
-    }
+    export_program(ctx, &out->filter);
     seccomp_release(ctx);
     if (p->seccomp == SECCOMP_DEFAULT)
-        raw_filter_install(p, caller_is_root);
+        raw_filter_build(p, caller_is_root, &out->extra);
+    snprintf(out->summary, sizeof out->summary, "seccomp: %s%s%zu deny rule(s) through the supervisor",
+             p->seccomp == SECCOMP_DEFAULT ? "default deny-list" : "no deny-list",
+             p->nested_userns ? ", " : " (no nested user namespaces), ", p->ndeny);
+}
+
+bool seccomp_program_install(const struct seccomp_program *prog, int handoff_sock)
+{
+    if (!prog->active)
+        return false;
+    verbose_step("%s", prog->summary);
+    /* As libseccomp's seccomp_load() does (SCMP_FLTATR_CTL_NNP): without
+     * CAP_SYS_ADMIN the kernel takes a filter only under no_new_privs. */
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        die_errno("seccomp: prctl(PR_SET_NO_NEW_PRIVS) before loading the filter");
+    unsigned flags = prog->notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0;
+    long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog->filter);
+    if (rc < 0) {
+        int e = errno;
+        if (prog->notify && e == EINVAL)
+            die_with_errno(e, "seccomp: loading the filter with %zu deny rule(s) failed "
+                           "(deny rules need seccomp user notification, Linux 5.5 or later)",
+                           prog->ndeny);
+        if (prog->notify && e == EBUSY)
+            die_with_errno(e, "seccomp: loading the filter with %zu deny rule(s) failed: an outer "
+                           "seccomp filter already has a notification listener (sbx inside sbx with "
+                           "deny rules?); the kernel allows one per process: drop the inner deny rules",
+                           prog->ndeny);
+        die_with_errno(e, "seccomp: loading the filter failed%s",
+                       e == EACCES ? " (no_new_privs is not set and the process lacks CAP_SYS_ADMIN)" : "");
+    }
+    if (prog->notify) {
+        int listener = (int)rc;
+        handoff_send(prog->handoff, handoff_sock, listener);
+        close(listener);
+    }
+    if (prog->extra.len &&
+        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->extra) < 0)
+        die_errno("seccomp: loading the filter for the calls libseccomp does not name failed");
+    return prog->notify;
+}
+
+void seccomp_program_free(struct seccomp_program *prog)
+{
+    free(prog->filter.filter);
+    free(prog->extra.filter);
+    free(prog->handoff);
+    memset(prog, 0, sizeof *prog);
+}
+
+bool seccomp_install(const struct profile *p, bool caller_is_root, int handoff_sock,
+                     const void *message, size_t len)
+{
+    struct seccomp_program prog;
+    seccomp_compile(p, caller_is_root, handoff_sock, message, len, &prog);
+    bool notify = seccomp_program_install(&prog, handoff_sock);
+    seccomp_program_free(&prog);
     return notify;
 }

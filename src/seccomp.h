@@ -136,23 +136,52 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/filter.h>
 
-/* Installs the filter in the calling process, which must be the command's
- * own (single-threaded, after no_new_privs and the capability drop, just
- * before exec). Nothing is installed when seccomp = none and no deny rule
- * applies. caller_is_root: sbx was started as uid 0, so the command's
- * kernel uid is 0 (the xattr denials above).
- *
- * When deny rules apply, the notification listener leaves at once: the
- * `len` bytes at `message` (the caller's protocol, e.g. a struct
- * channel_msg) are sent over `handoff_sock` with the listener attached
- * (SCM_RIGHTS), and the listener is closed here, so the command never
- * holds it (a command holding its own listener could answer its own
- * calls). The filter lets exactly that one sendmsg() through, because a
- * denied sendmsg would otherwise wait for a supervisor that has no
- * listener yet. Returns true when a listener was sent. handoff_sock may
- * be -1 (and message NULL) when the profile has no deny rule. Dies (125)
- * with the reason on any failure. */
+/* The filter, compiled by the supervisor before clone() (the sandbox
+ * plan, plan.h) and installed by the command with two system calls, so
+ * that a bad rule is refused before anything is created and the command's
+ * process does no compiling. */
+struct handoff;
+struct seccomp_program {
+    bool active;              /* false: seccomp = none and no deny rule */
+    bool notify;              /* deny rules: a listener goes to the supervisor */
+    size_t ndeny;             /* for the messages of a failed load */
+    struct sock_fprog filter; /* libseccomp's program, exported */
+    struct sock_fprog extra;  /* the hand-written one for calls libseccomp does not name; len 0: none */
+    struct handoff *handoff;  /* the message the filter lets through (add_deny_rules) */
+    char summary[160];        /* for -v */
+};
+
+/* What of p the filter cannot express, refused (exit 125) with the rule's
+ * file:line: an errno out of range, families on a call without a socket,
+ * io_uring = yes with deny rules. seccomp_compile() checks it too. */
+void seccomp_check(const struct profile *p);
+
+/* Compiles the filter for p. caller_is_root: sbx was started as uid 0, so
+ * the command's kernel uid is 0 (the xattr denials above). When deny
+ * rules apply, the notification listener will leave at once on install:
+ * the `len` (at most 64) bytes at `message` (the caller's protocol, e.g.
+ * a struct channel_msg) are sent over `handoff_sock` with the listener
+ * attached (SCM_RIGHTS). The filter lets exactly that one sendmsg()
+ * through, naming the socket and the message's address, because a denied
+ * sendmsg would otherwise wait for a supervisor that has no listener yet.
+ * handoff_sock may be -1 (and message NULL) when the profile has no deny
+ * rule. Dies (125) with the reason on any failure. */
+void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_sock,
+                     const void *message, size_t len, struct seccomp_program *out);
+
+/* Installs the program in the calling process, which must be the
+ * command's own (single-threaded, after the capability drop, just before
+ * exec), sets no_new_privs first (the kernel requires it without
+ * CAP_SYS_ADMIN), and sends the listener, closing it here so that the
+ * command never holds it (a command holding its own listener could
+ * answer its own calls). Returns true when a listener was sent. Dies
+ * (125) with the reason on any failure. */
+bool seccomp_program_install(const struct seccomp_program *prog, int handoff_sock);
+void seccomp_program_free(struct seccomp_program *prog);
+
+/* Compile, install and free in one go (test helpers). */
 bool seccomp_install(const struct profile *p, bool caller_is_root, int handoff_sock,
                      const void *message, size_t len);
 

@@ -5,8 +5,13 @@
  *   mount-sandbox [--root ro|tmpfs|host] [--rw[?] P] [--ro[?] P]
  *                 [--tmpfs[?] P] [--hide[?] P] [--no-proc] [--dev none]
  *                 [--chdir DIR] [--legacy] [--profile-file F] [-v]
- *                 [--swap-link LINK NEW-TARGET] [--generated PATH TEXT]
+ *                 [--swap-link LINK NEW-TARGET] [--swap-dir PATH REPLACEMENT]
+ *                 [--generated PATH TEXT]
  *                 -- COMMAND [ARG...]
+ *
+ * --swap-dir renames PATH to PATH.sbx-old and REPLACEMENT (a directory
+ * or a symlink) to PATH at the same moment: a directory of a resolved
+ * path replaced after the plan was made, which must be refused.
  *
  * --generated binds a read-only file holding TEXT at PATH (taken as it is:
  * a symlink there is covered), as sbx does for /etc/resolv.conf.
@@ -71,6 +76,15 @@ static void swap_link_now(void)
     autofree char *tmp = xasprintf("%s.sbx-swap", swap_link);
     if (symlink(swap_target, tmp) < 0 || rename(tmp, swap_link) < 0)
         die_errno("--swap-link: re-pointing %s at %s", swap_link, swap_target);
+}
+
+static const char *swap_dir, *swap_replacement;
+
+static void swap_dir_now(void)
+{
+    autofree char *old = xasprintf("%s.sbx-old", swap_dir);
+    if (rename(swap_dir, old) < 0 || rename(swap_replacement, swap_dir) < 0)
+        die_errno("--swap-dir: replacing %s with %s", swap_dir, swap_replacement);
 }
 
 static void add_rule(struct profile *p, enum fs_kind kind, bool optional, const char *path)
@@ -138,6 +152,11 @@ int main(int argc, char **argv)
             swap_link = arg;
             swap_target = argv[i + 2];
             mount_hook_after_resolve = swap_link_now;
+            i += 2;
+        } else if (!strcmp(o, "--swap-dir") && i + 2 < argc) {
+            swap_dir = arg;
+            swap_replacement = argv[i + 2];
+            mount_hook_after_resolve = swap_dir_now;
             i += 2;
         } else if (!strcmp(o, "--generated") && i + 2 < argc) {
             generated.path = arg;

@@ -6,7 +6,7 @@
 # and as an unprivileged user, under the shipped default profile.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 25
+plan 33
 P="$H/escape-probe"
 
 # In the build tree: the default profile's tmpfs /tmp would hide a
@@ -130,6 +130,31 @@ while [ $i -lt 30 ]; do
 done
 is "$lost" 0 "30 swaps between resolve and bind: the bind never follows the new link"
 [ ! -e "$tmpdir/b/raced" ]; ok $? "nothing was written through the swapped link"
+
+# (1b) The plan crosses clone() as canonical paths and the identity of
+# what they named (mount.h): a directory on a resolved path replaced
+# after the plan was made, by another directory or by a symlink, is
+# refused with a diagnosis, never mounted. First the premise: after the
+# swap the same path names the other directory, so a mount that went by
+# the path again would make that one writable.
+for kind in dir link; do
+    rm -rf "$tmpdir/proj" "$tmpdir/proj.sbx-old" "$tmpdir/evil" "$tmpdir/swapin"
+    mkdir -p "$tmpdir/proj" "$tmpdir/evil"
+    if [ $kind = dir ]; then
+        mkdir "$tmpdir/swapin" && touch "$tmpdir/swapin/evil-marker"
+    else
+        ln -s "$tmpdir/evil" "$tmpdir/swapin" && touch "$tmpdir/evil/evil-marker"
+    fi
+    cp -R "$tmpdir/swapin" "$tmpdir/premise" 2>/dev/null || cp -P "$tmpdir/swapin" "$tmpdir/premise"
+    mv "$tmpdir/proj" "$tmpdir/proj.premise" && mv "$tmpdir/premise" "$tmpdir/proj"
+    [ -e "$tmpdir/proj/evil-marker" ]; ok $? "$kind: outside sbx, the swapped path names the other directory"
+    rm -rf "$tmpdir/proj"; mv "$tmpdir/proj.premise" "$tmpdir/proj"
+    run_cmd "$H/mount-sandbox" --swap-dir "$tmpdir/proj" "$tmpdir/swapin" --rw "$tmpdir/proj" -- \
+        sh -c "touch '$tmpdir/proj/raced' && echo RAN"
+    is "$status" 125 "$kind: a directory replaced after the plan: setup refused (125)"
+    like "$err" "changed while the sandbox was being made" "$kind: the diagnosis says the path changed"
+    [ ! -e "$tmpdir/proj/raced" ] && [ ! -e "$tmpdir/evil/raced" ]; ok $? "$kind: nothing was written into the replacement"
+done
 
 # (2) A real race against sbx run: a process flips the link between two
 # directories as fast as it can while 100 sandboxes bind it rw. Whichever

@@ -154,7 +154,21 @@ sbx) ;;  # no hook between resolving and mounting in sbx itself
     like "$out" "$home" "the link was re-pointed during setup"
     like "$out" "outside-writable" "the rw bind still went where the link pointed when resolved"
     like "$out" "Read-only file system" "and not where it points now"
-    [ ! -e "$home/raced" ]; ok $? "nothing was written through the swapped link" ;;
+    [ ! -e "$home/raced" ]; ok $? "nothing was written through the swapped link"
+    # A directory of the resolved path itself replaced in that window, by
+    # another directory or by a symlink: the plan's identity check refuses
+    # it, with openat2 and (filtered) with the component-wise walk.
+    # escape-fs.sh shows that the swapped path names the other directory.
+    for kind in dir link; do
+        rm -rf "$tmpdir/sw" "$tmpdir/sw.sbx-old" "$tmpdir/swin"
+        mkdir "$tmpdir/sw"
+        if [ $kind = dir ]; then mkdir "$tmpdir/swin"; else ln -s "$outside" "$tmpdir/swin"; fi
+        sandbox --swap-dir "$tmpdir/sw" "$tmpdir/swin" --rw "$tmpdir/sw" -- \
+            sh -c "touch '$tmpdir/sw/sw-raced' && echo RAN"
+        is "$status" 125 "$kind swapped in after the plan: refused"
+        like "$err" "changed while the sandbox was being made" "$kind swapped in: the diagnosis"
+        [ ! -e "$tmpdir/sw/sw-raced" ] && [ ! -e "$outside/sw-raced" ]; ok $? "$kind swapped in: nothing written"
+    done ;;
 esac
 
 # A generated file (sbx's resolv.conf with outbound on) over a symlink
@@ -202,6 +216,14 @@ like "$err" "$where: rw path /nonexistent/sbx does not exist" "naming file:line 
 in_work --tmpfs "$tmpdir" -- true
 is "$status" 125 "a working directory hidden by a rule exits 125"
 like "$err" "working directory $work is not visible inside the sandbox" "saying so"
+if [ "$runner" = sbx ]; then
+    # sbx knows it from the plan: refused before any namespace exists,
+    # naming the rule that covers it
+    in_work -v --tmpfs "$tmpdir" -- true
+    is "$status" 125 "sbx: the hidden working directory is refused"
+    like "$err" "$tmpdir covers it" "sbx: naming the rule that covers it"
+    unlike "$err" "namespaces created" "sbx: before anything is created"
+fi
 
 # --- -v lists the mounts in order ------------------------------------------------------------
 mkdir -p "$work/nest/inner"

@@ -25,6 +25,7 @@ static const struct fake_path fake_fs[] = {
     { "/home/u/p/../q", "/home/u/q", true },    /* ".." resolved */
     { "/usr", "/usr", true },
     { "/tmp", "/tmp", true },
+    { "/tmp/proj", "/tmp/proj", true },
     { "/dev/shm", "/dev/shm", true },
     { "/proc", "/proc", true },
     { "/etc", "/etc", true },
@@ -89,7 +90,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(44);
+    plan(51);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -246,6 +247,24 @@ int main(void)
     add(&p, FS_HIDE, "/home/u", false);
     ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "root = host + hide ~ builds");
     ok(!mount_plan_writable_holder(&mp, "/home/u/x.ini"), "but not one under a hidden path");
+    mount_plan_free(&mp);
+
+    /* Which working directories the plan leaves invisible: below a fresh
+     * tmpfs or a hidden directory, unless a deeper rule shows it. */
+    profile_reset(&p, ROOT_RO, false, DEV_NONE);
+    add(&p, FS_TMPFS, "/tmp", false);
+    add(&p, FS_RW, "/tmp/proj", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "tmpfs /tmp + rw /tmp/proj builds");
+    e = mount_plan_hiding(&mp, "/tmp/other");
+    ok(e && !strcmp(e->path, "/tmp"), "a directory under the tmpfs is hidden by it");
+    ok(!mount_plan_hiding(&mp, "/tmp"), "the tmpfs's own top is not");
+    ok(!mount_plan_hiding(&mp, "/tmp/proj/src"), "nor one under a deeper rw rule");
+    ok(!mount_plan_hiding(&mp, "/usr/src"), "nor one the read-only root shows");
+    mount_plan_free(&mp);
+    profile_reset(&p, ROOT_TMPFS, false, DEV_NONE);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "root = tmpfs builds");
+    e = mount_plan_hiding(&mp, "/home/u");
+    ok(e && e->op == MOUNT_OP_ROOT_TMPFS, "with root = tmpfs every directory is hidden");
     mount_plan_free(&mp);
 
     /* A generated file (outbound DNS: /etc/resolv.conf) goes after its

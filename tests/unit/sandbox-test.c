@@ -11,8 +11,11 @@
 #include "sandbox.h"
 #include "util.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,9 +50,67 @@ static struct sandbox_result run(const struct profile *p, const char *cwd, char 
     return res;
 }
 
+/* die() in a thread with a die_trap (log.h) keeps the message and ends
+ * the thread only: the process lives on for the joiner to decide. */
+static void *dying_thread(void *arg)
+{
+    die_trap = arg;
+    errno = EACCES;
+    die_errno("compiling %d rules", 3);
+}
+
+static void trapped_die(void)
+{
+    struct die_trap trap = { 0 };
+    pthread_t t;
+    ok(pthread_create(&t, NULL, dying_thread, &trap) == 0 && pthread_join(t, NULL) == 0,
+       "a thread that died through its trap is joined (the process lives)");
+    ok(trap.tripped, "the trap says it tripped");
+    is_str(trap.message, "compiling 3 rules: Permission denied", "and holds the message, errno included");
+}
+
+/* A deny rule the filter cannot express is sbx's exit 125 with its
+ * message, once, before any namespace exists. */
+static void refused_before_clone(const struct profile *base)
+{
+    struct profile p = *base;
+    struct deny_rule bad = { .syscall = "connect", .nr = -1, .errnum = 0, .text = "connect EBAD" };
+    p.deny = &bad;
+    p.ndeny = 1;
+    int pipefd[2];
+    if (pipe(pipefd) < 0)
+        bail_out("pipe");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 2);
+        log_verbosity = LOG_VERBOSE;
+        char *t[] = { "true", NULL };
+        struct sandbox_request req = { .profile = &p, .argv = t, .cwd = "/" };
+        struct sandbox_result res;
+        sandbox_run(&req, &res);
+        _exit(0); /* not reached when the refusal holds */
+    }
+    close(pipefd[1]);
+    char buf[8192] = "";
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof buf - 1 && (n = read(pipefd[0], buf + len, sizeof buf - 1 - len)) > 0)
+        len += (size_t)n;
+    buf[len] = '\0';
+    close(pipefd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ok(WIFEXITED(st) && WEXITSTATUS(st) == 125, "a bad deny rule: exit 125 (status 0x%x)", st);
+    const char *msg = "sbx: seccomp: deny = connect EBAD: errno 0 is not an error number";
+    const char *first = strstr(buf, msg);
+    ok(first && !strstr(first + 1, msg), "the filter thread's message, printed once");
+    ok(!strstr(buf, "namespaces created"), "before any namespace was created");
+}
+
 int main(void)
 {
-    plan(25);
+    plan(31);
     /* sbx's own messages (exec failures) would clutter the TAP stream. */
     int null = open("/dev/null", O_WRONLY);
     dup2(null, 2);
@@ -120,6 +181,9 @@ int main(void)
     ok(high >= 3000, "a descriptor above 3000 was open (%d)", high);
     close(9);
     close(high);
+
+    refused_before_clone(&p);
+    trapped_die();
 
     profile_free(&p);
     return done_testing();

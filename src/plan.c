@@ -1,0 +1,248 @@
+#include "config.h"
+
+#include "plan.h"
+
+#include "channel.h"
+#include "cli.h"
+#include "log.h"
+#include "lookup.h"
+#include "mount.h"
+#include "ns.h"
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static void describe_network(const struct profile *p, int flags)
+{
+    if (p->net_mode == NET_HOST)
+        verbose("network: mode = host: the command shares the host's network namespace "
+                "(no network isolation)");
+    else if (!(flags & CLONE_NEWNET))
+        verbose("network: net = no in [namespaces]: the command shares the host's network "
+                "namespace (no network isolation; mode = %s has no effect)",
+                net_mode_name(p->net_mode));
+    else if (p->net_mode == NET_NONE)
+        verbose("network: mode = none: own network namespace, lo left down");
+    else if (p->outbound)
+        verbose("network: mode = loopback, outbound = yes: own network namespace and lo, "
+                "outbound TCP/UDP/DNS through pasta; host loopback ports forwarded: %zu",
+                p->nforward);
+    else
+        verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
+}
+
+/* What stays read-only inside whatever the profile makes writable
+ * (protect.h): composed here, from the caller's environment, before
+ * anything is created; init applies it with the mount plan. */
+static void protect_prepare(struct protect_list *list, const char *home)
+{
+    struct profile_search search;
+    profile_search_from_env(&search);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    struct protect_inputs in = {
+        .home = home, .xdg_config_home = getenv("XDG_CONFIG_HOME"), .path_env = getenv("PATH"),
+        .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
+    };
+    protect_list_build(list, &in);
+    profile_search_free(&search);
+}
+
+static bool origin_is_option(const struct profile *p, const struct origin *o)
+{
+    for (size_t i = 0; i < p->nlabels; i++)
+        if (o->file == p->labels[i])
+            return true;
+    return false;
+}
+
+/* --rw DIR on the command line for this very directory. */
+static bool explicitly_writable(const struct profile *p, const char *path)
+{
+    for (size_t i = 0; i < p->nfs; i++)
+        if (p->fs[i].kind == FS_RW && origin_is_option(p, &p->fs[i].at) &&
+            !strcmp(p->fs[i].path, path))
+            return true;
+    return false;
+}
+
+/* Started from / or from $HOME, `rw = ${CWD}` would hand the command the
+ * whole tree: every later login, every project, sbx's own configuration.
+ * A profile's rule on such a directory is refused; one given on the
+ * command line (--rw ~) is the caller's explicit choice. */
+static void refuse_whole_tree_writable(const struct profile *p, const char *home)
+{
+    autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
+    for (size_t i = 0; i < p->nfs; i++) {
+        const struct fs_rule *r = &p->fs[i];
+        if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
+            continue;
+        /* The path as written (${CWD} is canonical already): a symlink in
+         * it is judged by the mount plan's own rule, not followed here. */
+        bool top = !strcmp(r->path, "/");
+        if (!top && !(home && mount_path_within(home, r->path)) &&
+            !(home_real && mount_path_within(home_real, r->path)))
+            continue;
+        if (explicitly_writable(p, r->path))
+            continue;
+        char at[512];
+        die("%s: rw = %s would make %s writable by the command: start sbx in the "
+            "project's directory (cd there, or --chdir DIR), or give the directory "
+            "explicitly with --rw %s if that is really what you want",
+            origin_format(&r->at, at, sizeof at), r->path,
+            top ? "the whole host" : "your whole home directory", r->path);
+    }
+}
+
+/* What the listener rides with to the supervisor (seccomp.h). */
+static const struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
+
+/* libseccomp compiles the filter on the CPU while resolving the mount
+ * plan waits on the filesystem: the two overlap in a thread of ours, which
+ * is joined before clone() (clone copies only the calling thread). The
+ * thread dies through a die_trap (log.h): its message is re-raised here. */
+struct filter_job {
+    const struct profile *profile;
+    bool caller_is_root;
+    int channel_fd;
+    struct seccomp_program *out;
+    struct die_trap trap;
+    pthread_t thread;
+    bool threaded;
+};
+
+static void *compile_filter(void *arg)
+{
+    struct filter_job *job = arg;
+    die_trap = &job->trap;
+    seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
+                    sizeof notify_msg, job->out);
+    return NULL;
+}
+
+static void filter_job_start(struct filter_job *job)
+{
+    /* Signals stay with the main thread (sigprocmask is per thread). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    job->threaded = pthread_create(&job->thread, NULL, compile_filter, job) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!job->threaded)
+        compile_filter(job);
+}
+
+static void filter_job_finish(struct filter_job *job)
+{
+    if (job->threaded) {
+        int err = pthread_join(job->thread, NULL);
+        if (err)
+            die_with_errno(err, "joining the thread that compiled the seccomp filter");
+    }
+    die_trap = NULL;
+    if (job->trap.tripped) {
+        record_step("seccomp filter");
+        die("%s", job->trap.message);
+    }
+}
+
+void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
+                        struct rlimit caller_nofile, int channel_fd)
+{
+    const struct profile *p = req->profile;
+    *plan = (struct sandbox_plan){
+        .profile = p,
+        .argv = req->argv,
+        .cwd = req->cwd,
+        .clone_flags = ns_clone_flags(p),
+        .outer_uid = geteuid(),
+        .outer_gid = getegid(),
+        .caller_nofile = caller_nofile,
+        .home = cli_profile_vars()->home,
+        .channel_fd = channel_fd,
+    };
+    refuse_whole_tree_writable(p, plan->home);
+    struct protect_list protect = { 0 };
+    if (plan->clone_flags & CLONE_NEWNS)
+        protect_prepare(&protect, plan->home);
+    record_step("prepare: environment and limits");
+    env_build(p, environ, &plan->env);
+    /* env_build() adds these two inside every sandbox, beyond the rules */
+    record_env("set", "container");
+    record_env("set", "SBX_PROFILE");
+    limits_prepare(p, &plan->limits);
+    outbound_prepare(&plan->outbound, p, plan->clone_flags);
+    const char *resolv_conf = plan->outbound.resolv_conf;
+    if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
+        warn("warning: outbound network with mount = no: /etc/resolv.conf stays the host's, "
+             "so DNS works only if it names a resolver pasta can reach (not the host's "
+             "loopback)");
+    plan->loopback = (plan->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
+    if (plan->clone_flags & CLONE_NEWUSER)
+        ns_check_uid_map_allowed(plan->outer_uid);
+
+    char flags_text[160];
+    verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
+                 ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
+    describe_network(p, plan->clone_flags);
+
+    /* What the filter cannot express is refused here, in this thread;
+     * the trap is for libseccomp's own failures. */
+    seccomp_check(p);
+    struct filter_job filter = {
+        .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
+        .out = &plan->seccomp,
+    };
+    filter_job_start(&filter);
+
+    /* The whole of [filesystem] resolved on the host (mount.h); init
+     * applies it: private propagation, the new root, the rules, /proc,
+     * /dev, pivot_root, the working directory. */
+    if (plan->clone_flags & CLONE_NEWNS) {
+        record_step("mount plan");
+        struct mount_generated resolv = {
+            .path = "/etc/resolv.conf", .content = resolv_conf,
+            .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
+        };
+        struct mount_inputs in = {
+            .cwd = plan->cwd, .generated = resolv_conf ? &resolv : NULL,
+            .protect = &protect, .outer_uid = plan->outer_uid, .home = plan->home,
+        };
+        mount_plan_prepare(p, &in, &plan->mounts);
+        plan->has_mounts = true;
+        verbose_step("mount plan: %zu mounts resolved on the host", plan->mounts.n);
+        const struct mount_entry *hides = mount_plan_hiding(&plan->mounts, plan->cwd);
+        if (hides) {
+            char at[512];
+            die("working directory %s is not visible inside the sandbox (%s: %s %s covers it; "
+                "make it visible with --ro/--rw %s, or start elsewhere with --chdir)",
+                plan->cwd, origin_format(&hides->at, at, sizeof at), mount_op_name(hides->op),
+                hides->path, plan->cwd);
+        }
+    }
+    protect_list_free(&protect);
+
+    filter_job_finish(&filter);
+    if (plan->seccomp.active)
+        verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,
+                     plan->seccomp.extra.len);
+}
+
+void sandbox_plan_free(struct sandbox_plan *plan)
+{
+    strv_free(&plan->env);
+    mount_plan_free(&plan->mounts);
+    seccomp_program_free(&plan->seccomp);
+}
