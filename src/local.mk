@@ -5,6 +5,11 @@ src_libsbx_a_SOURCES = \
 	src/log.c src/log.h \
 	src/util.c src/util.h \
 	src/profile.c src/profile.h \
+	src/profile_keys.c src/profile_keys.h \
+	src/profile_ini.c src/profile_ini.h \
+	src/profile_values.c \
+	src/profile_print.c \
+	src/profile_json.c src/profile_json.h \
 	src/lookup.c src/lookup.h \
 	src/cli.c src/cli.h \
 	src/commands.h \

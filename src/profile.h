@@ -5,7 +5,11 @@
  * The sandbox modules (ns.c, mount.c, net.c, ...) *apply* a struct profile.
  *
  * Every setting remembers where it was set (file and line) so that
- * `sbx profile show` can print it and errors can point at it. */
+ * `sbx profile show` can print it and errors can point at it.
+ *
+ * What each key is (section, type, default, how it parses, prints and
+ * goes into the run record) is its row in src/profile_keys.c; that file
+ * says how to add one. src/profile_keys.h lists the engine's files. */
 #ifndef SBX_PROFILE_H
 #define SBX_PROFILE_H
 
@@ -97,7 +101,8 @@ struct deny_rule {
     struct origin at;
 };
 
-/* Keys, used to index origins and for show/check. Order = print order. */
+/* Keys, used to index origins; one row each in the key table
+ * (profile_keys.c), in this order, which is the print order. */
 enum profile_key {
     K_DESCRIPTION,
     K_INCLUDE,

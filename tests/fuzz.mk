@@ -6,10 +6,13 @@ FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I$(top_builddir) -iquote $(top_srcdir)/src $(AM_CPPFLAGS) $(LIBCAP_CFLAGS) \
-	$(INIH_CFLAGS) $(LIBSECCOMP_CFLAGS)
-FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
+	$(INIH_CFLAGS) $(LIBSECCOMP_CFLAGS) $(JSONC_CFLAGS)
+FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/profile_keys.c \
+	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c \
+	$(top_srcdir)/src/profile_print.c $(top_srcdir)/src/profile_json.c \
+	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
 	$(top_srcdir)/src/log.c
-FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS)
+FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS) $(JSONC_LIBS)
 
 tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)

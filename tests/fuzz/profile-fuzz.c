@@ -1,10 +1,14 @@
 /* libFuzzer target: profile text, with includes resolved against the
  * shipped profiles and the fuzz corpus. Any input must end in success or
- * in error messages: never a crash, a leak, a hang. */
+ * in error messages: never a crash, a leak, a hang. What loads is printed
+ * (`sbx profile show`) and turned into the run record's JSON. */
 #include "config.h"
 
 #include "lookup.h"
 #include "profile.h"
+#include "profile_json.h"
+
+#include <json-c/json.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             profile_print(&p, null);
             fclose(null);
         }
+        /* the run record's profile, from the same table */
+        struct json_object *j = profile_to_json(&p);
+        if (!json_object_to_json_string(j))
+            __builtin_trap();
+        json_object_put(j);
     }
     profile_errors_free(&errs);
     profile_free(&p);

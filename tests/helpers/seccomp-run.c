@@ -49,7 +49,7 @@ static int family_from_name(const char *name)
     return -1;
 }
 
-/* "bind:inet,inet6 EPERM" -> rule. The real parser is profile.c's; this
+/* "bind:inet,inet6 EPERM" -> rule. The real parser is profile_values.c's; this
  * one only serves the tests. */
 static void parse_deny(struct profile *p, const char *text)
 {

@@ -2,8 +2,9 @@
 # The man pages: they render without a groff warning, fit an 80-column
 # terminal, and say what the code does: every long option of the help
 # text is in sbx(1) and every long option there is in the help; every key
-# of the profile key table (src/profile.c), every shipped profile and every
-# call of the default seccomp deny-list (src/seccomp.c) is in sbx-profile(5).
+# of the profile key table (src/profile_keys.c), every shipped profile and
+# every call of the default seccomp deny-list (src/seccomp.c) is in
+# sbx-profile(5).
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 make_tmpdir
 
@@ -75,12 +76,12 @@ for var in SBX_PROFILE SBX_PROFILE_PATH XDG_CONFIG_HOME NO_COLOR; do
     like "$(plain "$man1" | sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p')" ".B $var" "sbx(1) ENVIRONMENT has $var"
 done
 
-# --- sbx-profile(5) and src/profile.c's key table ------------------------
+# --- sbx-profile(5) and src/profile_keys.c's key table -------------------
 # Table rows look like: {"limits", "nofile", K_LIMIT_NOFILE, ...},
-keys=$(sed -n 's/^ *{"\([a-z_]*\)", "\([a-z_]*\)", K_.*/\1.\2/p' "$SBX_TOP_SRCDIR/src/profile.c")
+keys=$(sed -n 's/^ *{"\([a-z_]*\)", "\([a-z_]*\)", K_.*/\1.\2/p' "$SBX_TOP_SRCDIR/src/profile_keys.c")
 nkeys=$(echo "$keys" | wc -w)
 [ "$nkeys" -ge 40 ]
-ok $? "read the key table of src/profile.c ($nkeys keys)"
+ok $? "read the key table of src/profile_keys.c ($nkeys keys)"
 for sk in $keys; do
     section=${sk%%.*} key=${sk#*.}
     # the key must be a tag (the line after .TP) inside its .SS [section]

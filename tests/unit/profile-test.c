@@ -1,11 +1,16 @@
 /* Unit tests of the profile engine: values, includes and overrides, list
- * removal, variables, lookup order, command-line overrides. */
+ * removal, variables, lookup order, command-line overrides, and that every
+ * row of the key table reads back what `sbx profile show` prints. */
 #include "config.h"
 
 #include "../tap.h"
 #include "lookup.h"
 #include "profile.h"
+#include "profile_json.h"
+#include "profile_keys.h"
 #include "util.h"
+
+#include <json-c/json.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -360,6 +365,215 @@ static void test_lookup(void)
     profile_search_free(&t);
 }
 
+/* The output of a row's print function with the origins cut off: what
+ * the key says, not where it was said. */
+static char *row_lines(const struct profile *p, const struct key_def *d)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        bail_out("open_memstream");
+    if (d->print)
+        d->print(p, d, f);
+    fclose(f);
+    char *w = out;
+    for (char *line = out; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        char *cut = memmem(line, n, " ; ", 3);
+        size_t keep = cut ? (size_t)(cut - line) : n;
+        while (keep && line[keep - 1] == ' ')
+            keep--;
+        memmove(w, line, keep);
+        w += keep;
+        *w++ = '\n';
+        line += n + (nl ? 1 : 0);
+    }
+    *w = '\0';
+    return out;
+}
+
+static char *row_json(const struct profile *p, const struct key_def *d)
+{
+    if (!d->json)
+        return xstrdup("(not in the record)");
+    struct json_object *j = d->json(p, d);
+    char *s = xstrdup(j ? json_object_to_json_string(j) : "null");
+    json_object_put(j);
+    return s;
+}
+
+/* Every key of the table, set to something other than its default; the
+ * values that contradict others (net = no needs mode = host, ...) are set
+ * in roundtrip_host_ini. A new row fails the first check below until it
+ * has a line here.
+ * show prints the filesystem rules grouped by kind, so rules of different
+ * kinds keep their order only when read in that order, as here. */
+static const char roundtrip_ini[] =
+    "[profile]\n"
+    "description = every key once\n"
+    "include = rt-base\n"
+    "[namespaces]\n"
+    "user = yes\nmount = yes\nnet = yes\npid = no\nipc = no\nuts = no\n"
+    "uid = 0\ngid = 4321\nhostname = rt.example\nnested_userns = no\n"
+    "[network]\n"
+    "mode = loopback\noutbound = yes\nforward = 8080 9090\n"
+    "[limits]\n"
+    "nofile = 256\nnproc = max\ncore = 0\ncpu = 2m\nfsize = 64M\nas = unlimited\n"
+    "stack = 8M\nmemlock = 64K\nsigpending = 100\ntimeout = 90m\n"
+    "[filesystem]\n"
+    "root = tmpfs\nrw = /work/proj\nro? = /opt/tools\nro = /usr\ntmpfs = /scratch\nhide = /etc/shadow\n"
+    "unprotect = /home/u/.bashrc\nunprotect = /srv/a path\nproc = no\ndev = none\n"
+    "[environment]\n"
+    "clear = yes\nunset = AWS_* GH_TOKEN\nkeep = PATH\nset = LANG=C.UTF-8\nunset = LC_?\n"
+    "[security]\n"
+    "no_new_privs = no\ncapabilities = cap_net_raw cap_chown\nseccomp = none\nio_uring = no\n"
+    "deny = bind EPERM\ndeny = socket:inet,inet6 ENETUNREACH\n";
+static const char roundtrip_host_ini[] =
+    "[namespaces]\nuser = no\nmount = no\nnet = no\n"
+    "[network]\nmode = host\noutbound = no\n"
+    "[filesystem]\nroot = host\nproc = no\ndev = none\n"
+    "[security]\nio_uring = yes\n";
+
+/* Loads NAME (text written to NAME.ini), prints it as show does, and
+ * loads what was printed. */
+static void round_trip(const char *name, const char *text, struct profile *first,
+                       struct profile *again)
+{
+    char file[64];
+    struct profile_errors e;
+    snprintf(file, sizeof file, "%s.ini", name);
+    write_file(file, text);
+    is_int(load(first, name, &e), 0, "round trip: %s loads", name);
+    profile_errors_free(&e);
+    char *shown = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&shown, &len);
+    profile_print(first, f);
+    fclose(f);
+    snprintf(file, sizeof file, "%s-shown.ini", name);
+    write_file(file, shown);
+    free(shown);
+    snprintf(file, sizeof file, "%s-shown", name);
+    is_int(load(again, file, &e), 0, "round trip: what show prints of %s loads", name);
+    profile_errors_free(&e);
+}
+
+static bool has_key_line(const char *text, const struct key_def *d)
+{
+    char head[64], line[96];
+    snprintf(head, sizeof head, "[%s]\n", d->section);
+    snprintf(line, sizeof line, "\n%s", d->name);
+    const char *sec = strstr(text, head);
+    if (!sec)
+        return false;
+    const char *end = strstr(sec + 1, "\n[");
+    size_t n = strlen(line);
+    for (const char *at = strstr(sec, line); at && (!end || at < end); at = strstr(at + 1, line))
+        if (strchr(" ?=", at[n]))
+            return true;
+    return false;
+}
+
+static void test_roundtrip(void)
+{
+    /* the table's shape the printer and the record rely on */
+    bool ordered = true, known = true;
+    for (size_t i = 0; i < profile_nkeys; i++) {
+        const struct key_def *d = &profile_keys[i];
+        if (!profile_section_known(d->section))
+            known = false;
+        for (size_t j = i + 2; j < profile_nkeys; j++)
+            if (!strcmp(profile_keys[j].section, d->section) &&
+                strcmp(profile_keys[j - 1].section, d->section))
+                ordered = false;
+        if ((size_t)d->key != i)
+            ordered = false;
+    }
+    ok(known, "round trip: every row's section is a known section");
+    ok(ordered, "round trip: rows in enum profile_key order, each section in one piece");
+
+    bool named = true;
+    for (size_t i = 0; i < profile_nkeys; i++) {
+        if (!has_key_line(roundtrip_ini, &profile_keys[i])) {
+            diag("roundtrip_ini has no line for [%s] %s", profile_keys[i].section, profile_keys[i].name);
+            named = false;
+        }
+    }
+    ok(named, "round trip: the test profile sets every key of the table");
+
+    write_file("rt-base.ini", "[filesystem]\nrw = /base\n[environment]\nkeep = HOME\n");
+    struct profile first, again, host, host_again, defaults;
+    round_trip("roundtrip", roundtrip_ini, &first, &again);
+    round_trip("roundtrip-host", roundtrip_host_ini, &host, &host_again);
+    profile_init_defaults(&defaults);
+
+    for (size_t i = 0; i < profile_nkeys; i++) {
+        const struct key_def *d = &profile_keys[i];
+        if (d->key == K_INCLUDE) {
+            /* applied when read: show lists the files instead */
+            ok(first.nfiles == 2 && first.nfs == 6, "round trip: [profile] include read rt-base");
+            continue;
+        }
+        char *a = row_lines(&first, d), *b = row_lines(&again, d);
+        char *h = row_lines(&host, d), *hb = row_lines(&host_again, d);
+        char *z = row_lines(&defaults, d);
+        if (d->print) {
+            ok(strcmp(a, z) != 0 || strcmp(h, z) != 0, "round trip: [%s] %s is set to a value "
+               "other than its default", d->section, d->name);
+            is_str(b, a, "round trip: [%s] %s prints the same after parse -> print -> parse",
+                   d->section, d->name);
+            is_str(hb, h, "round trip: [%s] %s (host profile) prints the same after the round trip",
+                   d->section, d->name);
+        } else {
+            /* printed by another row: unset with keep, in one order */
+            char *k = row_lines(&first, profile_key_find(d->section, "keep"));
+            char want[96];
+            snprintf(want, sizeof want, "%s = ", d->name);
+            ok(strstr(k, want) != NULL, "round trip: [%s] %s is printed by the keep row",
+               d->section, d->name);
+            free(k);
+        }
+        char *ja = row_json(&first, d), *jb = row_json(&again, d);
+        is_str(jb, ja, "round trip: [%s] %s has the same record JSON after the round trip",
+               d->section, d->name);
+        free(ja);
+        free(jb);
+        free(a);
+        free(b);
+        free(h);
+        free(hb);
+        free(z);
+    }
+
+    /* the environment rules print in one order: the round trip keeps it */
+    bool same_order = again.env_keep.n == first.env_keep.n && again.env_unset.n == first.env_unset.n;
+    for (size_t i = 0; same_order && i < first.env_unset.n; i++)
+        for (size_t j = 0; j < first.env_keep.n; j++)
+            if ((first.env_unset.v[i].seq < first.env_keep.v[j].seq) !=
+                (again.env_unset.v[i].seq < again.env_keep.v[j].seq))
+                same_order = false;
+    ok(same_order, "round trip: keep and unset keep their order");
+
+    /* the record's profile as a whole: the same but for where it came from */
+    struct json_object *ja = profile_to_json(&first), *jb = profile_to_json(&again);
+    static const char *const where[] = {"name", "path", "files"};
+    for (size_t i = 0; i < 3; i++) {
+        json_object_object_del(ja, where[i]);
+        json_object_object_del(jb, where[i]);
+    }
+    is_str(json_object_to_json_string(jb), json_object_to_json_string(ja),
+           "round trip: the record's profile is the same");
+    json_object_put(ja);
+    json_object_put(jb);
+    profile_free(&first);
+    profile_free(&again);
+    profile_free(&host);
+    profile_free(&host_again);
+    profile_free(&defaults);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/sbx-profile-test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -375,6 +589,7 @@ int main(void)
     test_options();
     test_parsers();
     test_lookup();
+    test_roundtrip();
     char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
