@@ -103,16 +103,17 @@ const struct key_def profile_keys[] = {
 
     {"filesystem", "root", K_FS_ROOT, 0, FIELD(root), 0, root_modes, "ro",
      parse_enum, print_enum, "filesystem", "root", json_of_enum},
-    /* the four kinds of rule share p->fs, in the order read: the record
-     * lists them together under "rules" */
+    /* the four kinds of rule share p->fs, in the order read, and on one
+     * path the later rule wins: the rw row prints them all in that order,
+     * and the record lists them together under "rules" */
     {"filesystem", "rw", K_FS_RW, RULES, 0, FS_RW, NULL, NULL,
      parse_fs_rule, print_fs_rules, "filesystem", "rules", json_of_fs_rules},
     {"filesystem", "ro", K_FS_RO, RULES, 0, FS_RO, NULL, NULL,
-     parse_fs_rule, print_fs_rules, NULL, NULL, NULL},
+     parse_fs_rule, NULL, NULL, NULL, NULL},
     {"filesystem", "tmpfs", K_FS_TMPFS, RULES, 0, FS_TMPFS, NULL, NULL,
-     parse_fs_rule, print_fs_rules, NULL, NULL, NULL},
+     parse_fs_rule, NULL, NULL, NULL, NULL},
     {"filesystem", "hide", K_FS_HIDE, RULES, 0, FS_HIDE, NULL, NULL,
-     parse_fs_rule, print_fs_rules, NULL, NULL, NULL},
+     parse_fs_rule, NULL, NULL, NULL, NULL},
     {"filesystem", "unprotect", K_FS_UNPROTECT, LIST_OF_PATHS, FIELD(unprotect), 0, NULL, NULL,
      parse_paths, print_strings, "filesystem", "unprotect", json_of_strings},
     {"filesystem", "proc", K_FS_PROC, 0, FIELD(proc), 0, NULL, "yes",

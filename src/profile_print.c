@@ -104,13 +104,15 @@ void print_timeout(const struct profile *p, const struct key_def *d, FILE *out)
     print_line(out, set_at(p, d), "%s = %s", d->name, buf);
 }
 
-/* the rules of this row's kind, in the order read */
+/* Every rule of [filesystem] in the order read, whatever its kind: on
+ * one path the later rule wins (mount-plan.h), so rules grouped by kind
+ * would read back as another profile. */
 void print_fs_rules(const struct profile *p, const struct key_def *d, FILE *out)
 {
+    (void)d;
     for (size_t j = 0; j < p->nfs; j++)
-        if (p->fs[j].kind == (enum fs_kind)d->aux)
-            print_line(out, &p->fs[j].at, "%s%s = %s", d->name, p->fs[j].optional ? "?" : "",
-                       p->fs[j].path);
+        print_line(out, &p->fs[j].at, "%s%s = %s", fs_kind_name(p->fs[j].kind),
+                   p->fs[j].optional ? "?" : "", p->fs[j].path);
 }
 
 /* a list of strings, one line each, with the origin of each */
