@@ -261,10 +261,11 @@ static void dirname_of(const char *path, char *out, size_t len)
 
 /* The spellings the loader applies before the file's other keys. (The
  * row of `include` takes the rest: "-include?" there does nothing.) */
+/* include, include?, and -include / -include? (refused by do_include()) */
 static bool is_include(const struct ini_entry *e)
 {
-    return !strcmp(e->section, "profile") &&
-           (!strcmp(e->key, "include") || !strcmp(e->key, "include?") || !strcmp(e->key, "-include"));
+    const char *k = e->key + (e->key[0] == '-');
+    return !strcmp(e->section, "profile") && (!strcmp(k, "include") || !strcmp(k, "include?"));
 }
 
 static bool do_include(struct loader *L, const struct ini_entry *e, const char *file,
@@ -273,7 +274,7 @@ static bool do_include(struct loader *L, const struct ini_entry *e, const char *
     struct origin at = {file, e->line};
     bool remove = e->key[0] == '-';
     if (remove) {
-        add_error(L, &at, "'-include' is not supported: an include cannot be undone");
+        add_error(L, &at, "'%s' is not supported: an include cannot be undone", e->key);
         return false;
     }
     bool optional = !strcmp(e->key, "include?");

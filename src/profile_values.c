@@ -536,8 +536,8 @@ bool parse_hostname(struct key_input *in, const struct key_def *d)
     return parse_string(in, d);
 }
 
-/* The loader applies a file's includes before its other keys (profile.c);
- * an include that reaches here ("-include?", an option) does nothing. */
+/* The loader applies a file's includes before its other keys, and
+ * refuses "-include" and "-include?" (profile.c): none reaches here. */
 bool parse_include(struct key_input *in, const struct key_def *d)
 {
     (void)in;
