@@ -260,10 +260,10 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         protect_prepare(&ctx.protect, ctx.home);
     record_step("prepare: environment and limits");
     struct strv env = { 0 };
-    env_build(p, environ, &env);
-    /* env_build() adds these two inside every sandbox, beyond the rules */
-    record_env("set", "container");
-    record_env("set", "SBX_PROFILE");
+    struct env_diff env_diff = { 0 };
+    env_build(p, environ, &env, &env_diff);
+    record_environment(&env_diff);
+    env_diff_free(&env_diff);
     ctx.envp = env.v;
     limits_prepare(p, &ctx.limits);
     struct outbound outbound;
