@@ -178,8 +178,9 @@ static struct json_object *denials(const struct ledger *l, int64_t *total_out)
     return o;
 }
 
-/* What the events say, with the run core's own account where it has one
- * and no process reported (a run that died in setup has no result). */
+/* What the supervisor and init reported; lo is "up" only when the
+ * supervisor brought it up (sandbox.c), else the namespace's own lo is
+ * down, or there is none (a run that died in setup has no result). */
 static struct json_object *network_state(const struct run_events *ev,
                                          const struct sandbox_result *res)
 {
@@ -187,9 +188,8 @@ static struct json_object *network_state(const struct run_events *ev,
     json_object_object_foreach(ev->network_state, key, val)
         json_object_object_add(o, key, json_object_get(val));
     if (res && !json_object_object_get_ex(o, "lo", NULL))
-        json_object_object_add(o, "lo",
-                               json_object_new_string(!res->ns_created[NS_NET] ? "host's"
-                                                      : res->loopback_up ? "up" : "down"));
+        json_object_object_add(o, "lo", json_object_new_string(!res->ns_created[NS_NET] ? "host's"
+                                                               : "down"));
     return o;
 }
 
