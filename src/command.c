@@ -138,7 +138,9 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
         die_errno("restoring the caller's RLIMIT_NOFILE %llu/%llu",
                   (unsigned long long)ctx->caller_nofile.rlim_cur,
                   (unsigned long long)ctx->caller_nofile.rlim_max);
-    limits_apply(&ctx->limits);
+    struct limits_applied applied;
+    limits_apply(&ctx->limits, &applied);
+    record_limits(&applied);
     close_extra_fds_on_exec();
     privileges_drop(p);
 

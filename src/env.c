@@ -90,16 +90,31 @@ static void env_put(struct strv *out, char *owned)
     strv_push(out, owned);
 }
 
-void env_build(const struct profile *p, char *const *base, struct strv *out)
+/* Whether a `set` entry of p gives NAME (len bytes) a value. */
+static bool set_has_name(const struct profile *p, const char *name, size_t len)
+{
+    for (size_t i = 0; i < p->env_set.n; i++) {
+        const char *s = p->env_set.v[i].value;
+        if (name_len(s) == len && !memcmp(s, name, len))
+            return true;
+    }
+    return false;
+}
+
+void env_build(const struct profile *p, char *const *base, struct strv *out,
+               struct env_diff *diff)
 {
     for (char *const *e = base; e && *e; e++) {
+        size_t len = name_len(*e);
         /* An entry without '=' is not a variable; execve() would pass it
          * on, but no program can read it: drop it. */
-        if (!strchr(*e, '='))
-            continue;
-        if (!env_passes(p, *e, name_len(*e)))
-            continue;
-        env_put(out, xstrdup(*e));
+        bool passes = strchr(*e, '=') && env_passes(p, *e, len);
+        if (diff && passes)
+            strv_push(&diff->passed, xstrndup(*e, len));
+        else if (diff && !set_has_name(p, *e, len))
+            strv_push(&diff->removed, xstrndup(*e, len));
+        if (passes)
+            env_put(out, xstrdup(*e));
     }
     for (size_t i = 0; i < p->env_set.n; i++) {
         const char *s = p->env_set.v[i].value;
@@ -110,4 +125,15 @@ void env_build(const struct profile *p, char *const *base, struct strv *out)
     }
     env_put(out, xstrdup("container=sbx"));
     env_put(out, xasprintf("SBX_PROFILE=%s", p->name ? p->name : "default"));
+    if (diff) {
+        strv_push(&diff->set_by_sbx, xstrdup("container"));
+        strv_push(&diff->set_by_sbx, xstrdup("SBX_PROFILE"));
+    }
+}
+
+void env_diff_free(struct env_diff *diff)
+{
+    strv_free(&diff->passed);
+    strv_free(&diff->removed);
+    strv_free(&diff->set_by_sbx);
 }

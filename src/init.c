@@ -172,7 +172,9 @@ noreturn void init_main(struct sandbox_plan *ctx)
 
     if (ctx->clone_flags & CLONE_NEWUSER) {
         record_step("write uid/gid maps");
-        ns_write_id_maps(p, ctx->outer_uid, ctx->outer_gid);
+        struct ns_id_maps written;
+        ns_write_id_maps(p, ctx->outer_uid, ctx->outer_gid, &written);
+        record_id_maps(&written);
         verbose_step("uid/gid maps written");
     }
     if (ctx->clone_flags & CLONE_NEWUTS)

@@ -266,7 +266,8 @@ static noreturn void die_map(int e, const char *path, const char *text)
     die_with_errno(e, "writing '%s' to %s failed%s%s", line, path, *why ? ": " : "", why);
 }
 
-void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid)
+void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid,
+                      struct ns_id_maps *written)
 {
     char text[64];
     /* Kernels before 3.19 have no setgroups file and need none. */
@@ -274,15 +275,19 @@ void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid)
     if (e && e != ENOENT)
         die_map(e, "/proc/self/setgroups", "deny");
 
-    snprintf(text, sizeof text, "%u %u 1\n", (unsigned)ns_inside_uid(p, outer_uid),
-             (unsigned)outer_uid);
+    struct ns_id_map_line uid = { ns_inside_uid(p, outer_uid), outer_uid, 1 };
+    snprintf(text, sizeof text, "%u %u %u\n", (unsigned)uid.inside, (unsigned)uid.outside,
+             (unsigned)uid.count);
     if ((e = write_proc_file("/proc/self/uid_map", text)))
         die_map(e, "/proc/self/uid_map", text);
 
-    snprintf(text, sizeof text, "%u %u 1\n", (unsigned)ns_inside_gid(p, outer_gid),
-             (unsigned)outer_gid);
+    struct ns_id_map_line gid = { ns_inside_gid(p, outer_gid), outer_gid, 1 };
+    snprintf(text, sizeof text, "%u %u %u\n", (unsigned)gid.inside, (unsigned)gid.outside,
+             (unsigned)gid.count);
     if ((e = write_proc_file("/proc/self/gid_map", text)))
         die_map(e, "/proc/self/gid_map", text);
+    written->uid = uid;
+    written->gid = gid;
 }
 
 void ns_set_hostname(const struct profile *p)

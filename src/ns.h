@@ -8,6 +8,7 @@
 #include "profile.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* CLONE_NEW* flags for p. mode = host never gets a network namespace. */
@@ -39,12 +40,22 @@ bool kernel_at_least(int major, int minor);
 uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid);
 gid_t ns_inside_gid(const struct profile *p, gid_t outer_gid);
 
+/* One line of /proc/PID/uid_map or gid_map, as written. */
+struct ns_id_map_line {
+    uint32_t inside, outside, count;
+};
+
+struct ns_id_maps {
+    struct ns_id_map_line uid, gid;
+};
+
 /* In the new user namespace's first process: denies setgroups (needed to
  * write gid_map without CAP_SETGID outside, and it keeps the command from
  * dropping supplementary groups that deny it access, CVE-2014-8989), then
  * maps one uid and one gid: inside per p, outside the caller's. Dies on
- * error. */
-void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid);
+ * error; into written, the lines the kernel took (for the run record). */
+void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid,
+                      struct ns_id_maps *written);
 
 /* sethostname() in the new UTS namespace, when p sets a hostname. */
 void ns_set_hostname(const struct profile *p);

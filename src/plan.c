@@ -178,10 +178,10 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     if (plan->clone_flags & CLONE_NEWNS)
         protect_prepare(&protect, plan->home);
     record_step("prepare: environment and limits");
-    env_build(p, environ, &plan->env);
-    /* env_build() adds these two inside every sandbox, beyond the rules */
-    record_env("set", "container");
-    record_env("set", "SBX_PROFILE");
+    struct env_diff env_diff = { 0 };
+    env_build(p, environ, &plan->env, &env_diff);
+    record_environment(&env_diff);
+    env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;

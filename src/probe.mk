@@ -7,7 +7,10 @@ src_libsbx_a_SOURCES += \
 	src/probe_output.c src/probe_output.h \
 	src/probe_profile.c src/probe_profile.h \
 	src/output_file.c src/output_file.h
-src_libsbx_a_SOURCES += src/report.c src/report.h
+src_libsbx_a_SOURCES += src/report.c src/report.h src/report_record.h \
+	src/report_events.c src/report_replay.c \
+	src/report_document.c src/report_document.h \
+	src/report_file.c
 # The JSON keys of `sbx probe --json` and of the run record, installed next
 # to agents.md (sbx(1) points at them).
 probedocdir = $(docdir)

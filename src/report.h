@@ -8,7 +8,10 @@
  *    the profile and command (record_profile, record_command) and, after
  *    sandbox_run(), writes it (report_write).
  *  - the run core reports what it actually did, from any process: the
- *    supervisor, init inside, or the command's pre-exec setup. The record
+ *    supervisor, init inside, or the command's pre-exec setup. The
+ *    modules that act return what they did (ns_write_id_maps(),
+ *    limits_apply(), env_build()) and their caller records that, so the
+ *    record never re-derives it from the profile. The record
  *    lives in a MAP_SHARED anonymous mapping made before any fork, so
  *    record_*() calls in forked children reach the supervisor without a
  *    pipe. Each call appends one JSON line; nothing is lost at exec since
@@ -21,7 +24,7 @@
  *    bad profile): an atexit handler writes it, so no empty file remains.
  *
  * Every record_*() is a no-op when no record is open (no --report), so
- * the run core calls them unconditionally. */
+ * the run core calls them unconditionally. The files: report_record.h. */
 #ifndef SBX_REPORT_H
 #define SBX_REPORT_H
 
@@ -33,6 +36,9 @@
 #include <stdint.h>
 
 struct run_record;
+struct ns_id_maps;
+struct limits_applied;
+struct env_diff;
 
 /* Creates the record and makes it current. path: the file, whose
  * directory is opened and checked now so that an unwritable path fails
@@ -59,13 +65,12 @@ void record_command(char *const *argv, const char *cwd);
 /* A setup step about to run ("create namespaces", "mount plan", ...):
  * when sbx fails, the last step recorded is the one that failed. */
 void record_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A namespace created (or, created == false, shared with the host). */
-void record_namespace(const char *name, bool created);
-/* One line written to uid_map / gid_map: which = "uid" or "gid". */
-void record_id_map(const char *which, uint32_t inside, uint32_t outside, uint32_t count);
-/* A resource limit as applied (what getrlimit returns afterwards);
- * RLIM_INFINITY is recorded as "unlimited". name: limit_kind_name(). */
-void record_limit(const char *name, uint64_t soft, uint64_t hard);
+/* The id maps init wrote (ns_write_id_maps()). */
+void record_id_maps(const struct ns_id_maps *written);
+/* The limits as the command's process has them just before exec
+ * (limits_apply()); RLIM_INFINITY is recorded as "unlimited". Formats on
+ * the stack: it runs after setrlimit(), under the command's `as`. */
+void record_limits(const struct limits_applied *applied);
 /* How [limits] nproc is held (cgroup.h): by "RLIMIT_NPROC", "pids
  * cgroup" or "enclosing pids cgroup" (cgroup: its directory), or not at all (by NULL, enforced
  * false, why_not: the reason). Not called when nproc is not a number. */
@@ -78,15 +83,9 @@ void record_network(const char *key, const char *value);
  * "root"...; source may be NULL; note: NULL, or why it differs from the
  * plan ("skipped: missing (rw?)"). */
 void record_mount(const char *kind, const char *source, const char *target, const char *note);
-/* An environment change the run core made beyond the profile's rules
- * (action "set" or "unset"; the name only, never the value). */
-void record_env(const char *action, const char *name);
-/* One kind of denied operation: family "AF_INET" or NULL, address
- * "127.0.0.1:0" or NULL, pid/comm of a process that made it (pid 0: none
- * known). The ledger of sandbox_result is read by record_to_json itself;
- * this is for denials counted elsewhere (and tests). */
-void record_denial(const char *syscall, const char *family, const char *address, int errnum,
-                   uint64_t count, long pid, const char *comm);
+/* What env_build() did to the caller's environment (names only, never
+ * values): in the supervisor, after building it. */
+void record_environment(const struct env_diff *diff);
 /* A setup failure: the message die() printed. Called by die_hook. */
 void record_failure(const char *message);
 /* die_hook for forked children of the supervisor (init, the command
@@ -100,8 +99,10 @@ void record_append_raw(const char *bytes, size_t len);
 
 /* --- the file ---------------------------------------------------------- */
 
-/* The record as a JSON object (caller puts it). res: NULL when sbx failed
- * before sandbox_run() returned. exit_status: what sbx exits with. */
+/* The record as a JSON object (caller puts it): the event log replayed
+ * and handed with the rest to run_document() (report_document.h). res:
+ * NULL when sbx failed before sandbox_run() returned. exit_status: what
+ * sbx exits with. */
 struct json_object *record_to_json(struct run_record *rec, const struct sandbox_result *res,
                                    int exit_status);
 

@@ -173,17 +173,22 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
     }
 }
 
-void limits_apply(const struct limits_plan *plan)
+void limits_apply(const struct limits_plan *plan, struct limits_applied *applied)
 {
+    memset(applied, 0, sizeof *applied);
     for (int k = 0; k < LIMIT_COUNT; k++) {
         const struct limit_target *t = &plan->target[k];
         if (!t->set)
             continue;
-        if (setrlimit(limit_kind_resource((enum limit_kind)k), &t->want) < 0) {
+        int resource = limit_kind_resource((enum limit_kind)k);
+        if (setrlimit(resource, &t->want) < 0) {
             char cur_s[32], max_s[32];
             die_errno("setrlimit(%s, soft %s, hard %s)", limit_kind_name((enum limit_kind)k),
                       rlim_text(t->want.rlim_cur, cur_s, sizeof cur_s),
                       rlim_text(t->want.rlim_max, max_s, sizeof max_s));
         }
+        if (getrlimit(resource, &applied->limit[k].now) < 0)
+            die_errno("getrlimit(%s)", limit_kind_name((enum limit_kind)k));
+        applied->limit[k].set = true;
     }
 }

@@ -29,8 +29,18 @@ struct limits_plan {
  * Never clamps. */
 void limits_prepare(const struct profile *p, struct limits_plan *plan);
 
-/* setrlimit() for every planned limit; dies naming the limit on error. */
-void limits_apply(const struct limits_plan *plan);
+/* What the process has after limits_apply(): getrlimit() of each limit
+ * it set, for the run record. */
+struct limits_applied {
+    struct {
+        bool set;
+        struct rlimit now;
+    } limit[LIMIT_COUNT];
+};
+
+/* setrlimit() for every planned limit; dies naming the limit on error.
+ * Into applied: what getrlimit() says afterwards. */
+void limits_apply(const struct limits_plan *plan, struct limits_applied *applied);
 
 /* fs.nr_open, the kernel's ceiling for RLIMIT_NOFILE; 0 if unreadable. */
 rlim_t limits_nr_open(void);

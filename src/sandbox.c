@@ -83,6 +83,7 @@ static void ledger_attach(struct supervisor *s, int fd)
 static void bring_up_loopback(struct supervisor *s, int sock)
 {
     loopback_up_through(sock); /* sock stays handle_channel()'s, which closes it */
+    record_network("lo", "up");
     verbose_step("loopback up (through the sandbox's rtnetlink socket)");
     /* init may have failed meanwhile (a mount rule, a working directory
      * that is not visible inside): it said why, and its exit is what the

@@ -124,6 +124,14 @@ is "$(j .verdict)/$(j .result.command_ran)" setup_failed/false "sandbox setup fa
 like "$(j .failure.message)" "/nonexistent-sbx-dir" "sandbox setup failure: message from inside names the directory"
 isnt "$(j .failure.step)" null "sandbox setup failure: a step is named"
 
+# --- limits.applied is what the command's process got, not the plan: a
+# setup that fails before that process sets its limits leaves it empty
+# (the record used to copy the plan, as if they had been applied)
+report -p qa --rw /nonexistent-sbx-dir -- touch "$tmpdir/ran"
+is "$status/$(j .verdict)" 125/setup_failed "failure before the limits: setup_failed"
+is "$(j .limits.asked.nofile)" max "failure before the limits: nofile was asked"
+is "$(j '.limits.applied | length')" 0 "failure before the limits: none is recorded as applied"
+
 # --- a bad profile: the record is still written (at exit)
 report -p sbx-no-such-profile -- true
 is "$status" 125 "bad profile: exit 125"

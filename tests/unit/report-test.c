@@ -1,12 +1,18 @@
 /* The run record without a sandbox: events from the supervisor and from a
  * forked child, the verdicts, setup failures through die(), names-only
- * environment, and bytes that are not UTF-8. */
+ * environment, bytes that are not UTF-8, and the pure assembly of the
+ * document (run_document). */
 #include "config.h"
 
+#include "env.h"
 #include "json_bytes.h"
+#include "ledger.h"
 #include "log.h"
+#include "ns.h"
 #include "profile.h"
 #include "report.h"
+#include "report_document.h"
+#include "rlimits.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -15,6 +21,7 @@
 #include <json-c/json.h>
 #include <errno.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,6 +99,28 @@ static void load_profile(struct profile *p)
     p->timeout_ms = 1500;
 }
 
+/* A ledger as the supervisor's would hold after n denials of one call. */
+static struct ledger *ledger_of(const struct profile *p, int n, const char *syscall, int family,
+                                const char *address, pid_t pid, const char *comm)
+{
+    struct ledger *l = ledger_new(p);
+    for (int i = 0; i < n; i++)
+        ledger_record(l, syscall, family, address, EPERM, pid, comm);
+    return l;
+}
+
+/* What sandbox_run() does with the caller's environment, for the record. */
+static void build_environment(const struct profile *p)
+{
+    extern char **environ;
+    struct strv env = { 0 };
+    struct env_diff diff = { 0 };
+    env_build(p, environ, &env, &diff);
+    record_environment(&diff);
+    env_diff_free(&diff);
+    strv_free(&env);
+}
+
 static void test_killed_run(void)
 {
     char *path = xasprintf("%s/killed.json", tmpdir);
@@ -106,29 +135,35 @@ static void test_killed_run(void)
     record_profile(&p);
     char *argv[] = {"sh", "-c", "kill -9 $$", "\xff\xfe", NULL};
     record_command(argv, "/work");
+    build_environment(&p);
     record_step("supervisor step");
-    record_namespace("user", true);
-    record_id_map("uid", 0, 1000, 1);
-    record_id_map("gid", 0, 1000, 1);
+    /* what ns_write_id_maps() returns in init */
+    struct ns_id_maps maps = { .uid = { 0, 1000, 1 }, .gid = { 0, 1000, 1 } };
+    record_id_maps(&maps);
 
     pid_t pid = fork();
     if (pid == 0) {
         record_step("child step");
         record_mount("ro", "/", "/", NULL);
         record_mount("rw", "/work", "/work", "skipped: missing (rw?)");
-        record_limit("nofile", 1024, (uint64_t)RLIM_INFINITY);
+        /* what limits_apply() returns in the command's process */
+        struct limits_applied applied = { 0 };
+        applied.limit[LIMIT_NOFILE].set = true;
+        applied.limit[LIMIT_NOFILE].now = (struct rlimit){ 1024, RLIM_INFINITY };
+        record_limits(&applied);
         record_network("lo", "up");
         _exit(0);
     }
     int ws;
     waitpid(pid, &ws, 0);
-    record_denial("bind", "AF_INET", "127.0.0.1:0", EPERM, 3, 12, "runner");
 
     struct sandbox_result res = {
         .exit_status = 128 + SIGKILL, .wait_status = SIGKILL, .term_signal = SIGKILL,
         .command_ran = true, .duration_us = 4242,
+        .ledger = ledger_of(&p, 3, "bind", AF_INET, "127.0.0.1:0", 12, "runner"),
     };
     ok(report_write(rec, &res, 128 + SIGKILL), "report_write succeeds");
+    ledger_free(res.ledger);
     ok(record_current() == NULL, "the written record is no longer current");
 
     struct json_object *o = read_json(path);
@@ -187,11 +222,12 @@ static struct json_object *run_result(int exit_status, int wait_status, int sig,
     load_profile(&p);
     struct run_record *rec = report_open(path);
     record_profile(&p);
-    for (int i = 0; i < denials; i++)
-        record_denial("connect", NULL, NULL, EPERM, 1, 0, NULL);
     struct sandbox_result res = {.exit_status = exit_status, .wait_status = wait_status,
-                                 .term_signal = sig, .command_ran = ran, .timed_out = timed_out};
+                                 .term_signal = sig, .command_ran = ran, .timed_out = timed_out,
+                                 .ledger = denials ? ledger_of(&p, denials, "connect", -1, NULL,
+                                                               0, "") : NULL};
     report_write(rec, &res, exit_status);
+    ledger_free(res.ledger);
     struct json_object *o = read_json(path);
     profile_free(&p);
     free(path);
@@ -308,8 +344,11 @@ static void test_audit(void)
     report_audit_begin_run(1, "against restrictive");
     record_profile(&p);
     record_command(argv, "/src");
-    record_denial("bind", "AF_INET", "127.0.0.1:0", EPERM, 4, 7, "t");
-    report_audit_end_run(1, &pass, 0);
+    struct sandbox_result denied = {.command_ran = true,
+                                    .ledger = ledger_of(&p, 4, "bind", AF_INET, "127.0.0.1:0",
+                                                        7, "t")};
+    report_audit_end_run(1, &denied, 0);
+    ledger_free(denied.ledger);
     ok(report_audit_write("false-green", 3), "report_audit_write succeeds");
     struct json_object *o = read_json(path);
     is_str(get_str(o, "kind"), "audit", "audit: kind audit");
@@ -385,9 +424,103 @@ static void test_hostile_events(void)
     is_str(get_str(o, "steps.0.step"), "before", "hostile events: the good steps survive");
     long long unreadable = get_int(o, "events_unreadable");
     ok(unreadable >= 4, "hostile events: unreadable lines are counted (%lld)", unreadable);
-    is_int(get_int(o, "denials.total"), INT64_MAX, "hostile events: huge counts saturate, no overflow");
+    /* denials are the supervisor's ledger's alone (run_document()): the
+     * two forged rows of INT64_MAX denials above neither count nor overflow */
+    is_int(get_int(o, "denials.total"), 0, "hostile events: a child cannot forge denials");
     json_object_put(o);
     free(path);
+}
+
+/* run_document() alone: the document from inputs built by hand, no
+ * record, no process. Each "done" key comes from what the acting modules
+ * returned, never from what was asked. */
+static struct json_object *line_of(const char *json)
+{
+    struct json_object *o = json_tokener_parse(json);
+    if (!o)
+        bail_out("bad JSON in the test");
+    return o;
+}
+
+static void test_document(void)
+{
+    struct profile p;
+    load_profile(&p);   /* asks nofile = max */
+    struct run_events ev;
+    run_events_init(&ev);
+    json_object_array_add(ev.uid_map, line_of("{\"inside\": 0, \"outside\": 1000, \"count\": 1}"));
+    json_object_array_add(ev.steps, line_of("{\"pid\": 1, \"t_us\": 3, \"step\": \"mounts\"}"));
+    json_object_object_add(ev.network_state, "dns", json_object_new_string("pasta"));
+    struct env_diff env = { 0 };
+    strv_push(&env.passed, xstrdup("PATH"));
+    strv_push(&env.passed, xstrdup("MY_API_KEY"));
+    strv_push(&env.removed, xstrdup("GITHUB_TOKEN"));
+    struct json_object *rules = line_of("{\"clear\": false, \"set\": [\"A\"], "
+                                        "\"unset_rules\": [\"*TOKEN*\"], \"keep_rules\": []}");
+    struct json_object *asked = line_of("{\"name\": \"unit\", \"limits\": {\"nofile\": \"max\"}}");
+    struct run_facts facts = {
+        .label = "run 1", .start_real = { 1000, 5000000 }, .elapsed_us = 77,
+        .profile = asked, .env_rules = rules, .env = &env, .events = &ev,
+    };
+    const char *before = xstrdup(json_object_to_json_string(ev.uid_map));
+
+    struct json_object *o = run_document(&facts, NULL, 125);
+    is_str(get_str(o, "verdict"), "setup_failed", "document: no result is setup_failed");
+    is_int(get_int(o, "duration_us"), 77, "document: no result: sbx's own clock");
+    is_str(get_str(o, "start_time"), "1970-01-01T00:16:40.005Z", "document: start_time in UTC");
+    is_int(get_int(o, "start_time_unix_ms"), 1000005, "document: start_time_unix_ms");
+    is_str(get_str(o, "label"), "run 1", "document: label");
+    is_str(get_str(o, "failure.step"), "mounts", "document: the failed step is the last one");
+    is_int(get_int(o, "ids.uid_map.0.outside"), 1000, "document: uid_map is what init wrote");
+    is_str(get_str(o, "limits.asked.nofile"), "max", "document: limits asked");
+    is_int((long long)json_object_object_length(get(o, "limits.applied")), 0,
+           "document: no limit applied reported: none in applied, whatever was asked");
+    is_int((long long)json_object_object_length(get(o, "namespaces.created")), 0,
+           "document: no result: no namespace known created");
+    ok(get(o, "network.state.lo") == NULL, "document: no result: lo unknown");
+    is_str(get_str(o, "network.state.dns"), "pasta", "document: network state reported");
+    is_str(get_str(o, "environment.removed.0"), "GITHUB_TOKEN", "document: removed from env_build()'s diff");
+    is_int((long long)json_object_array_length(get(o, "environment.secret_looking_passed")), 1,
+           "document: only secret-looking passed names are listed");
+    is_str(get_str(o, "environment.secret_looking_passed.0"), "MY_API_KEY", "document: ... by name");
+    is_str(get_str(o, "environment.unset_rules.0"), "*TOKEN*", "document: the rules as asked");
+    char *first = xstrdup(json_object_to_json_string(o));
+    json_object_put(o);
+    is_str(json_object_to_json_string(ev.uid_map), before, "document: the inputs are not changed");
+    free((char *)before);
+
+    o = run_document(&facts, NULL, 125);
+    is_str(json_object_to_json_string(o), first, "document: the same inputs, the same document");
+    json_object_put(o);
+    free(first);
+
+    facts.env = NULL;
+    struct sandbox_result res = { .command_ran = true, .duration_us = 9,
+                                  .ns_created = { [NS_USER] = true, [NS_NET] = true },
+                                  .loopback_up = true,   /* planned; not reported: */
+                                  .ledger = ledger_of(&p, 2, "connect", AF_INET, "10.0.0.1:443",
+                                                      42, "curl") };
+    o = run_document(&facts, &res, 0);
+    is_str(get_str(o, "verdict"), "false_green_suspected", "document: exit 0 after the ledger's denials");
+    is_int(get_int(o, "denials.total"), 2, "document: denials from the ledger");
+    is_str(get_str(o, "denials.denials.0.processes.0.comm"), "curl", "document: ... with who made them");
+    is_int(get_int(o, "duration_us"), 9, "document: the run core's duration");
+    ok(get(o, "failure") == NULL, "document: no failure");
+    is_str(get_str(o, "network.state.lo"), "down",
+           "document: lo of a namespace of its own is up only when reported so");
+    ok(json_object_get_boolean(get(o, "namespaces.created.user")) &&
+       !json_object_get_boolean(get(o, "namespaces.created.pid")),
+       "document: namespaces created as sandbox_run() made them");
+    is_int((long long)json_object_array_length(get(o, "environment.removed")), 0,
+           "document: environment never built: nothing listed as removed");
+    json_object_put(o);
+    ledger_free(res.ledger);
+
+    json_object_put(rules);
+    json_object_put(asked);
+    env_diff_free(&env);
+    run_events_free(&ev);
+    profile_free(&p);
 }
 
 int main(void)
@@ -401,6 +534,7 @@ int main(void)
     test_unwritable();
     test_audit();
     test_hostile_events();
+    test_document();
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         diag("could not remove %s", tmpdir);

@@ -1,6 +1,7 @@
 /* Unit tests of the run core's pure parts and its descriptor plumbing:
  * exit-status mapping, the environment, clone flags, the channel (with
- * SCM_RIGHTS), the supervisor's watched fds, the limits plan. */
+ * SCM_RIGHTS), the supervisor's watched fds, the limits plan, and what
+ * env_build() and limits_apply() return for the run record. */
 #include "config.h"
 
 #include "../tap.h"
@@ -36,6 +37,17 @@ static const char *env_get(const struct strv *env, const char *name)
     return NULL;
 }
 
+static char *strv_join(const struct strv *sv)
+{
+    char *out = xstrdup("");
+    for (size_t i = 0; i < sv->n; i++) {
+        char *next = xasprintf("%s%s%s", out, i ? " " : "", sv->v[i]);
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
 static void test_exit_status(void)
 {
     is_int(exit_status_from_wait(0), 0, "exit 0 -> 0");
@@ -53,7 +65,7 @@ static void test_env(void)
     p.name = xstrdup("qa");
 
     struct strv env = { 0 };
-    env_build(&p, base, &env);
+    env_build(&p, base, &env, NULL);
     is_str(env_get(&env, "PATH"), "/bin", "clear = no keeps PATH");
     is_str(env_get(&env, "SECRET"), "x", "clear = no keeps everything");
     is_str(env_get(&env, "container"), "sbx", "container=sbx replaces the caller's");
@@ -69,7 +81,7 @@ static void test_env(void)
     add(&p.env_unset, "SECRET HOME");
     add(&p.env_set, "CI=true");
     add(&p.env_set, "PATH=/usr/bin:/bin");
-    env_build(&p, base, &env);
+    env_build(&p, base, &env, NULL);
     ok(env_get(&env, "SECRET") == NULL && env_get(&env, "HOME") == NULL,
        "unset removes every listed name");
     is_str(env_get(&env, "CI"), "true", "set adds");
@@ -79,7 +91,7 @@ static void test_env(void)
     p.env_clear = true;
     add(&p.env_keep, "HOME");
     add(&p.env_keep, "SECRET");
-    env_build(&p, base, &env);
+    env_build(&p, base, &env, NULL);
     ok(env_get(&env, "HOME") == NULL, "unset wins over keep");
     ok(env_get(&env, "SECRET") == NULL, "unset wins over keep (2)");
     is_str(env_get(&env, "PATH"), "/usr/bin:/bin", "clear = yes still applies set");
@@ -123,7 +135,7 @@ static void test_env_patterns(void)
     add_seq(&p.env_unset, "*TOKEN* *KEY*", 1);
     add_seq(&p.env_unset, "AWS_*", 2);
     struct strv env = { 0 };
-    env_build(&p, base, &env);
+    env_build(&p, base, &env, NULL);
     ok(!env_get(&env, "GITHUB_TOKEN") && !env_get(&env, "ANTHROPIC_API_KEY") && !env_get(&env, "AWS_REGION"),
        "unset patterns remove every matching name");
     ok(env_get(&env, "PATH") && env_get(&env, "HOME"), "unset patterns leave the rest");
@@ -131,19 +143,19 @@ static void test_env_patterns(void)
     strv_free(&env);
 
     add_seq(&p.env_keep, "ANTHROPIC_API_KEY", 3);
-    env_build(&p, base, &env);
+    env_build(&p, base, &env, NULL);
     is_str(env_get(&env, "ANTHROPIC_API_KEY"), "a", "a later keep wins over an earlier unset pattern");
     ok(!env_get(&env, "GITHUB_TOKEN"), "... for its name only");
     strv_free(&env);
 
     add_seq(&p.env_unset, "ANTHROPIC_API_KEY", 4);
-    env_build(&p, base, &env);
+    env_build(&p, base, &env, NULL);
     ok(!env_get(&env, "ANTHROPIC_API_KEY"), "a later unset (--unsetenv) wins over the keep");
     strv_free(&env);
 
     p.env_clear = true;
     add_seq(&p.env_keep, "PATH AWS_*", 5);
-    env_build(&p, base, &env);
+    env_build(&p, base, &env, NULL);
     ok(env_get(&env, "PATH") && env_get(&env, "AWS_REGION"), "clear = yes: keep patterns pass names in");
     ok(!env_get(&env, "HOME") && !env_get(&env, "GITHUB_TOKEN"), "clear = yes: the rest is dropped");
     strv_free(&env);
@@ -261,6 +273,34 @@ static void test_watched_fds(void)
     close(p2[1]);
 }
 
+/* What env_build() returns for the run record: names, never values; each
+ * name in one list; `set` takes a name off removed. */
+static void test_env_diff(void)
+{
+    char *base[] = { "PATH=/bin", "GITHUB_TOKEN=g", "NOEQUALS", "EDITOR=vi", "HOME=/h", NULL };
+    struct profile p;
+    profile_init_defaults(&p);
+    p.name = xstrdup("qa");
+    add_seq(&p.env_unset, "*TOKEN* EDITOR", 1);
+    add(&p.env_set, "EDITOR=ed");
+    struct strv env = { 0 };
+    struct env_diff diff = { 0 };
+    env_build(&p, base, &env, &diff);
+    char *passed = strv_join(&diff.passed), *removed = strv_join(&diff.removed),
+         *by_sbx = strv_join(&diff.set_by_sbx);
+    is_str(passed, "PATH HOME", "diff: passed, in the caller's order");
+    is_str(removed, "GITHUB_TOKEN NOEQUALS",
+           "diff: removed: unset, and an entry that is no variable; not a name `set` gives again");
+    is_str(by_sbx, "container SBX_PROFILE", "diff: what sbx sets beyond the rules");
+    ok(!strstr(passed, "=") && !strstr(removed, "="), "diff: names only, no value");
+    free(passed);
+    free(removed);
+    free(by_sbx);
+    env_diff_free(&diff);
+    strv_free(&env);
+    profile_free(&p);
+}
+
 static void test_limits_plan(void)
 {
     struct profile p;
@@ -295,15 +335,46 @@ static void test_limits_plan(void)
     int st;
     waitpid(pid, &st, 0);
     ok(WIFEXITED(st) && WEXITSTATUS(st) == 125, "nofile above fs.nr_open dies with 125");
+
+    /* limits_apply() returns what getrlimit() says after it, in a child:
+     * a lowered hard limit cannot be raised back. */
+    fflush(stdout);
+    int pipefd[2];
+    if (pipe(pipefd) < 0)
+        bail_out("pipe");
+    pid = fork();
+    if (pid == 0) {
+        struct limits_plan lowered = { 0 };
+        lowered.target[LIMIT_NOFILE].set = true;
+        lowered.target[LIMIT_NOFILE].want = (struct rlimit){ 64, 128 };
+        struct limits_applied applied;
+        limits_apply(&lowered, &applied);
+        char line[128];
+        int n = snprintf(line, sizeof line, "%d %llu %llu %d", applied.limit[LIMIT_NOFILE].set,
+                         (unsigned long long)applied.limit[LIMIT_NOFILE].now.rlim_cur,
+                         (unsigned long long)applied.limit[LIMIT_NOFILE].now.rlim_max,
+                         applied.limit[LIMIT_CORE].set);
+        if (write(pipefd[1], line, (size_t)n) != n)
+            _exit(1);
+        _exit(0);
+    }
+    close(pipefd[1]);
+    char got[128] = { 0 };
+    ssize_t n = read(pipefd[0], got, sizeof got - 1);
+    (void)n;
+    close(pipefd[0]);
+    waitpid(pid, &st, 0);
+    is_str(got, "1 64 128 0", "limits_apply: returns getrlimit() after, only for limits it set");
     profile_free(&p);
 }
 
 int main(void)
 {
-    plan(83);
+    plan(88);
     test_exit_status();
     test_env();
     test_env_patterns();
+    test_env_diff();
     test_clone_flags();
     test_channel();
     test_watched_fds();
