@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "ledger.h"
 #include "log.h"
 #include "report.h"
@@ -32,19 +33,19 @@ int audit_verdict_exit_status(enum audit_verdict v)
     case AUDIT_NO_NETWORK:
         return 0;
     case AUDIT_FALSE_GREEN:
-        return 3;
+        return SBX_EXIT_STRICT;
     case AUDIT_FAILS_UNDER_PROFILE:
-        return 1;
+        return SBX_EXIT_VERDICT_NEGATIVE;
     }
-    return 1;
+    return SBX_EXIT_VERDICT_NEGATIVE;
 }
 
 static void describe_status(char *buf, size_t len, int status)
 {
     if (status == 0)
         snprintf(buf, len, "passed (exit 0)");
-    else if (status == 124)
-        snprintf(buf, len, "failed (timed out, 124)");
+    else if (status == SBX_EXIT_TIMEOUT)
+        snprintf(buf, len, "failed (timed out, %d)", SBX_EXIT_TIMEOUT);
     else if (status > 128 && status < 128 + 65)
         snprintf(buf, len, "failed (killed by signal %d, %d)", status - 128, status);
     else

@@ -4,6 +4,7 @@
 
 #include "caps.h"
 #include "channel.h"
+#include "exit.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"

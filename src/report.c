@@ -16,6 +16,7 @@
 #include "report.h"
 
 #include "env.h"
+#include "exit.h"
 #include "fault_hook.h"
 #include "json_bytes.h"
 #include "ledger.h"
