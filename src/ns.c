@@ -67,20 +67,6 @@ const char *ns_flags_text(int flags, char *buf, size_t len)
     return buf;
 }
 
-/* -1 when the file is missing or unreadable. */
-static long read_long_file(const char *path)
-{
-    char *text = read_file_text(path, 64, NULL);
-    if (!text)
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    bool good = errno == 0 && end != text;
-    free(text);
-    return good ? v : -1;
-}
-
 /* The "Seccomp:" mode of /proc/self/status: 2 means a filter is installed,
  * as in another agent's sandbox or a container runtime. */
 static long seccomp_mode(void)
@@ -105,7 +91,7 @@ const char *ns_explain_failure(int err, int flags, char *buf, size_t len)
                 continue;
             char path[64];
             snprintf(path, sizeof path, "/proc/sys/user/%s", ns_flags[i].sysctl);
-            long v = read_long_file(path);
+            long long v = read_sysctl(path);
             if (v == 0) {
                 snprintf(buf, len,
                          "%s are disabled (user.%s = 0); enable them with "
@@ -144,14 +130,14 @@ const char *ns_explain_failure(int err, int flags, char *buf, size_t len)
                      "set user = yes in [namespaces]");
             return buf;
         }
-        if (userns && read_long_file("/proc/sys/kernel/unprivileged_userns_clone") == 0 &&
+        if (userns && read_sysctl("/proc/sys/kernel/unprivileged_userns_clone") == 0 &&
             geteuid() != 0) {
             snprintf(buf, len,
                      "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone "
                      "= 0); enable them with `sysctl -w kernel.unprivileged_userns_clone=1` as root");
             return buf;
         }
-        if (userns && read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1) {
+        if (userns && read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1) {
             snprintf(buf, len,
                      "AppArmor restricts unprivileged user namespaces "
                      "(kernel.apparmor_restrict_unprivileged_userns = 1); allow sbx with an "
@@ -252,7 +238,7 @@ static noreturn void die_map(int e, const char *path, const char *text)
      * seccomp filter or a disabled sysctl is not the cause here. */
     const char *why = "";
     if ((e == EPERM || e == EACCES) &&
-        read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+        read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
         why = "AppArmor restricts unprivileged user namespaces "
               "(kernel.apparmor_restrict_unprivileged_userns = 1): the namespace was created "
               "without capabilities; allow sbx with an AppArmor profile granting `userns,`, "

@@ -156,20 +156,6 @@ static void set_failed(struct probe_check *c, int errnum, const char *call)
     set_detail(c, "%s: %s", call, strerror(errnum));
 }
 
-/* Reads a /proc/sys integer; -1 when absent or unreadable. */
-static long long read_sysctl(const char *path)
-{
-    char *text = read_file_text(path, 4096, NULL);
-    if (!text)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    bool bad = errno || end == text;
-    free(text);
-    return bad ? -1 : v;
-}
-
 /* ---- namespaces ------------------------------------------------------ */
 
 enum { NS_STEP_LEN = 80 };
