@@ -2,7 +2,8 @@
  * green result is evidence (SPEC, "Denial ledger, strict mode, audit").
  *
  * The decision is a pure function of the two runs so it is unit-tested
- * without a sandbox; cmd_audit() (declared in commands.h) runs them. */
+ * without a sandbox (audit.c); cmd_audit() (audit_cmd.c, declared in
+ * commands.h) runs them. */
 #ifndef SBX_AUDIT_H
 #define SBX_AUDIT_H
 
@@ -39,6 +40,9 @@ enum audit_verdict audit_decide(const struct audit_run *under, const struct audi
 /* SPEC: 0 trustworthy or no network use, 3 suspected false green, 1 fails
  * under the first profile. */
 int audit_verdict_exit_status(enum audit_verdict v);
+
+/* "trustworthy", "false-green", ...: the verdict in the audit record. */
+const char *audit_verdict_name(enum audit_verdict v);
 
 /* The report after both runs: each run's status, duration and denials,
  * then "sbx: verdict: ..." naming what was swallowed. */

@@ -5,6 +5,7 @@
 
 #include "probe.h"
 #include "probe_output.h"
+#include "probe_verdict.h"
 #include "util.h"
 
 #include "../tap.h"
