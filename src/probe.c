@@ -19,6 +19,8 @@
 
 #include "probe_verdict.h"
 #include "log.h"
+#include "ns.h"
+#include "ns_diagnosis.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -222,62 +224,21 @@ out:
     _exit(0);
 }
 
-/* Whether CapEff in /proc/self/status holds capability `cap`. */
-static bool has_effective_capability(int cap)
+/* The facts behind a refused step, for the diagnosis `sbx run` gives too
+ * (ns_diagnosis.h). Step i of the child creates namespace i inside the new
+ * user namespace, as sbx does: under AppArmor's restriction that user
+ * namespace exists without capabilities, so the later steps are what it
+ * refuses. */
+static char *userns_hints(int step, int errnum, const char *failed_call)
 {
-    char *status = read_file_text("/proc/self/status", 1 << 20, NULL);
-    if (!status)
-        return false;
-    const char *line = strstr(status, "\nCapEff:");
-    unsigned long long caps = line ? strtoull(line + 8, NULL, 16) : 0;
-    free(status);
-    return cap < 64 && (caps >> cap & 1);
+    static const int step_flags[3] = { 0, CLONE_NEWNET, CLONE_NEWNS };
+    struct ns_facts f;
+    ns_read_facts(&f, errnum, CLONE_NEWUSER | step_flags[step]);
+    f.uid_map_step = step == 0 && strstr(failed_call, "uid_map");
+    return ns_describe_hints(&f, ns_diagnose(&f));
 }
 
-/* Why user namespaces are refused, from everything that can refuse them. */
-static char *userns_hints(const struct probe_results *r, int errnum, const char *step,
-                          bool seccomp_filter)
-{
-    char *hints = xstrdup("");
-    char *next;
-#define ADD_HINT(...)                                                         \
-    do {                                                                      \
-        char *h_ = xasprintf(__VA_ARGS__);                                    \
-        next = xasprintf("%s%s%s", hints, *hints ? "; " : "", h_);            \
-        free(h_);                                                             \
-        free(hints);                                                          \
-        hints = next;                                                         \
-    } while (0)
-    if (r->unprivileged_userns_clone == 0)
-        ADD_HINT("kernel.unprivileged_userns_clone = 0 (sysctl -w kernel.unprivileged_userns_clone=1)");
-    if (r->max_user_namespaces == 0)
-        ADD_HINT("user.max_user_namespaces = 0 (sysctl -w user.max_user_namespaces=15000)");
-    else if (errnum == ENOSPC || errnum == EUSERS)
-        ADD_HINT("user.max_user_namespaces (%lld) reached, or 32 nested user namespaces", r->max_user_namespaces);
-    if (r->apparmor_restrict_userns == 1)
-        ADD_HINT("AppArmor restricts unprivileged user namespaces "
-                 "(kernel.apparmor_restrict_unprivileged_userns = 1): give sbx an AppArmor "
-                 "profile with 'userns,' or set the sysctl to 0");
-    if (seccomp_filter)
-        ADD_HINT("an inherited seccomp filter may deny unshare (container runtimes do; "
-                 "docker: --security-opt seccomp=unconfined)");
-    if (errnum == EINVAL)
-        ADD_HINT("the kernel lacks CONFIG_USER_NS");
-    /* Linux 5.12 (commit db2e718a4798): mapping uid 0 of the parent
-     * namespace needs CAP_SETFCAP there, so root without capabilities (as
-     * inside a sandbox that maps root to itself) cannot map itself. */
-    if (errnum == EPERM && strstr(step, "uid_map") && geteuid() == 0 &&
-        !has_effective_capability(31 /* CAP_SETFCAP */))
-        ADD_HINT("mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
-                 "which this process lacks: a nested user namespace works here only for a "
-                 "non-root uid");
-    if (!*hints && (errnum == EPERM || errnum == EACCES))
-        ADD_HINT("refused by the kernel or an LSM (inside a chroot, or a sandbox that forbids nesting?)");
-#undef ADD_HINT
-    return hints;
-}
-
-static void check_namespaces(struct probe_results *r, bool seccomp_filter)
+static void check_namespaces(struct probe_results *r)
 {
     struct probe_check *c = &r->checks[CHECK_USER_NS];
     int pipefd[2];
@@ -341,7 +302,7 @@ static void check_namespaces(struct probe_results *r, bool seccomp_filter)
         }
         c[i].status = probe_status_for_errno(o.err[i]);
         c[i].errnum = o.err[i];
-        char *hints = userns_hints(r, o.err[i], o.step[0], seccomp_filter);
+        char *hints = userns_hints(i, o.err[i], o.step[0]);
         if (!strncmp(o.step[i], "not tried", 9))
             set_detail(&c[i], "%s (%s)", o.step[i], strerror(o.err[i]));
         else
@@ -630,11 +591,10 @@ static void check_nofile(struct probe_results *r)
 }
 
 /* Seccomp and NoNewPrivs lines of /proc/self/status. */
-static void check_process_status(struct probe_results *r, bool *seccomp_filter)
+static void check_process_status(struct probe_results *r)
 {
     struct probe_check *sc = &r->checks[CHECK_SECCOMP];
     struct probe_check *nnp = &r->checks[CHECK_NO_NEW_PRIVS];
-    *seccomp_filter = false;
     char *status = read_file_text("/proc/self/status", 1 << 20, NULL);
     if (!status) {
         set_failed(sc, errno, "read /proc/self/status");
@@ -658,7 +618,6 @@ static void check_process_status(struct probe_results *r, bool *seccomp_filter)
     } else {
         sc->status = PROBE_INFO;
         set_text(sc, xstrdup(mode == 0 ? "none" : mode == 1 ? "strict" : "filter"));
-        *seccomp_filter = mode == 2;
         if (mode == 2 && filters >= 0)
             set_detail(sc, "%lld seccomp filter%s inherited: it may deny socket, bind or unshare "
                        "with EPERM", filters, filters == 1 ? "" : "s");
@@ -819,9 +778,8 @@ void probe_run(struct probe_results *r, const char *scan_cwd)
     r->max_user_namespaces = read_sysctl("/proc/sys/user/max_user_namespaces");
     r->apparmor_restrict_userns = read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 
-    bool seccomp_filter;
-    check_process_status(r, &seccomp_filter);
-    check_namespaces(r, seccomp_filter);
+    check_process_status(r);
+    check_namespaces(r);
     check_loopback(AF_INET, &r->checks[CHECK_LO4_BIND], &r->checks[CHECK_LO4_CONNECT]);
     check_loopback(AF_INET6, &r->checks[CHECK_LO6_BIND], &r->checks[CHECK_LO6_CONNECT]);
     check_unix(&r->checks[CHECK_UNIX_BIND], &r->checks[CHECK_UNIX_CONNECT]);
