@@ -23,7 +23,7 @@ static char *report(const struct audit_run *a, const struct audit_run *b, enum a
 
 int main(void)
 {
-    plan(16);
+    plan(25);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct ledger *denied = ledger_new(&p);
