@@ -1,4 +1,6 @@
-/* `sbx probe`: say what the current environment can validate.
+/* `sbx probe`'s checks: the system calls that find out what the current
+ * environment can validate (the verdicts are probe_verdict.c, the command
+ * line probe_cmd.c, the namespace diagnosis ns_diagnosis.c).
  *
  * Why each check exists:
  *  - namespaces: sbx needs user, net and mount namespaces; when the kernel
@@ -17,10 +19,10 @@
 
 #include "probe.h"
 
-#include "probe_verdict.h"
 #include "log.h"
 #include "ns.h"
 #include "ns_diagnosis.h"
+#include "probe_verdict.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -229,12 +231,12 @@ out:
  * user namespace, as sbx does: under AppArmor's restriction that user
  * namespace exists without capabilities, so the later steps are what it
  * refuses. */
-static char *userns_hints(int step, int errnum, const char *failed_call)
+static char *userns_hints(int step, int errnum, const char *user_step)
 {
     static const int step_flags[3] = { 0, CLONE_NEWNET, CLONE_NEWNS };
     struct ns_facts f;
     ns_read_facts(&f, errnum, CLONE_NEWUSER | step_flags[step]);
-    f.uid_map_step = step == 0 && strstr(failed_call, "uid_map");
+    f.uid_map_step = step == 0 && strstr(user_step, "uid_map");
     return ns_describe_hints(&f, ns_diagnose(&f));
 }
 

@@ -1,4 +1,4 @@
-/* SPEC's audit table, decided without a sandbox. */
+/* sbx(1) AUDIT's verdict table, decided without a sandbox. */
 #include "config.h"
 
 #include "audit.h"
