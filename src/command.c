@@ -4,6 +4,7 @@
 
 #include "caps.h"
 #include "channel.h"
+#include "exit.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
@@ -64,19 +65,7 @@ static void close_extra_fds_on_exec(void)
 static char *find_in_path(const char *name)
 {
     const char *path = getenv("PATH");
-    if (!path)
-        path = "/bin:/usr/bin";
-    for (const char *dir = path;; ) {
-        size_t len = strcspn(dir, ":");
-        char *candidate = xasprintf("%.*s%s%s", (int)len, dir, len ? "/" : "", name);
-        struct stat st;
-        if (stat(candidate, &st) == 0)
-            return candidate;
-        free(candidate);
-        if (!dir[len])
-            return NULL;
-        dir += len + 1;
-    }
+    return path_search(path ? path : "/bin:/usr/bin", name, PATH_SEARCH_EXISTING);
 }
 
 static bool found_in_path(const char *name)

@@ -10,10 +10,6 @@
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
-/* Exit statuses of SPEC for a command that could not be executed. */
-#define SBX_EXIT_CANNOT_EXECUTE 126
-#define SBX_EXIT_NOT_FOUND 127
-
 /* Tests only: mark descriptors close-on-exec by walking /proc/self/fd, as
  * on kernels before 5.11, instead of close_range(). */
 extern bool command_force_fd_walk;

@@ -3,8 +3,8 @@
 #define SBX_COMMANDS_H
 
 int cmd_run(int argc, char **argv);      /* run_cmd.c */
-int cmd_audit(int argc, char **argv);    /* audit.c */
-int cmd_probe(int argc, char **argv);    /* probe.c */
+int cmd_audit(int argc, char **argv);    /* audit_cmd.c */
+int cmd_probe(int argc, char **argv);    /* probe_cmd.c */
 int cmd_profile(int argc, char **argv);  /* profile_cmd.c */
 
 /* "sbx: MSG" and a pointer to `sbx help SUB`; returns 125. */

@@ -4,6 +4,7 @@
 
 #include "channel.h"
 #include "command.h"
+#include "exit.h"
 #include "log.h"
 #include "mount.h"
 #include "report.h"

@@ -17,9 +17,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* SPEC: `--strict` and the command exited 0 after denied operations. */
-#define SBX_EXIT_STRICT 3
-
 /* At most this many distinct (call, family, address, errno) rows are kept;
  * later distinct denials are still counted, in ledger_total() and in the
  * row "other" of their call. */

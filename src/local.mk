@@ -2,6 +2,7 @@
 # unit tests link the same objects the binary does.
 noinst_LIBRARIES += src/libsbx.a
 src_libsbx_a_SOURCES = \
+	src/exit.h \
 	src/log.c src/log.h \
 	src/util.c src/util.h \
 	src/profile.c src/profile.h \

@@ -2,6 +2,8 @@
 
 #include "log.h"
 
+#include "exit.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <pthread.h>

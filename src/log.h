@@ -1,15 +1,13 @@
 /* sbx's own messages: every line starts with "sbx: " on stderr.
  *
  * die() and die_errno() print one line naming the object that failed and
- * exit 125, the status SPEC reserves for "sbx itself failed". */
+ * exit 125 (SBX_EXIT_FAILURE, exit.h): sbx(1) EXIT STATUS, "sbx itself failed". */
 #ifndef SBX_LOG_H
 #define SBX_LOG_H
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdnoreturn.h>
-
-#define SBX_EXIT_FAILURE 125
 
 enum log_verbosity { LOG_QUIET = 0, LOG_NORMAL = 1, LOG_VERBOSE = 2 };
 

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "log.h"
 
 #include <gnu/libc-version.h>

@@ -4,6 +4,7 @@
 
 #include "caps.h"
 #include "log.h"
+#include "ns_diagnosis.h"
 #include "util.h"
 
 #include <errno.h>
@@ -12,25 +13,13 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-static const struct {
-    int flag;
-    const char *name;
-    const char *sysctl; /* the per-namespace-type limit in /proc/sys/user */
-} ns_flags[] = {
-    { CLONE_NEWUSER, "CLONE_NEWUSER", "max_user_namespaces" },
-    { CLONE_NEWNS, "CLONE_NEWNS", "max_mnt_namespaces" },
-    { CLONE_NEWNET, "CLONE_NEWNET", "max_net_namespaces" },
-    { CLONE_NEWPID, "CLONE_NEWPID", "max_pid_namespaces" },
-    { CLONE_NEWIPC, "CLONE_NEWIPC", "max_ipc_namespaces" },
-    { CLONE_NEWUTS, "CLONE_NEWUTS", "max_uts_namespaces" },
-};
 
 int ns_clone_flags(const struct profile *p)
 {
@@ -54,10 +43,10 @@ const char *ns_flags_text(int flags, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof ns_flags / sizeof ns_flags[0]; i++) {
-        if (!(flags & ns_flags[i].flag))
+    for (size_t i = 0; i < NS_TYPE_COUNT; i++) {
+        if (!(flags & ns_types[i].flag))
             continue;
-        int n = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", ns_flags[i].name);
+        int n = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", ns_types[i].flag_name);
         if (n < 0 || (size_t)n >= len - used)
             break;
         used += (size_t)n;
@@ -67,120 +56,56 @@ const char *ns_flags_text(int flags, char *buf, size_t len)
     return buf;
 }
 
-/* -1 when the file is missing or unreadable. */
-static long read_long_file(const char *path)
-{
-    char *text = read_file_text(path, 64, NULL);
-    if (!text)
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    bool good = errno == 0 && end != text;
-    free(text);
-    return good ? v : -1;
-}
-
 /* The "Seccomp:" mode of /proc/self/status: 2 means a filter is installed,
  * as in another agent's sandbox or a container runtime. */
-static long seccomp_mode(void)
+static long long seccomp_mode(void)
 {
     char *status = read_file_text("/proc/self/status", 1 << 16, NULL);
     if (!status)
         return -1;
-    long mode = -1;
+    long long mode = -1;
     const char *line = strstr(status, "\nSeccomp:");
     if (line)
-        mode = strtol(line + strlen("\nSeccomp:"), NULL, 10);
+        mode = strtoll(line + strlen("\nSeccomp:"), NULL, 10);
     free(status);
     return mode;
 }
 
+void ns_read_facts(struct ns_facts *f, int err, int flags)
+{
+    int saved = errno;
+    memset(f, 0, sizeof *f);
+    f->err = err;
+    f->clone_flags = flags;
+    f->uid = getuid();
+    f->euid = geteuid();
+    f->cap_setfcap = capability_in_effective_set(CAP_SETFCAP);
+    f->seccomp_mode = seccomp_mode();
+    f->unprivileged_userns_clone = read_sysctl("/proc/sys/kernel/unprivileged_userns_clone");
+    f->apparmor_restrict_userns = read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+    for (int i = 0; i < NS_TYPE_COUNT; i++) {
+        f->max_namespaces[i] = -1;
+        if (flags & ns_types[i].flag) {
+            char path[64];
+            snprintf(path, sizeof path, "/proc/sys/user/%s", ns_types[i].limit_sysctl);
+            f->max_namespaces[i] = read_sysctl(path);
+        }
+    }
+    /* fork and clone say EAGAIN when the caller's user already runs
+     * RLIMIT_NPROC processes (or the system is at kernel.threads-max). */
+    struct rlimit nproc;
+    if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY) {
+        f->nproc_limited = true;
+        f->nproc_limit = (unsigned long long)nproc.rlim_cur;
+    }
+    errno = saved;
+}
+
 const char *ns_explain_failure(int err, int flags, char *buf, size_t len)
 {
-    bool userns = flags & CLONE_NEWUSER;
-    if (err == ENOSPC) {
-        for (size_t i = 0; i < sizeof ns_flags / sizeof ns_flags[0]; i++) {
-            if (!(flags & ns_flags[i].flag))
-                continue;
-            char path[64];
-            snprintf(path, sizeof path, "/proc/sys/user/%s", ns_flags[i].sysctl);
-            long v = read_long_file(path);
-            if (v == 0) {
-                snprintf(buf, len,
-                         "%s are disabled (user.%s = 0); enable them with "
-                         "`sysctl -w user.%s=15000` as root (in a container: on the host)",
-                         i == 0 ? "user namespaces" : "these namespaces", ns_flags[i].sysctl,
-                         ns_flags[i].sysctl);
-                return buf;
-            }
-        }
-        snprintf(buf, len,
-                 "a namespace limit is reached (see /proc/sys/user/max_*_namespaces); "
-                 "raise it with sysctl, or end other sandboxes");
-        return buf;
-    }
-    if (err == EUSERS) {
-        snprintf(buf, len, "namespaces are nested too deeply (the kernel allows 32 levels)");
-        return buf;
-    }
-    if (err == EINVAL) {
-        snprintf(buf, len,
-                 "the kernel lacks one of these namespace types (CONFIG_USER_NS, CONFIG_NET_NS, ...); "
-                 "disable it in the profile's [namespaces]");
-        return buf;
-    }
-    if (err == EPERM || err == EACCES) {
-        if (seccomp_mode() == 2) {
-            snprintf(buf, len,
-                     "a seccomp filter around sbx (Seccomp: 2 in /proc/self/status: another "
-                     "sandbox or a container runtime) refuses clone/unshare; run sbx outside that "
-                     "sandbox or allow namespace creation in its policy");
-            return buf;
-        }
-        if (!userns && geteuid() != 0) {
-            snprintf(buf, len,
-                     "these namespaces need CAP_SYS_ADMIN without a user namespace; "
-                     "set user = yes in [namespaces]");
-            return buf;
-        }
-        if (userns && read_long_file("/proc/sys/kernel/unprivileged_userns_clone") == 0 &&
-            geteuid() != 0) {
-            snprintf(buf, len,
-                     "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone "
-                     "= 0); enable them with `sysctl -w kernel.unprivileged_userns_clone=1` as root");
-            return buf;
-        }
-        if (userns && read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1) {
-            snprintf(buf, len,
-                     "AppArmor restricts unprivileged user namespaces "
-                     "(kernel.apparmor_restrict_unprivileged_userns = 1); allow sbx with an "
-                     "AppArmor profile granting `userns,`, or `sysctl -w "
-                     "kernel.apparmor_restrict_unprivileged_userns=0` as root");
-            return buf;
-        }
-        snprintf(buf, len,
-                 "the kernel or a security module refuses namespace creation here "
-                 "(a chroot, a container without user namespaces, or a Linux security module); "
-                 "run `sbx probe` for details");
-        return buf;
-    }
-    if (err == EAGAIN) {
-        /* fork and clone say EAGAIN when the caller's user already runs
-         * RLIMIT_NPROC processes (or the system is at kernel.threads-max). */
-        struct rlimit nproc;
-        if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY)
-            snprintf(buf, len,
-                     "too many processes: uid %u may run %llu (RLIMIT_NPROC, `ulimit -u`) and "
-                     "no more can be created; end some, or raise the limit",
-                     (unsigned)getuid(), (unsigned long long)nproc.rlim_cur);
-        else
-            snprintf(buf, len,
-                     "no more processes can be created (kernel.threads-max or pid_max reached)");
-        return buf;
-    }
-    snprintf(buf, len, "unexpected error");
-    return buf;
+    struct ns_facts f;
+    ns_read_facts(&f, err, flags);
+    return ns_describe_refusal(&f, ns_diagnose(&f), buf, len);
 }
 
 pid_t ns_clone(int flags)
@@ -252,7 +177,7 @@ static noreturn void die_map(int e, const char *path, const char *text)
      * seccomp filter or a disabled sysctl is not the cause here. */
     const char *why = "";
     if ((e == EPERM || e == EACCES) &&
-        read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+        read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
         why = "AppArmor restricts unprivileged user namespaces "
               "(kernel.apparmor_restrict_unprivileged_userns = 1): the namespace was created "
               "without capabilities; allow sbx with an AppArmor profile granting `userns,`, "

@@ -5,6 +5,7 @@
 #ifndef SBX_NS_H
 #define SBX_NS_H
 
+#include "ns_diagnosis.h"
 #include "profile.h"
 
 #include <stddef.h>
@@ -22,8 +23,15 @@ const char *ns_flags_text(int flags, char *buf, size_t len);
  * with a diagnosis; never falls back to fewer namespaces. */
 pid_t ns_clone(int flags);
 
-/* Explains why clone()/unshare() with `flags` failed with errno err: a
- * likely cause and its fix, into buf (for ns_clone and `sbx probe`). */
+/* Reads the facts that can refuse namespaces `flags` (sysctls, the
+ * seccomp mode, the uids, CAP_SETFCAP, RLIMIT_NPROC) for the pure
+ * diagnosis of ns_diagnosis.h; err is the refused step's errno. Keeps
+ * errno. */
+void ns_read_facts(struct ns_facts *f, int err, int flags);
+
+/* Explains why clone()/unshare() with `flags` failed with errno err: the
+ * most specific cause and its fix, into buf (`sbx run`'s wording; `sbx
+ * probe` lists every cause from the same diagnosis). */
 const char *ns_explain_failure(int err, int flags, char *buf, size_t len);
 
 /* Before clone(), in the supervisor: dies with a diagnosis when the

@@ -26,24 +26,12 @@
  * written its pid file after this long is stuck, not slow. */
 #define PASTA_READY_TIMEOUT_MS 10000
 
+/* pasta from PATH, never from the working directory (util.h). */
 static char *find_in_path(const char *name)
 {
     const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    for (const char *dir = path;;) {
-        size_t len = strcspn(dir, ":");
-        if (len) {
-            char *candidate = xasprintf("%.*s/%s", (int)len, dir, name);
-            struct stat st;
-            if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode) && access(candidate, X_OK) == 0)
-                return candidate;
-            free(candidate);
-        }
-        if (!dir[len])
-            return NULL;
-        dir += len + 1;
-    }
+    return path_search(path && *path ? path : "/usr/local/bin:/usr/bin:/bin", name,
+                       PATH_SEARCH_EXECUTABLE);
 }
 
 /* pasta reads the host's /etc/resolv.conf itself when it starts, in the

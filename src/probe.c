@@ -1,4 +1,6 @@
-/* `sbx probe`: say what the current environment can validate.
+/* `sbx probe`'s checks: the system calls that find out what the current
+ * environment can validate (the verdicts are probe_verdict.c, the command
+ * line probe_cmd.c, the namespace diagnosis ns_diagnosis.c).
  *
  * Why each check exists:
  *  - namespaces: sbx needs user, net and mount namespaces; when the kernel
@@ -17,15 +19,15 @@
 
 #include "probe.h"
 
-#include "probe_output.h"
 #include "log.h"
-#include "probe_profile.h"
+#include "ns.h"
+#include "ns_diagnosis.h"
+#include "probe_verdict.h"
 #include "util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
@@ -85,42 +87,6 @@ static const bool check_required[CHECK_COUNT] = {
     [CHECK_NOFILE_HARD] = true,
 };
 
-const char *probe_status_name(enum probe_status s)
-{
-    switch (s) {
-    case PROBE_OK: return "ok";
-    case PROBE_DENIED: return "denied";
-    case PROBE_UNAVAILABLE: return "unavailable";
-    case PROBE_LOW: return "low";
-    case PROBE_INFO: return "info";
-    case PROBE_EXPOSED: return "exposed";
-    }
-    return "?";
-}
-
-bool probe_check_passed(const struct probe_check *c)
-{
-    switch (c->status) {
-    case PROBE_OK:
-    case PROBE_INFO:
-        return true;
-    case PROBE_DENIED:
-    case PROBE_LOW:
-    case PROBE_EXPOSED:
-        return false;
-    case PROBE_UNAVAILABLE:
-        return !c->required;
-    }
-    return false;
-}
-
-/* EPERM and EACCES are what seccomp filters and LSMs return; every other
- * errno means the thing is not there (no IPv6, lo down, no Landlock). */
-static enum probe_status status_for_errno(int errnum)
-{
-    return errnum == EPERM || errnum == EACCES ? PROBE_DENIED : PROBE_UNAVAILABLE;
-}
-
 static void set_detail(struct probe_check *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void set_detail(struct probe_check *c, const char *fmt, ...)
@@ -151,23 +117,9 @@ static void set_number(struct probe_check *c, long long v)
 /* A failed system call: status from the errno, detail "CALL: strerror". */
 static void set_failed(struct probe_check *c, int errnum, const char *call)
 {
-    c->status = status_for_errno(errnum);
+    c->status = probe_status_for_errno(errnum);
     c->errnum = errnum;
     set_detail(c, "%s: %s", call, strerror(errnum));
-}
-
-/* Reads a /proc/sys integer; -1 when absent or unreadable. */
-static long long read_sysctl(const char *path)
-{
-    char *text = read_file_text(path, 4096, NULL);
-    if (!text)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    bool bad = errno || end == text;
-    free(text);
-    return bad ? -1 : v;
 }
 
 /* ---- namespaces ------------------------------------------------------ */
@@ -274,62 +226,21 @@ out:
     _exit(0);
 }
 
-/* Whether CapEff in /proc/self/status holds capability `cap`. */
-static bool has_effective_capability(int cap)
+/* The facts behind a refused step, for the diagnosis `sbx run` gives too
+ * (ns_diagnosis.h). Step i of the child creates namespace i inside the new
+ * user namespace, as sbx does: under AppArmor's restriction that user
+ * namespace exists without capabilities, so the later steps are what it
+ * refuses. */
+static char *userns_hints(int step, int errnum, const char *user_step)
 {
-    char *status = read_file_text("/proc/self/status", 1 << 20, NULL);
-    if (!status)
-        return false;
-    const char *line = strstr(status, "\nCapEff:");
-    unsigned long long caps = line ? strtoull(line + 8, NULL, 16) : 0;
-    free(status);
-    return cap < 64 && (caps >> cap & 1);
+    static const int step_flags[3] = { 0, CLONE_NEWNET, CLONE_NEWNS };
+    struct ns_facts f;
+    ns_read_facts(&f, errnum, CLONE_NEWUSER | step_flags[step]);
+    f.uid_map_step = step == 0 && strstr(user_step, "uid_map");
+    return ns_describe_hints(&f, ns_diagnose(&f));
 }
 
-/* Why user namespaces are refused, from everything that can refuse them. */
-static char *userns_hints(const struct probe_results *r, int errnum, const char *step,
-                          bool seccomp_filter)
-{
-    char *hints = xstrdup("");
-    char *next;
-#define ADD_HINT(...)                                                         \
-    do {                                                                      \
-        char *h_ = xasprintf(__VA_ARGS__);                                    \
-        next = xasprintf("%s%s%s", hints, *hints ? "; " : "", h_);            \
-        free(h_);                                                             \
-        free(hints);                                                          \
-        hints = next;                                                         \
-    } while (0)
-    if (r->unprivileged_userns_clone == 0)
-        ADD_HINT("kernel.unprivileged_userns_clone = 0 (sysctl -w kernel.unprivileged_userns_clone=1)");
-    if (r->max_user_namespaces == 0)
-        ADD_HINT("user.max_user_namespaces = 0 (sysctl -w user.max_user_namespaces=15000)");
-    else if (errnum == ENOSPC || errnum == EUSERS)
-        ADD_HINT("user.max_user_namespaces (%lld) reached, or 32 nested user namespaces", r->max_user_namespaces);
-    if (r->apparmor_restrict_userns == 1)
-        ADD_HINT("AppArmor restricts unprivileged user namespaces "
-                 "(kernel.apparmor_restrict_unprivileged_userns = 1): give sbx an AppArmor "
-                 "profile with 'userns,' or set the sysctl to 0");
-    if (seccomp_filter)
-        ADD_HINT("an inherited seccomp filter may deny unshare (container runtimes do; "
-                 "docker: --security-opt seccomp=unconfined)");
-    if (errnum == EINVAL)
-        ADD_HINT("the kernel lacks CONFIG_USER_NS");
-    /* Linux 5.12 (commit db2e718a4798): mapping uid 0 of the parent
-     * namespace needs CAP_SETFCAP there, so root without capabilities (as
-     * inside a sandbox that maps root to itself) cannot map itself. */
-    if (errnum == EPERM && strstr(step, "uid_map") && geteuid() == 0 &&
-        !has_effective_capability(31 /* CAP_SETFCAP */))
-        ADD_HINT("mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
-                 "which this process lacks: a nested user namespace works here only for a "
-                 "non-root uid");
-    if (!*hints && (errnum == EPERM || errnum == EACCES))
-        ADD_HINT("refused by the kernel or an LSM (inside a chroot, or a sandbox that forbids nesting?)");
-#undef ADD_HINT
-    return hints;
-}
-
-static void check_namespaces(struct probe_results *r, bool seccomp_filter)
+static void check_namespaces(struct probe_results *r)
 {
     struct probe_check *c = &r->checks[CHECK_USER_NS];
     int pipefd[2];
@@ -391,9 +302,9 @@ static void check_namespaces(struct probe_results *r, bool seccomp_filter)
             set_detail(&c[i], "%s", o.step[i]);
             continue;
         }
-        c[i].status = status_for_errno(o.err[i]);
+        c[i].status = probe_status_for_errno(o.err[i]);
         c[i].errnum = o.err[i];
-        char *hints = userns_hints(r, o.err[i], o.step[0], seccomp_filter);
+        char *hints = userns_hints(i, o.err[i], o.step[0]);
         if (!strncmp(o.step[i], "not tried", 9))
             set_detail(&c[i], "%s (%s)", o.step[i], strerror(o.err[i]));
         else
@@ -532,7 +443,7 @@ static void check_loopback(int family, struct probe_check *bc, struct probe_chec
     const char *failed_call = NULL;
     int err = connect_accept_byte(family, ls, (struct sockaddr *)&ss, len, &failed_call);
     if (err) {
-        cc->status = status_for_errno(err);
+        cc->status = probe_status_for_errno(err);
         cc->errnum = err;
         set_detail(cc, "%s(%s): %s%s", failed_call, where, strerror(err),
                    err == ENETUNREACH || err == EADDRNOTAVAIL
@@ -682,11 +593,10 @@ static void check_nofile(struct probe_results *r)
 }
 
 /* Seccomp and NoNewPrivs lines of /proc/self/status. */
-static void check_process_status(struct probe_results *r, bool *seccomp_filter)
+static void check_process_status(struct probe_results *r)
 {
     struct probe_check *sc = &r->checks[CHECK_SECCOMP];
     struct probe_check *nnp = &r->checks[CHECK_NO_NEW_PRIVS];
-    *seccomp_filter = false;
     char *status = read_file_text("/proc/self/status", 1 << 20, NULL);
     if (!status) {
         set_failed(sc, errno, "read /proc/self/status");
@@ -710,7 +620,6 @@ static void check_process_status(struct probe_results *r, bool *seccomp_filter)
     } else {
         sc->status = PROBE_INFO;
         set_text(sc, xstrdup(mode == 0 ? "none" : mode == 1 ? "strict" : "filter"));
-        *seccomp_filter = mode == 2;
         if (mode == 2 && filters >= 0)
             set_detail(sc, "%lld seccomp filter%s inherited: it may deny socket, bind or unshare "
                        "with EPERM", filters, filters == 1 ? "" : "s");
@@ -859,97 +768,6 @@ static void check_credentials(struct probe_results *r, const char *scan_cwd)
     free(bound);
 }
 
-/* ---- verdicts -------------------------------------------------------- */
-
-static char *describe_failure(const struct probe_check *c)
-{
-    if (c->errnum)
-        return xasprintf("%s %s (%s)", c->name, probe_status_name(c->status),
-                         errno_name(c->errnum) ? errno_name(c->errnum) : "?");
-    return xasprintf("%s %s", c->name, probe_status_name(c->status));
-}
-
-static void verdict_network(struct probe_results *r)
-{
-    static const enum probe_check_id needed[] = {
-        CHECK_LO4_BIND, CHECK_LO4_CONNECT, CHECK_UNIX_BIND, CHECK_UNIX_CONNECT,
-        CHECK_LO6_BIND, CHECK_LO6_CONNECT,
-    };
-    char *why = NULL;
-    bool denied = false;
-    for (size_t i = 0; i < sizeof needed / sizeof *needed; i++) {
-        const struct probe_check *c = &r->checks[needed[i]];
-        if (probe_check_passed(c) && c->status != PROBE_DENIED)
-            continue;
-        denied |= c->status == PROBE_DENIED;
-        char *d = describe_failure(c);
-        char *n = xasprintf("%s%s%s", why ? why : "", why ? ", " : "", d);
-        free(d);
-        free(why);
-        why = n;
-    }
-    if (why) {
-        r->network.ok = false;
-        r->network.reason = xasprintf(
-            "network tests CANNOT be validated here: %s%s", why,
-            denied ? "; a test that skips or passes on EPERM here proves nothing" : "");
-        free(why);
-        return;
-    }
-    r->network.ok = true;
-    if (r->checks[CHECK_LO6_CONNECT].status == PROBE_OK)
-        r->network.reason = xstrdup("network tests can be validated here: bind, connect and a "
-                                    "byte through 127.0.0.1, ::1 and AF_UNIX");
-    else
-        r->network.reason = xstrdup("network tests can be validated here over 127.0.0.1 and "
-                                    "AF_UNIX; ::1 is unavailable (no IPv6), so tests that need "
-                                    "IPv6 cannot");
-}
-
-static void verdict_descriptors(struct probe_results *r)
-{
-    const struct probe_check *soft = &r->checks[CHECK_NOFILE_SOFT];
-    const struct probe_check *hard = &r->checks[CHECK_NOFILE_HARD];
-    if (soft->status == PROBE_OK) {
-        r->descriptors.ok = true;
-        r->descriptors.reason = soft->has_number
-            ? xasprintf("an async runtime gets enough descriptors: RLIMIT_NOFILE soft limit %lld >= %d",
-                        soft->number, PROBE_NOFILE_ENOUGH)
-            : xstrdup("an async runtime gets enough descriptors: RLIMIT_NOFILE is unlimited");
-        return;
-    }
-    r->descriptors.ok = false;
-    if (!soft->has_number)
-        r->descriptors.reason = xasprintf("RLIMIT_NOFILE could not be read: %s",
-                                          soft->detail ? soft->detail : "?");
-    else if (hard->status == PROBE_OK)
-        r->descriptors.reason = xasprintf(
-            "an async runtime may NOT get enough descriptors: soft limit %lld < %d "
-            "(hard limit %s%lld: sbx run --nofile max, or ulimit -n, raises it)",
-            soft->number, PROBE_NOFILE_ENOUGH, hard->has_number ? "" : "unlimited ",
-            hard->has_number ? hard->number : 0LL);
-    else
-        r->descriptors.reason = xasprintf(
-            "an async runtime will NOT get enough descriptors: soft limit %lld, hard limit "
-            "%lld < %d (only root can raise the hard limit, up to fs.nr_open)",
-            soft->number, hard->has_number ? hard->number : 0LL, PROBE_NOFILE_ENOUGH);
-}
-
-static void verdict_sandbox(struct probe_results *r)
-{
-    for (int i = CHECK_USER_NS; i <= CHECK_MOUNT_NS; i++) {
-        const struct probe_check *c = &r->checks[i];
-        if (c->status != PROBE_OK) {
-            r->sandbox.ok = false;
-            r->sandbox.reason = xasprintf("sbx cannot create its sandbox here: %s: %s", c->name,
-                                          c->detail ? c->detail : probe_status_name(c->status));
-            return;
-        }
-    }
-    r->sandbox.ok = true;
-    r->sandbox.reason = xstrdup("sbx can create its sandbox here: user, net and mount namespaces work");
-}
-
 void probe_run(struct probe_results *r, const char *scan_cwd)
 {
     memset(r, 0, sizeof *r);
@@ -962,9 +780,8 @@ void probe_run(struct probe_results *r, const char *scan_cwd)
     r->max_user_namespaces = read_sysctl("/proc/sys/user/max_user_namespaces");
     r->apparmor_restrict_userns = read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 
-    bool seccomp_filter;
-    check_process_status(r, &seccomp_filter);
-    check_namespaces(r, seccomp_filter);
+    check_process_status(r);
+    check_namespaces(r);
     check_loopback(AF_INET, &r->checks[CHECK_LO4_BIND], &r->checks[CHECK_LO4_CONNECT]);
     check_loopback(AF_INET6, &r->checks[CHECK_LO6_BIND], &r->checks[CHECK_LO6_CONNECT]);
     check_unix(&r->checks[CHECK_UNIX_BIND], &r->checks[CHECK_UNIX_CONNECT]);
@@ -973,9 +790,7 @@ void probe_run(struct probe_results *r, const char *scan_cwd)
     check_hints(r);
     check_credentials(r, scan_cwd);
 
-    verdict_network(r);
-    verdict_descriptors(r);
-    verdict_sandbox(r);
+    probe_verdicts(r);
 }
 
 void probe_results_free(struct probe_results *r)
@@ -992,106 +807,4 @@ void probe_results_free(struct probe_results *r)
     free(r->sandbox.reason);
     cred_scan_free(&r->creds);
     memset(r, 0, sizeof *r);
-}
-
-/* ---- command --------------------------------------------------------- */
-
-static bool want_colour(FILE *out)
-{
-    /* https://no-color.org: present and not empty disables colour. */
-    const char *no_colour = getenv("NO_COLOR");
-    if (no_colour && *no_colour)
-        return false;
-    const char *term = getenv("TERM");
-    if (term && !strcmp(term, "dumb"))
-        return false;
-    return isatty(fileno(out));
-}
-
-static void probe_usage(FILE *out)
-{
-    fputs("usage: sbx probe [--json | --tap] [--profile NAME|PATH]\n"
-          "Says what this environment can validate: namespaces, loopback bind and\n"
-          "connect, AF_UNIX, RLIMIT_NOFILE, seccomp, Landlock, container hints, and\n"
-          "the credential-like files readable here.\n"
-          "  --json           one JSON object (keys: docs/probe-json.md)\n"
-          "  --tap            TAP, one test per check\n"
-          "  -p, --profile P  run the same checks inside a sandbox built from P\n"
-          "Exit status: 0 when network tests can be validated here, 1 when not.\n",
-          out);
-}
-
-int cmd_probe(int argc, char **argv)
-{
-    enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_TAP } format = FORMAT_TABLE;
-    const char *profile = NULL, *scan_cwd = NULL;
-    static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"tap", no_argument, NULL, 't'},
-        {"profile", required_argument, NULL, 'p'},
-        /* internal: probe --profile passes the caller's directory, the
-         * inner probe itself starts in / */
-        {"scan-cwd", required_argument, NULL, 'C'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0},
-    };
-    /* "+": stop at the first non-option, as every sbx subcommand does. */
-    optind = 0;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "+:p:h", options, NULL)) != -1) {
-        switch (opt) {
-        case 'j':
-        case 't':
-            if (format != FORMAT_TABLE && format != (opt == 'j' ? FORMAT_JSON : FORMAT_TAP))
-                die("probe: --json and --tap cannot be combined: choose one format");
-            format = opt == 'j' ? FORMAT_JSON : FORMAT_TAP;
-            break;
-        case 'p':
-            profile = optarg;
-            break;
-        case 'C':
-            scan_cwd = optarg;
-            break;
-        case 'h':
-            probe_usage(stdout);
-            return 0;
-        case ':':
-            die("probe: option %s needs an argument (see sbx probe --help)", argv[optind - 1]);
-        default:
-            die("probe: unknown option '%s' (see sbx probe --help)", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        die("probe: unexpected argument '%s' (see sbx probe --help)", argv[optind]);
-
-    if (profile)
-        return probe_in_profile(profile, format == FORMAT_JSON ? "--json"
-                                         : format == FORMAT_TAP ? "--tap" : NULL);
-
-    struct probe_results r;
-    probe_run(&r, scan_cwd);
-    switch (format) {
-    case FORMAT_TABLE:
-        probe_print_table(&r, stdout, want_colour(stdout));
-        break;
-    case FORMAT_TAP:
-        probe_print_tap(&r, stdout);
-        break;
-    case FORMAT_JSON: {
-        struct json_object *j = probe_to_json(&r);
-        fputs(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
-                                                    JSON_C_TO_STRING_SPACED |
-                                                    JSON_C_TO_STRING_NOSLASHESCAPE),
-              stdout);
-        fputc('\n', stdout);
-        json_object_put(j);
-        break;
-    }
-    }
-    int status = r.network.ok ? 0 : 1;
-    probe_results_free(&r);
-    if (fflush(stdout) != 0)
-        die_errno("probe: writing the results to standard output");
-    return status;
 }

@@ -1,7 +1,9 @@
-/* `sbx probe`: what can the current environment validate? Every check runs
- * here, without creating a sandbox (namespace checks fork a child that
- * tries and reports back). `--profile P` re-runs the same probe inside a
- * sandbox built from P.
+/* `sbx probe`: what can the current environment validate? The results
+ * model and the checks (probe.c). Every check runs here, without creating
+ * a sandbox (namespace checks fork a child that tries and reports back).
+ * The verdicts are pure (probe_verdict.h), the formats probe_output.h, the
+ * command line probe_cmd.c; `--profile P` re-runs the same probe inside a
+ * sandbox built from P (probe_profile.h).
  *
  * Output formats and the meaning of each key: docs/probe-json.md. */
 #ifndef SBX_PROBE_H
@@ -74,17 +76,10 @@ struct probe_results {
     struct cred_scan creds;     /* the credentials check's hits */
 };
 
-/* Runs every check and computes the verdicts. scan_cwd: the working
+/* Runs every check (probe.c: the only part that makes system calls) and
+ * computes the verdicts (probe_verdict.h). scan_cwd: the working
  * directory the credentials check walks besides $HOME (NULL: getcwd()). */
 void probe_run(struct probe_results *r, const char *scan_cwd);
 void probe_results_free(struct probe_results *r);
-
-const char *probe_status_name(enum probe_status s);
-/* Whether a check counts as passed (--tap "ok", JSON "pass"). */
-bool probe_check_passed(const struct probe_check *c);
-
-/* `sbx probe ...`: argv[0] is "probe". Returns the exit status: 0 when
- * network tests can be validated here, 1 when not, 125 on usage errors. */
-int cmd_probe(int argc, char **argv);
 
 #endif

@@ -3,6 +3,8 @@
 src_libsbx_a_SOURCES += \
 	src/json_bytes.c src/json_bytes.h \
 	src/probe.c src/probe.h \
+	src/probe_cmd.c \
+	src/probe_verdict.c src/probe_verdict.h \
 	src/probe_credentials.c src/probe_credentials.h \
 	src/probe_output.c src/probe_output.h \
 	src/probe_profile.c src/probe_profile.h \

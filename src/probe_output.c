@@ -8,6 +8,7 @@
 #include "probe_output.h"
 
 #include "json_bytes.h"
+#include "probe_verdict.h"
 #include "util.h"
 
 #include <string.h>

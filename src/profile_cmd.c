@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "log.h"
 #include "lookup.h"
 #include "util.h"

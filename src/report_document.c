@@ -6,6 +6,7 @@
 
 #include "report_document.h"
 
+#include "exit.h"
 #include "json_bytes.h"
 #include "ledger.h"
 #include "log.h"

@@ -8,6 +8,7 @@
 #include "report_document.h"
 #include "report_record.h"
 
+#include "exit.h"
 #include "json_bytes.h"
 #include "log.h"
 #include "output_file.h"

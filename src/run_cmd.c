@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "ledger.h"
 #include "log.h"
 #include "report.h"

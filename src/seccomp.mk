@@ -2,5 +2,6 @@
 src_libsbx_a_SOURCES += \
 	src/seccomp.c src/seccomp.h \
 	src/ledger.c src/ledger.h \
-	src/audit.c src/audit.h
+	src/audit.c src/audit.h \
+	src/audit_cmd.c
 EXTRA_DIST += docs/seccomp.md

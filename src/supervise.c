@@ -3,6 +3,7 @@
 #include "supervise.h"
 
 #include "channel.h"
+#include "exit.h"
 #include "init.h"
 #include "log.h"
 #include "util.h"

@@ -15,7 +15,6 @@
 
 /* SPEC: SIGTERM at the timeout, SIGKILL this long after. */
 #define SUPERVISE_GRACE_MS 5000
-#define SBX_EXIT_TIMEOUT 124
 
 struct supervisor;
 /* Returns false when the fd is done for good (it is then closed and no

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void oom(void)
 {
@@ -324,4 +325,36 @@ char *read_file_text(const char *path, size_t max, size_t *len_out)
     if (len_out)
         *len_out = len;
     return buf;
+}
+
+long long read_sysctl(const char *path)
+{
+    char *text = read_file_text(path, 4096, NULL);
+    if (!text)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    bool bad = errno || end == text;
+    free(text);
+    return bad ? -1 : v;
+}
+
+char *path_search(const char *search, const char *name, enum path_search_match match)
+{
+    for (const char *dir = search;;) {
+        size_t len = strcspn(dir, ":");
+        if (len || match == PATH_SEARCH_EXISTING) {
+            char *candidate = xasprintf("%.*s%s%s", (int)len, dir, len ? "/" : "", name);
+            struct stat st;
+            if (stat(candidate, &st) == 0 &&
+                (match == PATH_SEARCH_EXISTING ||
+                 (S_ISREG(st.st_mode) && access(candidate, X_OK) == 0)))
+                return candidate;
+            free(candidate);
+        }
+        if (!dir[len])
+            return NULL;
+        dir += len + 1;
+    }
 }

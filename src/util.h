@@ -61,5 +61,21 @@ const char *errno_name(int errnum);
 bool write_all(int fd, const void *buf, size_t len);
 /* Reads a whole small file (e.g. under /proc); NULL with errno set on error. */
 char *read_file_text(const char *path, size_t max, size_t *len_out);
+/* The integer a /proc/sys file (or any small file) holds: -1 when the
+ * file is missing or unreadable (errno set by the read) or holds no
+ * number. The sysctls sbx reads are never negative. */
+long long read_sysctl(const char *path);
+
+enum path_search_match {
+    /* anything stat() finds; an empty entry is the working directory, as
+     * execvp() and shells read it */
+    PATH_SEARCH_EXISTING,
+    /* a regular file this process may execute; empty entries are skipped,
+     * so a helper sbx starts is never taken from the working directory */
+    PATH_SEARCH_EXECUTABLE,
+};
+/* The first DIR/name of the colon-separated list `search` (a $PATH) that
+ * matches, owned; NULL when none does. */
+char *path_search(const char *search, const char *name, enum path_search_match match);
 
 #endif

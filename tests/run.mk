@@ -27,3 +27,8 @@ check_PROGRAMS += tests/unit/cgroup-test
 tests_unit_cgroup_test_SOURCES = tests/unit/cgroup-test.c
 tests_unit_cgroup_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/cgroup-test
+# The one diagnosis of a refused namespace (run and probe), facts by hand.
+check_PROGRAMS += tests/unit/ns-diagnosis-test
+tests_unit_ns_diagnosis_test_SOURCES = tests/unit/ns-diagnosis-test.c tests/tap.h
+tests_unit_ns_diagnosis_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/ns-diagnosis-test

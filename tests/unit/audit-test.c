@@ -1,4 +1,4 @@
-/* SPEC's audit table, decided without a sandbox. */
+/* sbx(1) AUDIT's verdict table, decided without a sandbox. */
 #include "config.h"
 
 #include "audit.h"
@@ -23,7 +23,7 @@ static char *report(const struct audit_run *a, const struct audit_run *b, enum a
 
 int main(void)
 {
-    plan(16);
+    plan(25);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct ledger *denied = ledger_new(&p);
@@ -66,5 +66,21 @@ int main(void)
     is_int(audit_verdict_exit_status(v), 0, "exits 0");
     ledger_free(denied);
     ledger_free(clean);
+    /* The names the audit record carries (docs/run-record.md), once
+     * static in the command's file, and the statuses of sbx(1). */
+    is_str(audit_verdict_name(AUDIT_TRUSTWORTHY), "trustworthy", "record name: trustworthy");
+    is_str(audit_verdict_name(AUDIT_TRUSTWORTHY_NO_DENIALS), "trustworthy-no-denials",
+           "record name: trustworthy-no-denials");
+    is_str(audit_verdict_name(AUDIT_FALSE_GREEN), "false-green", "record name: false-green");
+    is_str(audit_verdict_name(AUDIT_NO_NETWORK), "no-network", "record name: no-network");
+    is_str(audit_verdict_name(AUDIT_FAILS_UNDER_PROFILE), "fails-under-profile",
+           "record name: fails-under-profile");
+    is_int(audit_verdict_exit_status(AUDIT_TRUSTWORTHY_NO_DENIALS), 0, "trustworthy-no-denials exits 0");
+    is_int(audit_verdict_exit_status(AUDIT_NO_NETWORK), 0, "no-network exits 0");
+    is_int(audit_verdict_exit_status(AUDIT_FAILS_UNDER_PROFILE), 1, "fails-under-profile exits 1");
+    struct audit_run timed_out = {.profile = "qa", .exit_status = 124, .duration_us = 1000000};
+    char *t = report(&timed_out, &timed_out, AUDIT_FAILS_UNDER_PROFILE);
+    like_str(t, "under qa: failed (timed out, 124) in 1.00 s", "a status of 124 reads as the timeout");
+    free(t);
     return done_testing();
 }

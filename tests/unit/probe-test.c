@@ -5,6 +5,7 @@
 
 #include "probe.h"
 #include "probe_output.h"
+#include "probe_verdict.h"
 #include "util.h"
 
 #include "../tap.h"
@@ -113,6 +114,96 @@ static void test_credentials(void)
     probe_results_free(&r);
 }
 
+/* The verdicts are pure: every sentence they say, from results built by
+ * hand (before, only reachable by breaking the machine the probe runs on). */
+static void test_verdicts(void)
+{
+    struct probe_results r;
+    is_int(probe_status_for_errno(EPERM), PROBE_DENIED, "EPERM is a refusal");
+    is_int(probe_status_for_errno(EACCES), PROBE_DENIED, "EACCES is a refusal");
+    is_int(probe_status_for_errno(ENETUNREACH), PROBE_UNAVAILABLE, "ENETUNREACH: not there");
+    is_int(probe_status_for_errno(EAFNOSUPPORT), PROBE_UNAVAILABLE, "EAFNOSUPPORT: not there");
+
+    fill(&r);
+    r.checks[CHECK_NOFILE_SOFT].has_number = true;
+    r.checks[CHECK_NOFILE_SOFT].number = 20000;
+    probe_verdicts(&r);
+    ok(r.network.ok, "network: every loopback check ok");
+    is_str(r.network.reason, "network tests can be validated here: bind, connect and a byte "
+           "through 127.0.0.1, ::1 and AF_UNIX", "network: the full sentence");
+    ok(r.descriptors.ok, "descriptors: soft limit ok");
+    is_str(r.descriptors.reason, "an async runtime gets enough descriptors: RLIMIT_NOFILE soft "
+           "limit 20000 >= 4096", "descriptors: names the soft limit");
+    ok(r.sandbox.ok, "sandbox: all three namespaces ok");
+    is_str(r.sandbox.reason, "sbx can create its sandbox here: user, net and mount namespaces work",
+           "sandbox: the full sentence");
+
+    /* ::1 missing is no policy: still ok, and said */
+    r.checks[CHECK_LO6_BIND].status = r.checks[CHECK_LO6_CONNECT].status = PROBE_UNAVAILABLE;
+    r.checks[CHECK_LO6_BIND].required = r.checks[CHECK_LO6_CONNECT].required = false;
+    r.checks[CHECK_LO6_CONNECT].errnum = EADDRNOTAVAIL;
+    probe_verdicts(&r);
+    ok(r.network.ok, "network: ok without IPv6");
+    like_str(r.network.reason, "::1 is unavailable (no IPv6), so tests that need IPv6 cannot",
+             "network: says IPv6 tests cannot");
+
+    /* a denied bind: not ok, and a pass on EPERM proves nothing */
+    r.checks[CHECK_LO4_BIND].status = PROBE_DENIED;
+    r.checks[CHECK_LO4_BIND].errnum = EPERM;
+    r.checks[CHECK_UNIX_CONNECT].status = PROBE_UNAVAILABLE;
+    r.checks[CHECK_UNIX_CONNECT].required = true;   /* as probe.c marks it */
+    probe_verdicts(&r);
+    ok(!r.network.ok, "network: a denied bind fails it");
+    is_str(r.network.reason, "network tests CANNOT be validated here: loopback_ipv4_bind denied "
+           "(EPERM), unix_connect unavailable; a test that skips or passes on EPERM here proves "
+           "nothing", "network: every failed check named, then why it matters");
+    /* a denied optional check still fails the network verdict */
+    r.checks[CHECK_LO4_BIND].status = PROBE_OK;
+    r.checks[CHECK_LO4_BIND].errnum = 0;
+    r.checks[CHECK_UNIX_CONNECT].status = PROBE_OK;
+    r.checks[CHECK_LO6_BIND].status = PROBE_DENIED;
+    r.checks[CHECK_LO6_BIND].errnum = EPERM;
+    r.checks[CHECK_LO6_CONNECT].status = PROBE_OK;
+    r.checks[CHECK_LO6_CONNECT].errnum = 0;
+    probe_verdicts(&r);
+    ok(!r.network.ok, "network: a denied ::1 bind fails it although ::1 is optional");
+
+    /* descriptors: low soft with a raisable hard limit, then both low */
+    r.checks[CHECK_NOFILE_SOFT].status = PROBE_LOW;
+    r.checks[CHECK_NOFILE_SOFT].number = 1024;
+    r.checks[CHECK_NOFILE_HARD].status = PROBE_OK;
+    r.checks[CHECK_NOFILE_HARD].has_number = true;
+    r.checks[CHECK_NOFILE_HARD].number = 524288;
+    probe_verdicts(&r);
+    ok(!r.descriptors.ok, "descriptors: a soft limit of 1024 fails");
+    is_str(r.descriptors.reason, "an async runtime may NOT get enough descriptors: soft limit 1024 "
+           "< 4096 (hard limit 524288: sbx run --nofile max, or ulimit -n, raises it)",
+           "descriptors: names the fix when the hard limit allows it");
+    r.checks[CHECK_NOFILE_HARD].status = PROBE_LOW;
+    r.checks[CHECK_NOFILE_HARD].number = 2048;
+    probe_verdicts(&r);
+    is_str(r.descriptors.reason, "an async runtime will NOT get enough descriptors: soft limit 1024, "
+           "hard limit 2048 < 4096 (only root can raise the hard limit, up to fs.nr_open)",
+           "descriptors: only root can help when the hard limit is low");
+    r.checks[CHECK_NOFILE_SOFT].has_number = false;
+    free(r.checks[CHECK_NOFILE_SOFT].detail);
+    r.checks[CHECK_NOFILE_SOFT].detail = xstrdup("getrlimit(RLIMIT_NOFILE): Bad address");
+    probe_verdicts(&r);
+    is_str(r.descriptors.reason, "RLIMIT_NOFILE could not be read: getrlimit(RLIMIT_NOFILE): Bad address",
+           "descriptors: an unreadable limit says why");
+
+    /* sandbox: the first namespace that fails, with its detail */
+    r.checks[CHECK_NET_NS].status = PROBE_DENIED;
+    free(r.checks[CHECK_NET_NS].detail);
+    r.checks[CHECK_NET_NS].detail = xstrdup("unshare(CLONE_NEWNET): Operation not permitted");
+    r.checks[CHECK_MOUNT_NS].status = PROBE_UNAVAILABLE;
+    probe_verdicts(&r);
+    ok(!r.sandbox.ok, "sandbox: a denied net namespace fails it");
+    is_str(r.sandbox.reason, "sbx cannot create its sandbox here: net_namespace: unshare(CLONE_NEWNET): "
+           "Operation not permitted", "sandbox: names the first failing namespace and its detail");
+    probe_results_free(&r);
+}
+
 int main(void)
 {
     struct probe_results r;
@@ -170,5 +261,6 @@ int main(void)
 
     probe_results_free(&r);
     test_credentials();
+    test_verdicts();
     return done_testing();
 }
