@@ -1,4 +1,4 @@
-/* The subcommands cli_main() dispatches to; argv[0] is the subcommand. */
+/* The subcommands main() (main.c) dispatches to; argv[0] is the subcommand. */
 #ifndef SBX_COMMANDS_H
 #define SBX_COMMANDS_H
 

@@ -10,7 +10,7 @@
 #include <signal.h>
 #include <stdnoreturn.h>
 
-/* The signals sbx forwards to the command (SPEC: SIGINT, SIGTERM, SIGHUP,
+/* The signals sbx forwards to the command (sbx(1) THE SANDBOX: SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT, SIGUSR1, SIGUSR2), used by the supervisor and init alike. */
 extern const int forwarded_signals[];
 extern const int forwarded_signal_count;

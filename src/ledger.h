@@ -84,7 +84,7 @@ bool ledger_next(const struct ledger *l, size_t *cursor, struct ledger_entry *ou
 /* "bind(AF_INET 127.0.0.1:0) x3 -> EPERM [pid 12 "test-runner"]" */
 void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len);
 
-/* SPEC's summary on `out`, nothing when nothing was denied:
+/* The summary of sbx(1) DENIED OPERATIONS on `out`, nothing when nothing was denied:
  *   sbx: 3 operations denied: bind(AF_INET 127.0.0.1:0) x3 -> EPERM [pid 12 "t"]
  * then, when exit_status is 0, the false-green line. exit_status < 0: the
  * command's status is unknown (the false-green line is left out). */

@@ -1,4 +1,4 @@
-/* Where profile NAMEs are found (SPEC, "Profiles"), first match wins:
+/* Where profile NAMEs are found (sbx(1) PROFILES), first match wins:
  *   $SBX_PROFILE_PATH (colon-separated)
  *   ${XDG_CONFIG_HOME:-~/.config}/sbx/profiles
  *   $(sysconfdir)/sbx/profiles

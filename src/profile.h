@@ -190,7 +190,7 @@ struct profile_errors {
     size_t n, cap;
 };
 
-/* A profile with every built-in default (SPEC's `default` values), used as
+/* A profile with every built-in default (sbx-profile(5) SECTIONS AND KEYS, the defaults), used as
  * the base before any file is applied. */
 void profile_init_defaults(struct profile *p);
 

@@ -134,7 +134,7 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
             want = RLIM_INFINITY;
         } else if (s->max) {
             want = cur.rlim_max;
-            /* SPEC: as root, "max" for nofile means as high as the kernel
+            /* sbx-profile(5) [limits]: as root, "max" for nofile means as high as the kernel
              * allows, not the hard limit root happened to inherit. Root
              * without CAP_SYS_RESOURCE gets the hard limit, as anyone. */
             if (k == LIMIT_NOFILE && root) {

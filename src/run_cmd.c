@@ -51,7 +51,7 @@ int cmd_run(int argc, char **argv)
     };
     struct sandbox_result res = {0};
     int status = sandbox_run(&req, &res);
-    /* --strict: a green after denied operations proves nothing (SPEC). */
+    /* --strict: a green after denied operations proves nothing (sbx(1) DENIED OPERATIONS). */
     if (c.strict && status == 0 && ledger_total(res.ledger) > 0)
         status = SBX_EXIT_STRICT;
     if (rec && !report_write(rec, &res, status))

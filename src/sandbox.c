@@ -229,7 +229,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sandbox_plan_free(&plan);
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended: exit status %d", res->exit_status);
-    /* SPEC: at exit, the denials and, after exit 0, the false-green line */
+    /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */
     if (log_verbosity >= LOG_NORMAL)
         ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
     return res->exit_status;

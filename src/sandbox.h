@@ -1,6 +1,8 @@
 /* Creating and running one sandbox: the entry point of `sbx run` (and of
- * each of `sbx audit`'s two runs). Owned by sandbox.c; the steps live in
- * ns.c, net.c, mount.c, limits.c, caps.c, seccomp.c, supervise.c, init.c. */
+ * each of `sbx audit`'s two runs). Owned by sandbox.c: it has plan.c build
+ * the plan, clones init (init.c, then command.c) and supervises
+ * (supervise.c); the steps live in ns.c, net.c, mount.c, rlimits.c,
+ * caps.c, seccomp.c, cgroup.c, outbound.c. docs/hacking.md has the flow. */
 #ifndef SBX_SANDBOX_H
 #define SBX_SANDBOX_H
 
@@ -19,7 +21,7 @@ struct sandbox_request {
 };
 
 struct sandbox_result {
-    int exit_status;        /* SPEC's table: code, 128+N, 124, 125, 126, 127 */
+    int exit_status;        /* sbx(1) EXIT STATUS: code, 128+N, 124, 125, 126, 127 */
     int wait_status;        /* the command's raw status, when it ran */
     int term_signal;        /* the signal that ended the command, or 0 */
     bool timed_out;

@@ -1,7 +1,7 @@
 /* The supervisor: the sbx process outside the sandbox. It forwards
  * signals to the command (through init), enforces the timeout, watches
  * descriptors that the sandbox hands out (the seccomp notification fd),
- * waits for init and turns the outcome into SPEC's exit status. */
+ * waits for init and turns the outcome into its exit status (sbx(1) EXIT STATUS). */
 #ifndef SBX_SUPERVISE_H
 #define SBX_SUPERVISE_H
 
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* SPEC: SIGTERM at the timeout, SIGKILL this long after. */
+/* sbx-profile(5) [limits] timeout: SIGTERM at the timeout, SIGKILL this long after. */
 #define SUPERVISE_GRACE_MS 5000
 
 struct supervisor;
@@ -76,13 +76,13 @@ void supervise_add_fd(struct supervisor *s, int fd, supervise_fd_handler on_read
  * loop and for unit tests of the plumbing. */
 int supervise_poll_watched(struct supervisor *s, int timeout_ms);
 
-/* The loop: until init has exited. Fills res (exit_status per SPEC). */
+/* The loop: until init has exited. Fills res (exit_status per sbx(1) EXIT STATUS). */
 void supervise_run(struct supervisor *s, struct sandbox_result *res);
 
 /* Closes what s owns. */
 void supervise_free(struct supervisor *s);
 
-/* SPEC's mapping of a wait status: the code, or 128+N for signal N. */
+/* sbx(1) EXIT STATUS's mapping of a wait status: the code, or 128+N for signal N. */
 int exit_status_from_wait(int wait_status);
 
 #endif
