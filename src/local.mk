@@ -44,5 +44,7 @@ include src/run.mk
 include src/mount.mk
 include src/seccomp.mk
 include src/probe.mk
+include src/report.mk
+include src/audit.mk
 include src/session.mk
 include src/harden.mk

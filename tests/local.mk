@@ -10,6 +10,8 @@ include tests/run.mk
 include tests/mount.mk
 include tests/seccomp.mk
 include tests/probe.mk
+include tests/report.mk
+include tests/audit.mk
 include tests/harden.mk
 
 # Built by `make` (not only `make check`): README's quick start runs it.

@@ -1,10 +1,6 @@
 # Tests of what the performance work changed (docs/performance.md): the
 # start-up path must stay correct, not only fast. Timings are not tested
 # here (`make bench`).
-check_PROGRAMS += tests/unit/net-test
-tests_unit_net_test_SOURCES = tests/unit/net-test.c
-tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
-TESTS += tests/unit/net-test
 TESTS += tests/integration/perf-teardown.sh
 EXTRA_DIST += tests/integration/perf-teardown.sh
 check_PROGRAMS += tests/helpers/memory-hog

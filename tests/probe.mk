@@ -1,8 +1,4 @@
-# Tests of the probe concern: `sbx probe` and the run record.
-check_PROGRAMS += tests/unit/report-test
-tests_unit_report_test_SOURCES = tests/unit/report-test.c tests/tap.h
-tests_unit_report_test_LDADD = src/libsbx.a $(SBX_LIBS)
-TESTS += tests/unit/report-test
+# Tests of the probe concern: `sbx probe`.
 
 check_PROGRAMS += tests/helpers/seccomp-deny
 tests_helpers_seccomp_deny_SOURCES = tests/helpers/seccomp-deny.c
@@ -13,14 +9,9 @@ tests_helpers_seccomp_deny_LDADD = $(LIBSECCOMP_LIBS)
 TESTS += tests/integration/probe-formats.sh tests/integration/probe-env.sh
 EXTRA_DIST += tests/integration/probe-formats.sh tests/integration/probe-env.sh
 
-# Through sbx's own sandbox: probe under qa, restrictive, --network none, and
-# the run record of real runs. They say SKIP while the run core is not built
-# in (CI turns that into a failure).
-TESTS += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
-EXTRA_DIST += tests/integration/probe-sandbox.sh tests/integration/report-run.sh
-# --report never writes through a link or a fifo a sandbox planted
-TESTS += tests/integration/report-links.sh
-EXTRA_DIST += tests/integration/report-links.sh
+# Through sbx's own sandbox: probe under qa, restrictive, --network none.
+TESTS += tests/integration/probe-sandbox.sh
+EXTRA_DIST += tests/integration/probe-sandbox.sh
 
 # The credentials check against a planted $HOME, outside and under the
 # shipped profiles (issue 14 item 11).

@@ -32,3 +32,9 @@ check_PROGRAMS += tests/unit/ns-diagnosis-test
 tests_unit_ns_diagnosis_test_SOURCES = tests/unit/ns-diagnosis-test.c tests/tap.h
 tests_unit_ns_diagnosis_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/ns-diagnosis-test
+# lo brought up through a socket opened in another network namespace
+# (net.c), as the supervisor does through init's.
+check_PROGRAMS += tests/unit/net-test
+tests_unit_net_test_SOURCES = tests/unit/net-test.c
+tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/net-test

@@ -13,14 +13,12 @@ TESTS += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.s
 	tests/integration/seccomp-i386.sh
 EXTRA_DIST += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
 	tests/integration/seccomp-i386.sh tests/helpers/socketcall32.c
-check_PROGRAMS += tests/unit/ledger-test tests/unit/audit-test
+check_PROGRAMS += tests/unit/ledger-test
 tests_unit_ledger_test_SOURCES = tests/unit/ledger-test.c
 tests_unit_ledger_test_LDADD = src/libsbx.a $(SBX_LIBS)
-tests_unit_audit_test_SOURCES = tests/unit/audit-test.c
-tests_unit_audit_test_LDADD = src/libsbx.a $(SBX_LIBS)
-TESTS += tests/unit/ledger-test tests/unit/audit-test
-TESTS += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh
-EXTRA_DIST += tests/integration/audit-corpus.sh tests/integration/seccomp-sbx.sh tests/corpus
+TESTS += tests/unit/ledger-test
+TESTS += tests/integration/seccomp-sbx.sh
+EXTRA_DIST += tests/integration/seccomp-sbx.sh
 check_PROGRAMS += tests/unit/sockaddr-test
 tests_unit_sockaddr_test_SOURCES = tests/unit/sockaddr-test.c
 tests_unit_sockaddr_test_LDADD = src/libsbx.a $(SBX_LIBS)

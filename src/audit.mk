@@ -1,0 +1,3 @@
+# Sources of `sbx audit` (added to src/libsbx.a): the pure verdict and the
+# command.
+src_libsbx_a_SOURCES += src/audit.c src/audit.h src/audit_cmd.c
