@@ -78,11 +78,20 @@ static void ledger_attach(struct supervisor *s, int fd)
     ledger_start(h->res->ledger, fd);
 }
 
+/* What the network handlers below act on. */
+struct network_ready_data {
+    struct outbound *outbound;
+    const struct profile *profile;
+    struct sandbox_result *res;
+};
+
 /* The supervisor's side of CHANNEL_NETLINK_FD: lo up through init's socket
  * (init.c says why the supervisor may, and why it does). */
 static void bring_up_loopback(struct supervisor *s, int sock)
 {
+    struct network_ready_data *d = s->network_data;
     loopback_up_through(sock); /* sock stays handle_channel()'s, which closes it */
+    d->res->loopback_up = true;
     record_network("lo", "up");
     verbose_step("loopback up (through the sandbox's rtnetlink socket)");
     /* init may have failed meanwhile (a mount rule, a working directory
@@ -94,11 +103,6 @@ static void bring_up_loopback(struct supervisor *s, int sock)
 }
 
 /* The supervisor's side of CHANNEL_NETWORK_READY. */
-struct network_ready_data {
-    struct outbound *outbound;
-    const struct profile *profile;
-};
-
 static void start_outbound(struct supervisor *s)
 {
     struct network_ready_data *d = s->network_data;
@@ -107,33 +111,21 @@ static void start_outbound(struct supervisor *s)
         die_errno("telling the sandbox's init that outbound network is ready");
 }
 
-/* The run record's view of what is about to be set up. */
-static void describe_setup(const struct sandbox_plan *ctx, struct sandbox_result *res)
+/* What the namespaces made by clone() are, and who the command is in
+ * them (ns_inside_uid(): the one line of the id maps init writes). */
+static void describe_sandbox(const struct sandbox_plan *plan, struct sandbox_result *res)
 {
     static const int ns_flag[NS_COUNT] = {
         [NS_USER] = CLONE_NEWUSER, [NS_MOUNT] = CLONE_NEWNS, [NS_NET] = CLONE_NEWNET,
         [NS_PID] = CLONE_NEWPID,   [NS_IPC] = CLONE_NEWIPC,  [NS_UTS] = CLONE_NEWUTS,
     };
     for (int k = 0; k < NS_COUNT; k++)
-        res->ns_created[k] = ctx->clone_flags & ns_flag[k];
-    res->uid_outside = ctx->outer_uid;
-    res->gid_outside = ctx->outer_gid;
-    res->uid_inside = (ctx->clone_flags & CLONE_NEWUSER)
-                          ? ns_inside_uid(ctx->profile, ctx->outer_uid) : ctx->outer_uid;
-    res->gid_inside = (ctx->clone_flags & CLONE_NEWUSER)
-                          ? ns_inside_gid(ctx->profile, ctx->outer_gid) : ctx->outer_gid;
-    res->loopback_up = (ctx->clone_flags & CLONE_NEWNET) && ctx->profile->net_mode == NET_LOOPBACK;
-    res->outbound = res->loopback_up && ctx->profile->outbound;
-    if (res->outbound) {
-        res->forward = ctx->profile->forward;
-        res->nforward = ctx->profile->nforward;
-    }
-    for (int k = 0; k < LIMIT_COUNT; k++) {
-        const struct limit_target *t = &ctx->limits.target[k];
-        res->limits[k].set = t->set;
-        res->limits[k].soft = t->want.rlim_cur == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_cur;
-        res->limits[k].hard = t->want.rlim_max == RLIM_INFINITY ? UINT64_MAX : t->want.rlim_max;
-    }
+        res->ns_created[k] = plan->clone_flags & ns_flag[k];
+    bool userns = plan->clone_flags & CLONE_NEWUSER;
+    res->uid_outside = plan->outer_uid;
+    res->gid_outside = plan->outer_gid;
+    res->uid_inside = userns ? ns_inside_uid(plan->profile, plan->outer_uid) : plan->outer_uid;
+    res->gid_inside = userns ? ns_inside_gid(plan->profile, plan->outer_gid) : plan->outer_gid;
 }
 
 int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
@@ -167,7 +159,6 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         die_errno("socketpair for the supervisor's channel");
     struct sandbox_plan plan;
     sandbox_plan_build(&plan, req, caller_nofile, channel[1]);
-    describe_setup(&plan, res);
     struct sandbox_cgroup cgroup;
     plan.await_cgroup = sandbox_cgroup_prepare(&cgroup, p, plan.outer_uid);
 
@@ -191,6 +182,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     }
     close(channel[1]);
     verbose_step("namespaces created, init is pid %d outside", (int)init_pid);
+    describe_sandbox(&plan, res);
     if (plan.await_cgroup) {
         sandbox_cgroup_enter(&cgroup, init_pid);
         /* init gone already: its exit status tells the loop why */
@@ -201,7 +193,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
 
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
-    struct network_ready_data network_ready = { &plan.outbound, p };
+    struct network_ready_data network_ready = { &plan.outbound, p, res };
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;
     sup.network_data = &network_ready;

@@ -29,19 +29,11 @@ struct sandbox_result {
     uint64_t duration_us;   /* from the start of setup to the end */
     struct ledger *ledger;  /* denials; NULL when no deny rule applied */
 
-    /* What was set up, for the run record (--report); filled by
-     * sandbox_run() before the sandbox is created. */
-    bool ns_created[NS_COUNT];  /* false for net under mode = host */
-    uint32_t uid_inside, uid_outside, gid_inside, gid_outside;
-    bool loopback_up;           /* lo up in a network namespace of its own */
-    bool outbound;              /* pasta gave the sandbox outbound network */
-    const uint16_t *forward;    /* host loopback ports forwarded inside (TCP and
-                                 * UDP); points into the profile */
-    size_t nforward;
-    struct {
-        bool set;               /* false: the caller's limit, inherited */
-        uint64_t soft, hard;    /* as applied; UINT64_MAX = unlimited */
-    } limits[LIMIT_COUNT];
+    /* What was set up, filled as it happens (the run record has the
+     * details, from the modules that acted: docs/run-record.md). */
+    bool ns_created[NS_COUNT];  /* clone() made it; false for net under mode = host */
+    uint32_t uid_inside, uid_outside, gid_inside, gid_outside; /* the id map's one line */
+    bool loopback_up;           /* the supervisor brought lo up in the sandbox's netns */
 };
 
 /* Runs req->argv in a new sandbox and waits for it. Setup failures exit
