@@ -11,6 +11,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 plan 10
 make_tmpdir
+mkdir "$tmpdir/work" && cd "$tmpdir/work" || exit 1   # sbx run makes it writable: not / nor $HOME
 
 diag "this build: $("$SBX" --version | grep -q "^static PIE" && echo static PIE || echo dynamic)"
 printf 'sbxlookup:x:4242:4242:sbx lookup test:/nonexistent/sbx-lookup-home:/bin/sh\n' >"$tmpdir/passwd"
