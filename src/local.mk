@@ -16,12 +16,11 @@ bin_PROGRAMS += src/sbx
 src_sbx_SOURCES = src/main.c
 # A static PIE by default (configure.ac says why). valgrind cannot follow
 # malloc() in a static program, so `make valgrind` uses src/sbx-dynamic:
-# the same objects and libraries, linked dynamically, built on demand. The
-# linker warns that getaddrinfo and getprotobyname need glibc's shared
-# libraries at run time: libnl's utils.o brings them for nl_addr_resolve()
-# and nl_str2ip_proto(), which sbx never calls;
-# tests/integration/build-nss.sh checks that sbx's own objects call no NSS
-# function.
+# the same objects, linked dynamically, built on demand. The linker warns
+# that getaddrinfo and getprotobyname need glibc's shared libraries at run
+# time: libnl's utils.o brings them for nl_addr_resolve() and
+# nl_str2ip_proto(), which sbx never calls; tests/integration/build-nss.sh
+# checks that sbx's own objects call no NSS function.
 if STATIC_BINARY
 src_sbx_LDFLAGS = $(AM_LDFLAGS) $(SBX_BIN_LDFLAGS)
 src_sbx_LDADD = src/libsbx.a $(SBX_BIN_LIBS)
