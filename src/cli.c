@@ -225,24 +225,23 @@ struct passwd *passwd_file_entry(const char *path, uid_t uid)
     return pw;
 }
 
-/* The caller's entry in the password database. The static build reads
- * /etc/passwd itself: glibc's NSS loads its other modules (systemd, sss,
- * ldap) with dlopen(), which pulls the shared libc into a static program
- * and is not supported there (on Debian 12, libnss_systemd crashed such a
- * program). A user known only to such a module has no entry for a static
- * sbx; ${HOME} and ${USER} then come from $HOME and $USER (sbx-profile(5)). */
+/* The caller's entry in the password database, read from /etc/passwd in
+ * every build, so that a static and a dynamic sbx give the same ${HOME}
+ * and ${USER}. Not getpwuid(): glibc's NSS loads its other modules
+ * (systemd, sss, ldap) with dlopen(), which pulls the shared libc into a
+ * static program and is not supported there (on Debian 12,
+ * libnss_systemd crashed such a program). A user known only to such a
+ * module has no entry; login, sshd and systemd's User= set $HOME and
+ * $USER for them, and without those ${HOME} and ${USER} have no value
+ * and say so (sbx-profile(5)). */
 static struct passwd *caller_passwd(void)
 {
-#ifdef SBX_STATIC_BINARY
     return passwd_file_entry("/etc/passwd", getuid());
-#else
-    return getpwuid(getuid());
-#endif
 }
 
-/* ${USER} without $USER: the password database costs (nsswitch.conf, the
- * nscd socket, /etc/passwd) about 60 us and 70 kB of memory that a
- * profile without ${USER}, as the shipped ones are, should not pay. */
+/* ${USER} without $USER: reading /etc/passwd is work (and, through NSS as
+ * it once was, nsswitch.conf and the nscd socket: about 60 us and 70 kB)
+ * that a profile without ${USER}, as the shipped ones are, should not pay. */
 static const char *user_from_passwd(void)
 {
     static const char *name;

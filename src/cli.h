@@ -56,9 +56,9 @@ void cli_load_profile(struct profile *p, const char *name, const struct run_cli 
  * live until the process exits. */
 const struct profile_vars *cli_profile_vars(void);
 
-/* uid's entry in a passwd(5) file, without NSS (the static build's
- * password database): NULL if the file cannot be read or has none. The
- * entry is fgetpwent()'s static one, valid until the next call. */
+/* uid's entry in a passwd(5) file, without NSS (sbx's password database
+ * in every build, src/cli.c): NULL if the file cannot be read or has
+ * none. The entry is fgetpwent()'s static one, valid until the next call. */
 struct passwd *passwd_file_entry(const char *path, uid_t uid);
 
 /* Where the command starts: -C (relative to the caller's directory) or the

@@ -1,4 +1,4 @@
-/* loopback_up() (libnl-route-3, loaded with dlopen): lo really comes up in
+/* loopback_up() (libnl-route-3, linked in every build): lo really comes up in
  * a new network namespace, a second call on an lo that is up is fine, and
  * the kernel's refusal, which arrives inside the ACK rather than as the
  * return value of a system call, becomes exit 125 with the errno named.
