@@ -1,6 +1,7 @@
 /* Walking a host path one component at a time, deciding at every symlink
- * whether to follow it (the resolvers of mount-plan.h use it in init,
- * before the first mount). Every step is relative to the descriptor of the
+ * whether to follow it (the resolvers of mount-plan.h use it in the
+ * supervisor, before clone(); init uses it to open a planned path again
+ * where openat2 is missing). Every step is relative to the descriptor of the
  * directory reached so far, so the walk cannot be redirected between the
  * check of a link and its use. */
 #ifndef SBX_MOUNT_WALK_H

@@ -126,7 +126,7 @@ struct filter_job {
 static void *compile_filter(void *arg)
 {
     struct filter_job *job = arg;
-    die_trap = &job->trap;
+    die_trap = &job->trap; /* this thread's own (thread-local) */
     seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
                     sizeof notify_msg, job->out);
     return NULL;
@@ -140,8 +140,12 @@ static void filter_job_start(struct filter_job *job)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     job->threaded = pthread_create(&job->thread, NULL, compile_filter, job) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* No thread (RLIMIT_NPROC reached, say): compiled here, untrapped, so
+     * that a die() is this thread's own exit 125, never a pthread_exit()
+     * of the main thread. */
     if (!job->threaded)
-        compile_filter(job);
+        seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
+                        sizeof notify_msg, job->out);
 }
 
 static void filter_job_finish(struct filter_job *job)
@@ -151,7 +155,6 @@ static void filter_job_finish(struct filter_job *job)
         if (err)
             die_with_errno(err, "joining the thread that compiled the seccomp filter");
     }
-    die_trap = NULL;
     if (job->trap.tripped) {
         record_step("seccomp filter");
         die("%s", job->trap.message);
@@ -173,6 +176,17 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         .home = cli_profile_vars()->home,
         .channel_fd = channel_fd,
     };
+    /* What the filter cannot express is refused here, in this thread;
+     * the trap is for libseccomp's own failures. The compile starts first:
+     * it overlaps everything below, up to the join. */
+    seccomp_check(p);
+    plan->compiling = xcalloc(1, sizeof *plan->compiling);
+    *plan->compiling = (struct filter_job){
+        .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
+        .out = &plan->seccomp,
+    };
+    filter_job_start(plan->compiling);
+
     refuse_whole_tree_writable(p, plan->home);
     struct protect_list protect = { 0 };
     if (plan->clone_flags & CLONE_NEWNS)
@@ -197,15 +211,6 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
     describe_network(p, plan->clone_flags);
-
-    /* What the filter cannot express is refused here, in this thread;
-     * the trap is for libseccomp's own failures. */
-    seccomp_check(p);
-    struct filter_job filter = {
-        .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
-        .out = &plan->seccomp,
-    };
-    filter_job_start(&filter);
 
     /* The whole of [filesystem] resolved on the host (mount.h); init
      * applies it: private propagation, the new root, the rules, /proc,
@@ -233,8 +238,15 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         }
     }
     protect_list_free(&protect);
+}
 
-    filter_job_finish(&filter);
+void sandbox_plan_finish(struct sandbox_plan *plan)
+{
+    if (!plan->compiling)
+        return;
+    filter_job_finish(plan->compiling);
+    free(plan->compiling);
+    plan->compiling = NULL;
     if (plan->seccomp.active)
         verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,
                      plan->seccomp.extra.len);
@@ -242,6 +254,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
 
 void sandbox_plan_free(struct sandbox_plan *plan)
 {
+    sandbox_plan_finish(plan);
     strv_free(&plan->env);
     mount_plan_free(&plan->mounts);
     seccomp_program_free(&plan->seccomp);

@@ -27,6 +27,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+struct filter_job;
+
 struct sandbox_plan {
     const struct profile *profile;
     char *const *argv;
@@ -44,6 +46,7 @@ struct sandbox_plan {
     bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
     struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */
     struct seccomp_program seccomp; /* compiled; installed by the command */
+    struct filter_job *compiling;   /* the compile under way, until sandbox_plan_finish() */
 
     /* Handles the run made before clone(), which the children use. */
     int channel_fd;            /* inside end of the supervisor's socketpair */
@@ -54,9 +57,13 @@ struct sandbox_plan {
 /* Builds and checks the plan for req; channel_fd is the socket the
  * children will talk to the supervisor through (the filter names it).
  * Dies (exit 125) with the reason on any refusal; nothing but the
- * protections' placeholders on the host (mount-plan.h) exists yet. */
+ * protections' placeholders on the host (mount-plan.h) exists yet. The
+ * seccomp filter may still be compiling in a thread of ours when it
+ * returns: sandbox_plan_finish() waits for it, and must be called before
+ * clone() (which copies only the calling thread). */
 void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
                         struct rlimit caller_nofile, int channel_fd);
+void sandbox_plan_finish(struct sandbox_plan *plan);
 void sandbox_plan_free(struct sandbox_plan *plan);
 
 #endif

@@ -161,6 +161,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sandbox_plan_build(&plan, req, caller_nofile, channel[1]);
     struct sandbox_cgroup cgroup;
     plan.await_cgroup = sandbox_cgroup_prepare(&cgroup, p, plan.outer_uid);
+    /* the filter compiled meanwhile */
+    sandbox_plan_finish(&plan);
 
     /* A caller that ignores SIGCHLD would have init reaped behind our
      * back, and its status lost. */
