@@ -14,7 +14,7 @@
 
 /* The capabilities p keeps, as a bit mask (the kernel has fewer than 64).
  * A list entry may hold several names separated by spaces or commas. */
-static uint64_t kept_mask(const struct profile *p)
+uint64_t privileges_kept_mask(const struct profile *p)
 {
     uint64_t mask = 0;
     for (size_t i = 0; i < p->capabilities.n; i++) {
@@ -38,10 +38,8 @@ static uint64_t kept_mask(const struct profile *p)
     return mask;
 }
 
-void privileges_drop(const struct profile *p)
+void privileges_drop(uint64_t kept, bool no_new_privs)
 {
-    uint64_t kept = kept_mask(p);
-
     /* The bounding set first: dropping from it needs CAP_SETPCAP, which
      * goes away with the effective set below. It is what keeps uid 0
      * inside from regaining every capability at execve(). */
@@ -87,7 +85,7 @@ void privileges_drop(const struct profile *p)
         }
     }
 
-    if (p->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    if (no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
 }
 
@@ -104,5 +102,5 @@ bool capability_in_effective_set(cap_value_t cap)
 
 bool privileges_keep(const struct profile *p, cap_value_t cap)
 {
-    return cap >= 0 && cap < 64 && (kept_mask(p) & (UINT64_C(1) << cap));
+    return cap >= 0 && cap < 64 && (privileges_kept_mask(p) & (UINT64_C(1) << cap));
 }

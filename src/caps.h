@@ -5,14 +5,20 @@
 #include "profile.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/capability.h>
 
-/* Drops every capability not named in p->capabilities from the bounding,
- * ambient, inheritable, permitted and effective sets. Kept capabilities
- * are raised in the ambient set so that they survive execve() for a
- * non-root uid; for uid 0 inside, the bounding set is what limits exec.
- * Then sets no_new_privs when p asks for it. Dies on error. */
-void privileges_drop(const struct profile *p);
+/* The capabilities `capabilities =` keeps, as a bit mask (the kernel has
+ * fewer than 64): computed for the plan, before clone(). Dies naming an
+ * unknown capability. */
+uint64_t privileges_kept_mask(const struct profile *p);
+
+/* Drops every capability not in `kept` from the bounding, ambient,
+ * inheritable, permitted and effective sets. Kept capabilities are raised
+ * in the ambient set so that they survive execve() for a non-root uid; for
+ * uid 0 inside, the bounding set is what limits exec. Then sets
+ * no_new_privs when asked. Dies on error. */
+void privileges_drop(uint64_t kept, bool no_new_privs);
 
 /* True when the calling process holds `cap` in its effective set. */
 bool capability_in_effective_set(cap_value_t cap);

@@ -131,7 +131,7 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
     limits_apply(&ctx->limits, &applied);
     record_limits(&applied);
     close_extra_fds_on_exec();
-    privileges_drop(p);
+    privileges_drop(ctx->caps_kept, p->no_new_privs);
 
     if (sigprocmask(SIG_SETMASK, &ctx->caller_mask, NULL) < 0)
         die_errno("sigprocmask");

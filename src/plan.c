@@ -2,6 +2,7 @@
 
 #include "plan.h"
 
+#include "caps.h"
 #include "channel.h"
 #include "cli.h"
 #include "log.h"
@@ -197,6 +198,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     record_environment(&env_diff);
     env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
+    plan->caps_kept = privileges_kept_mask(p);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))

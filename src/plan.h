@@ -41,6 +41,7 @@ struct sandbox_plan {
     struct strv env;           /* the command's environment (env_build) */
     struct limits_plan limits; /* checked by limits_prepare() */
     struct rlimit caller_nofile; /* restored in the command before limits_apply() */
+    uint64_t caps_kept;        /* capabilities = , as a mask (caps.h) */
     struct outbound outbound;  /* network: pasta's plan and the sandbox's resolv.conf */
     bool loopback;             /* own network namespace with lo up */
     bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
