@@ -6,3 +6,8 @@ tests_unit_audit_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/audit-test
 TESTS += tests/integration/audit-corpus.sh
 EXTRA_DIST += tests/integration/audit-corpus.sh tests/corpus
+# The per-test verdicts (src/audit_tests.c).
+check_PROGRAMS += tests/unit/audit-tests-test
+tests_unit_audit_tests_test_SOURCES = tests/unit/audit-tests-test.c tests/tap.h
+tests_unit_audit_tests_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/audit-tests-test
