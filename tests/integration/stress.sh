@@ -52,7 +52,9 @@ run_cmd sh -c "ulimit -Sn 16 && exec \"$SBX\" run -- sh -c 'ulimit -Sn'"
 is "$status:$out" "0:16" "soft nofile 16: the sandbox runs, the command keeps the caller's 16"
 run_cmd sh -c "ulimit -Sn 16 && exec \"$SBX\" run --nofile max -- sh -c 'ulimit -Sn'"
 is "$status:$out" "0:$(ulimit -Hn)" "soft nofile 16 and --nofile max: the command gets the hard limit"
-run_cmd sh -c "ulimit -n 16 && exec \"$SBX\" run -- true"
+# No leak check: LeakSanitizer (the ASan build) needs a descriptor of its
+# own at exit to list the threads, and every one is taken here on purpose.
+run_cmd sh -c "ulimit -n 16 && exec env ASAN_OPTIONS=detect_leaks=0 \"$SBX\" run -- true"
 is "$status" 125 "hard nofile 16: exit 125"
 like "$err" "Too many open files" "naming EMFILE and what it was opening"
 
