@@ -1,0 +1,126 @@
+/* capture.c: the command's output reaches the original descriptors byte
+ * for byte and the callback sees the same bytes, per stream; a reader
+ * that went away (| head) stops the copy, not sbx. */
+#include "config.h"
+
+#include "../tap.h"
+
+#include "capture.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct seen {
+    char *buf[3];
+    size_t len[3];
+};
+
+static void gather(int stream, const char *bytes, size_t len, void *data)
+{
+    struct seen *s = data;
+    s->buf[stream] = realloc(s->buf[stream], s->len[stream] + len);
+    memcpy(s->buf[stream] + s->len[stream], bytes, len);
+    s->len[stream] += len;
+}
+
+static char *file_bytes(int fd, size_t *len)
+{
+    off_t size = lseek(fd, 0, SEEK_END);
+    char *b = xmalloc((size_t)size + 1);
+    *len = (size_t)pread(fd, b, (size_t)size, 0);
+    return b;
+}
+
+/* what the child writes: text on both streams and 3 MB of every byte
+ * value on stdout, more than any pipe buffer holds */
+#define BIG (3u << 20)
+static unsigned char big[BIG];
+
+static void child_writes(void)
+{
+    write_all(1, "out\n", 4);
+    write_all(2, "err\n", 4);
+    write_all(1, big, BIG);
+    write_all(2, "end\n", 4);
+}
+
+int main(void)
+{
+    plan(6);
+    for (size_t i = 0; i < BIG; i++)
+        big[i] = (unsigned char)(i * 131 + (i >> 11));
+    /* the "terminal" of this test: two files in place of 1 and 2 */
+    char p1[] = "/tmp/sbx-capture-1.XXXXXX", p2[] = "/tmp/sbx-capture-2.XXXXXX";
+    int f1 = mkstemp(p1), f2 = mkstemp(p2);
+    unlink(p1);
+    unlink(p2);
+    int tap = dup(1), tap_err = dup(2);
+    dup2(f1, 1);
+    dup2(f2, 2);
+
+    struct seen s = { 0 };
+    struct capture *c = capture_start(gather, &s);
+    pid_t pid = fork();
+    if (pid == 0) {
+        child_writes();
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    capture_stop(c);
+    /* 1 is the original again: this goes to the file, not to the callback */
+    write_all(1, "after\n", 6);
+    dup2(tap, 1);
+    dup2(tap_err, 2);
+
+    size_t want_len = 4 + BIG;
+    char *want = xmalloc(want_len);
+    memcpy(want, "out\n", 4);
+    memcpy(want + 4, big, BIG);
+    ok(s.len[1] == want_len && !memcmp(s.buf[1], want, want_len),
+       "the callback saw stdout byte for byte (%zu of %zu bytes)", s.len[1], want_len);
+    ok(s.len[2] == 8 && !memcmp(s.buf[2], "err\nend\n", 8), "and stderr, in its order");
+    size_t l1, l2;
+    char *got1 = file_bytes(f1, &l1), *got2 = file_bytes(f2, &l2);
+    ok(l1 == want_len + 6 && !memcmp(got1, want, want_len), "the original stdout got every byte");
+    ok(l2 == 8 && !memcmp(got2, "err\nend\n", 8), "the original stderr too");
+    ok(l1 == want_len + 6 && !memcmp(got1 + want_len, "after\n", 6) && s.len[1] == want_len,
+       "after capture_stop() descriptor 1 is the original again");
+
+    /* the reader of the original stdout is gone: the copy stops with
+     * EPIPE, the callback still sees everything, and nobody dies of
+     * SIGPIPE */
+    int p[2];
+    if (pipe(p) < 0)
+        bail_out("pipe");
+    close(p[0]);
+    dup2(p[1], 1);
+    close(p[1]);
+    struct seen s2 = { 0 };
+    c = capture_start(gather, &s2);
+    pid = fork();
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        write_all(1, "lost\n", 5);
+        _exit(0);
+    }
+    waitpid(pid, &st, 0);
+    capture_stop(c);
+    dup2(tap, 1);
+    ok(s2.len[1] == 5 && !memcmp(s2.buf[1], "lost\n", 5),
+       "a closed reader: the copy fails, this process lives (no SIGPIPE), the callback still sees it");
+    free(want);
+    free(got1);
+    free(got2);
+    for (int i = 1; i <= 2; i++) {
+        free(s.buf[i]);
+        free(s2.buf[i]);
+    }
+    return done_testing();
+}
