@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -367,10 +368,10 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
             /* The listener itself travels by sendmsg() after the filter is
              * loaded: notifying that call would wait forever for a
              * supervisor that does not have the listener yet. Only the
-             * exact call is let through: this fd *and* this msghdr, an
-             * address on our stack that the exec'd command cannot
-             * meaningfully reuse (ASLR), so its own sendmsg on a socket
-             * that happens to get the same fd number is still notified. */
+             * exact call is let through: this fd *and* this msghdr, at a
+             * random address the exec'd command cannot search for
+             * (struct handoff below), so its own sendmsg on a socket that
+             * happens to get the same fd number is still notified. */
             struct scmp_arg_cmp other_fd = SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)handoff_sock);
             struct scmp_arg_cmp same_fd[2] = {
                 SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)handoff_sock),
@@ -407,10 +408,18 @@ static void add_architectures(scmp_filter_ctx ctx)
 }
 
 /* The handoff message, laid out before the filter is built so the filter
- * can name its address (see add_deny_rules). It lives in the program's
- * heap block: the supervisor compiles the filter before clone(), and the
- * command, a copy of that address space (clone, then vfork), sends it
- * from the same address. */
+ * can name its address (see add_deny_rules). The supervisor compiles the
+ * filter before clone(), and the command, a copy of that address space
+ * (clone, then vfork), sends it from the same address.
+ *
+ * That address is the only thing that tells sbx's one sendmsg() from the
+ * command's own after exec: a command that put a msghdr at the same
+ * address and sent it on a socket with the channel's fd number would not
+ * be stopped by a deny rule on sendmsg. So the address must be a secret
+ * the command cannot search: a page at a random address of the whole
+ * user range (about 35 bits on x86_64) and a random offset in it, not the
+ * heap (brk is randomised over 32 MB: 13 bits, searched in a moment) nor
+ * the stack (about 30 bits). */
 struct handoff {
     struct msghdr msg;
     struct iovec iov;
@@ -420,14 +429,47 @@ struct handoff {
     } control;
     size_t len;
     char message[64];
+    void *page;            /* the mapping holding this struct */
 };
+
+#define HANDOFF_PAGE 4096u
+
+static void *random_page(void)
+{
+    for (int attempt = 0; attempt < 16; attempt++) {
+        uint64_t r;
+        if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+            break;
+        /* within [2^40, 2^46): clear of the low mappings and the top of
+         * the 47-bit user range where the stack and mmap base live */
+        uintptr_t addr = (uintptr_t)((UINT64_C(1) << 40) + (r % ((UINT64_C(1) << 46) - (UINT64_C(1) << 40))));
+        addr &= ~(uintptr_t)(HANDOFF_PAGE - 1);
+        void *p = mmap((void *)addr, HANDOFF_PAGE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == (void *)addr)
+            return p;
+        if (p != MAP_FAILED)
+            munmap(p, HANDOFF_PAGE); /* a kernel that ignored the flag put it elsewhere */
+    }
+    /* ordinary mmap randomisation (28 bits) rather than nothing */
+    void *p = mmap(NULL, HANDOFF_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        die_errno("seccomp: mapping the page for the listener's handoff");
+    return p;
+}
 
 static struct handoff *handoff_new(const void *message, size_t len)
 {
-    struct handoff *h = xmalloc(sizeof *h);
-    memset(h, 0, sizeof *h);
-    if (len > sizeof h->message)
+    if (len > sizeof ((struct handoff *)0)->message)
         die("seccomp: internal error: a handoff message of %zu bytes", len);
+    void *page = random_page();
+    uint32_t r = 0;
+    if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+        r = 0;
+    size_t slots = (HANDOFF_PAGE - sizeof(struct handoff)) / 16 + 1;
+    struct handoff *h = (struct handoff *)((char *)page + (r % slots) * 16);
+    memset(h, 0, sizeof *h);
+    h->page = page;
     memcpy(h->message, message, len);
     h->len = len;
     h->iov.iov_base = h->message;
@@ -437,6 +479,17 @@ static struct handoff *handoff_new(const void *message, size_t len)
     h->msg.msg_control = h->control.buf;
     h->msg.msg_controllen = sizeof h->control.buf;
     return h;
+}
+
+const void *seccomp_program_handoff(const struct seccomp_program *prog)
+{
+    return prog->handoff ? (const void *)&prog->handoff->msg : NULL;
+}
+
+static void handoff_free(struct handoff *h)
+{
+    if (h)
+        munmap(h->page, HANDOFF_PAGE);
 }
 
 static void handoff_send(struct handoff *h, int sock, int listener)
@@ -584,7 +637,7 @@ void seccomp_program_free(struct seccomp_program *prog)
 {
     free(prog->filter.filter);
     free(prog->extra.filter);
-    free(prog->handoff);
+    handoff_free(prog->handoff);
     memset(prog, 0, sizeof *prog);
 }
 

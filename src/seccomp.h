@@ -181,6 +181,11 @@ void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_s
 bool seccomp_program_install(const struct seccomp_program *prog, int handoff_sock);
 void seccomp_program_free(struct seccomp_program *prog);
 
+/* Tests only: the address of the message the filter lets through, the
+ * secret that tells sbx's sendmsg() from the command's (seccomp.c); NULL
+ * without deny rules. */
+const void *seccomp_program_handoff(const struct seccomp_program *prog);
+
 /* Compile, install and free in one go (test helpers). */
 bool seccomp_install(const struct profile *p, bool caller_is_root, int handoff_sock,
                      const void *message, size_t len);

@@ -6,6 +6,7 @@
 #include "../tap.h"
 
 #include "command.h"
+#include "seccomp.h"
 #include "log.h"
 #include "profile.h"
 #include "sandbox.h"
@@ -48,6 +49,37 @@ static struct sandbox_result run(const struct profile *p, const char *cwd, char 
     struct sandbox_result res;
     sandbox_run(&req, &res);
     return res;
+}
+
+/* The one sendmsg() the filter lets through is told apart by the address
+ * of its message: it must not be findable by a command searching its own
+ * address space (seccomp.c). Not on the heap (brk: 13 bits of
+ * randomisation), and a new one for each filter. */
+static void handoff_address_secret(const struct profile *base)
+{
+    struct profile p = *base;
+    struct deny_rule rule = { .syscall = "connect", .nr = -1, .errnum = EPERM, .text = "connect EPERM" };
+    p.deny = &rule;
+    p.ndeny = 1;
+    p.io_uring = false;
+    uintptr_t addr[8];
+    bool distinct = true, off_heap = true;
+    char *heap_probe = malloc(16);
+    for (int i = 0; i < 8; i++) {
+        struct seccomp_program prog;
+        seccomp_compile(&p, false, 5, "L", 1, &prog);
+        addr[i] = (uintptr_t)seccomp_program_handoff(&prog);
+        uintptr_t heap = (uintptr_t)heap_probe;
+        if (!addr[i] || (addr[i] > heap ? addr[i] - heap : heap - addr[i]) < (UINT64_C(1) << 32))
+            off_heap = false;
+        for (int j = 0; j < i; j++)
+            if (addr[j] == addr[i])
+                distinct = false;
+        seccomp_program_free(&prog);
+    }
+    free(heap_probe);
+    ok(off_heap, "the handoff message is far from the heap (%#lx)", (unsigned long)addr[0]);
+    ok(distinct, "and at a new random address for each filter");
 }
 
 /* die() in a thread with a die_trap (log.h) keeps the message and ends
@@ -110,7 +142,7 @@ static void refused_before_clone(const struct profile *base)
 
 int main(void)
 {
-    plan(31);
+    plan(33);
     /* sbx's own messages (exec failures) would clutter the TAP stream. */
     int null = open("/dev/null", O_WRONLY);
     dup2(null, 2);
@@ -184,6 +216,7 @@ int main(void)
 
     refused_before_clone(&p);
     trapped_die();
+    handoff_address_secret(&p);
 
     profile_free(&p);
     return done_testing();
