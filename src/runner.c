@@ -775,7 +775,10 @@ char **runner_rerun_argv(const struct runner *r, char *const argv[], const struc
         /* node 20 matches --test-name-pattern against each test's own name
          * and runs a test when any pattern matches: one exact pattern per
          * level runs the test and its ancestors (and any other test that
-         * bears one of those names). */
+         * bears one of those names). A matching test runs all its t.test()
+         * subtests, so a subtest's siblings run too (describe/it children
+         * are selected one by one); the others print "# SKIP test name
+         * does not match pattern". */
         push_range(&sv, argv, 0, a + 1);
         struct strv parts = {0};
         push_split(&parts, t->id, " > ");

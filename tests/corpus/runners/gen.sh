@@ -4,7 +4,9 @@
 # runner_argv() makes of the command in each comment (stdout and stderr
 # into one pipe, as sbx reads them). Needs cargo, python3-pytest,
 # python3-pytest-xdist, golang-go, nodejs, perl (prove), automake.
-# Run from anywhere: ./gen.sh. Builds happen in a scratch copy.
+# Run from anywhere: ./gen.sh. Builds happen in a scratch copy. Parallel
+# runners (libtest, xdist) end tests in a new order each run: the lists in
+# runner-test.c then follow the new files.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
