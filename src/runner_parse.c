@@ -392,7 +392,7 @@ static bool unittest_status(const char *s, enum test_status *out)
 static void unittest_line(struct runner_parser *p, char *line)
 {
     char *s = skip_spaces(line);
-    const char *rest;
+    const char *rest = "";
     enum test_status st;
     char *doc = p->doc_id;
     p->doc_id = NULL;
@@ -418,8 +418,11 @@ static void unittest_line(struct runner_parser *p, char *line)
         char *id = unittest_desc(s, &rest);
         if (id && *rest && *rest != ' ')
             free(id), id = NULL;
-        if (!id && doc)
-            id = doc, doc = NULL;  /* "First docstring line ... ok" */
+        if (!id && doc) {
+            id = doc;  /* "First docstring line ... ok" */
+            doc = NULL;
+            rest = "";
+        }
         if (id) {
             /* a subtest's line ("  name (id) (i=1) ... FAIL") counts for
              * its test: unittest re-runs tests, not subtests */
