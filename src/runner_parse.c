@@ -57,6 +57,7 @@ struct runner_parser {
     char *unit;            /* cargo: the target; prove: the script */
     size_t pending;        /* cargo, unittest: the test whose result is awaited */
     bool cargo_failures;   /* inside libtest's "failures:" section */
+    bool cargo_summary;    /* the current binary printed "test result:" */
     char *doc_id;          /* unittest: a description line awaiting its docstring line */
     bool pytest_summary;   /* after pytest's "short test summary info" */
 
@@ -285,22 +286,25 @@ static void cargo_line(struct runner_parser *p, char *line)
 {
     char *s = skip_spaces(line);
     enum test_status st;
-    if (starts(s, "Running ")) {
+    if (starts(s, "Running ") || starts(s, "Doc-tests ")) {
         free(p->unit);
-        p->unit = cargo_target(s + 8);
-        p->cargo_failures = false;
-        p->pending = SIZE_MAX;
-        return;
-    }
-    if (starts(s, "Doc-tests ")) {
-        free(p->unit);
-        p->unit = xstrdup("--doc");
-        p->cargo_failures = false;
+        p->unit = s[0] == 'R' ? cargo_target(s + 8) : xstrdup("--doc");
+        p->cargo_failures = p->cargo_summary = false;
         p->pending = SIZE_MAX;
         return;
     }
     if (starts(line, "running ") || starts(line, "test result: ")) {
         p->cargo_failures = false;
+        p->cargo_summary |= line[5] == 'r';
+        return;
+    }
+    /* cargo: "process didn't exit successfully: `...` (signal: 6, SIGABRT)"
+     * before the binary's summary: it died (a test aborted, overflowed its
+     * stack), and the tests running then have no line. The binary is the
+     * result, named by its target option. */
+    if (starts(line, "Caused by:") || strstr(line, "process didn't exit successfully: ")) {
+        if (!p->cargo_summary && p->unit && strstr(line, "process didn't"))
+            test_result(p, p->unit, p->unit, TEST_ERRORED);
         return;
     }
     if (!strcmp(line, "failures:")) {

@@ -452,6 +452,10 @@ static void test_forged_and_odd(void)
     is_int((int)parse_count("cargo", "running 1 tests\ntest a ... FAILED\n\nfailures:\n\n---- a stdout ----\n"
                                       "test forged ... ok\n\nfailures:\n    a\n\ntest result: FAILED.\n", NULL), 1,
            "cargo: a \"test\" line in the failures section (captured output) is not a test");
+    is_int((int)parse_count("cargo", "     Running tests/net.rs (target/debug/deps/net-0a)\n\nrunning 2 tests\n"
+                                      "test a ... ok\nerror: test failed, to rerun pass `--test net`\n\nCaused by:\n"
+                                      "  process didn't exit successfully: `/t/net-0a` (signal: 6, SIGABRT: process abort signal)\n",
+                            NULL), 2, "cargo: a test binary that died before its summary is a result of its own");
     is_int((int)parse_count("cargo", "test slow has been running for over 60 seconds\n", &st), 1,
            "cargo: a test running for over 60 seconds is seen");
     is_str(test_status_name(st), "errored", "  and errored when the output ends without its result");
