@@ -404,7 +404,8 @@ static void test_corpus(void)
         { NULL, "concurrent > a", TEST_PASSED },
         { NULL, "concurrent > b", TEST_PASSED },
         { NULL, "concurrent", TEST_PASSED });
-    /* SKIP, TODO, a plan not completed, a bail out */
+    /* SKIP, TODO, Test::More subtests (indented), a plan not completed,
+     * a bail out */
     CORPUS_CHECK("prove", "prove.out", false,
         { "t/basic.t", "t/basic.t: passes", TEST_PASSED },
         { "t/basic.t", "t/basic.t: fails", TEST_FAILED },
@@ -412,6 +413,11 @@ static void test_corpus(void)
         { "t/basic.t", "t/basic.t: todo", TEST_SKIPPED },
         { "t/basic.t", "t/basic.t: hash # in the name", TEST_PASSED },
         { "t/basic.t", "t/basic.t: #6", TEST_PASSED },
+        { "t/nested.t", "t/nested.t: outer > inner passes", TEST_PASSED },
+        { "t/nested.t", "t/nested.t: outer > deeper > deepest fails", TEST_FAILED },
+        { "t/nested.t", "t/nested.t: outer > deeper", TEST_FAILED },
+        { "t/nested.t", "t/nested.t: outer", TEST_FAILED },
+        { "t/nested.t", "t/nested.t: after", TEST_PASSED },
         { "t/short.t", "t/short.t: only one of three", TEST_PASSED },
         { "t/short.t", "t/short.t", TEST_ERRORED },
         { "t/zbail.t", "t/zbail.t: first", TEST_PASSED },
