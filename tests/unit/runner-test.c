@@ -118,6 +118,12 @@ static void check_command(const char *runner, const char *const argv[], const ch
     }
     char *got = joined(c.argv);
     is_str(got, want, "command: %s", want);
+    /* the user's arguments are all there, in their order */
+    size_t j = 0;
+    for (size_t i = 0; c.argv[i] && argv[j]; i++)
+        if (!strcmp(c.argv[i], argv[j]))
+            j++;
+    ok(!argv[j], "  keeps the command's %zu arguments in order", j);
     ok(strstr(c.note, note_part) != NULL, "  note says: %s", note_part);
     free(got);
     runner_command_free(&c);
@@ -484,6 +490,14 @@ static void test_forged_and_odd(void)
     is_int((int)parse_count("tap", "1..2\nok 1 - a\nnot ok 2 - b # todo later\nok\n", NULL), 3,
            "tap: a command's own TAP, numbered or not");
     is_int((int)parse_count("unittest", "ERROR: setUpModule (mod)\n", NULL), 1, "unittest: a module fixture error");
+    struct runner_parser *p = runner_parser_new(named("unittest"));
+    static const char old_python[] = "test_a (mod.C) ... ok\n";
+    runner_parser_feed(p, old_python, sizeof old_python - 1);
+    runner_parser_finish(p, false);
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    ok(n == 1 && !strcmp(t[0].id, "mod.C.test_a"), "unittest: python < 3.11's \"name (module.Class)\" is module.Class.name");
+    runner_parser_free(p);
     is_int((int)parse_count("pytest", "test_a.py::test_x some output\n", NULL), 0,
            "pytest: a line with neither outcome nor trailing space is not a test");
 }
