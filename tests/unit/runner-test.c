@@ -194,7 +194,7 @@ static void test_rerun(void)
                 "--test net", "adds",
                 "cargo test --no-fail-fast -p foo --test net -- --test-threads 2 --exact adds");
     check_rerun("cargo", (const char *[]){ "cargo", "test", NULL }, "--doc", "src/lib.rs - add (line 5)",
-                "cargo test --no-fail-fast --doc -- --exact src/lib.rs - add (line 5)");
+                "cargo test --no-fail-fast --doc -- src/lib.rs - add (line 5)");
     /* -k with a '*' is an fnmatch over the whole name: "[t*]" is 't' */
     check_rerun("unittest", (const char *[]){ "python3", "-m", "unittest", "-k", "foo", "discover", NULL },
                 NULL, "test_units.TestPlain.test_pass",
