@@ -46,5 +46,6 @@ include src/seccomp.mk
 include src/probe.mk
 include src/report.mk
 include src/audit.mk
+include src/runner.mk
 include src/session.mk
 include src/harden.mk

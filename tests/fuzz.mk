@@ -1,5 +1,5 @@
 # libFuzzer targets (clang from Debian: clang, libclang-rt-14-dev).
-#   make fuzz                 build both targets, run each FUZZ_SECONDS
+#   make fuzz                 build the targets, run each FUZZ_SECONDS
 #   make fuzz FUZZ_SECONDS=600
 # Not part of `make check`; .ci/run calls it. Corpora: tests/fuzz/corpus/.
 FUZZ_CC = clang
@@ -18,11 +18,14 @@ tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 tests/fuzz/cli-fuzz: $(top_srcdir)/tests/fuzz/cli-fuzz.c $(top_srcdir)/src/cli.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+tests/fuzz/runner-fuzz: $(top_srcdir)/tests/fuzz/runner-fuzz.c $(top_srcdir)/src/runner.c \
+		$(top_srcdir)/src/runner_parse.c $(FUZZ_CORE)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 # Each target runs in a scratch copy of its corpus so the seeds stay as
 # committed; a crash leaves its input in tests/fuzz/crash-*.
-fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz
-	@set -e; for t in profile cli; do \
+fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz
+	@set -e; for t in profile cli runner; do \
 	  work=$$(mktemp -d); cp $(top_srcdir)/tests/fuzz/corpus/$$t/* $$work/; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 	  ./tests/fuzz/$$t-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
@@ -32,5 +35,5 @@ fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz
 	  rm -rf $$work; \
 	done
 .PHONY: fuzz
-CLEANFILES += tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/*.log
+CLEANFILES += tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/*.log
 EXTRA_DIST += tests/fuzz

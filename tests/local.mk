@@ -12,6 +12,7 @@ include tests/seccomp.mk
 include tests/probe.mk
 include tests/report.mk
 include tests/audit.mk
+include tests/runner.mk
 include tests/harden.mk
 
 # Built by `make` (not only `make check`): README's quick start runs it.
