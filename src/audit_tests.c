@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-static bool failed(enum test_outcome o)
+static bool failed(enum test_status s)
 {
-    return o == TEST_FAILED || o == TEST_ERRORED || o == TEST_TIMED_OUT || o == TEST_MISSING;
+    return s == TEST_FAILED || s == TEST_ERRORED || s == TEST_TIMED_OUT || s == TEST_RUNNING;
 }
 
 enum test_verdict test_verdict_of(const struct test_judged *t)
@@ -24,10 +24,10 @@ enum test_verdict test_verdict_of(const struct test_judged *t)
         return denied ? TEST_FALSE_GREEN : TEST_UNAFFECTED;
     case TEST_SKIPPED:
         return TEST_SKIPPED_HERE;
+    case TEST_RUNNING:
     case TEST_FAILED:
     case TEST_ERRORED:
     case TEST_TIMED_OUT:
-    case TEST_MISSING:
         break;
     }
     return denied ? TEST_EXERCISED : TEST_FAILS_WITHOUT_DENIAL;
@@ -45,19 +45,6 @@ const char *test_verdict_name(enum test_verdict v)
         [TEST_FAILS_WITHOUT_DENIAL] = "fails-without-denial",
     };
     return (unsigned)v < TEST_VERDICT_COUNT ? names[v] : "?";
-}
-
-const char *test_outcome_name(enum test_outcome o)
-{
-    switch (o) {
-    case TEST_PASSED: return "passed";
-    case TEST_FAILED: return "failed";
-    case TEST_ERRORED: return "error";
-    case TEST_SKIPPED: return "skipped";
-    case TEST_TIMED_OUT: return "timed out";
-    case TEST_MISSING: return "not run";
-    }
-    return "?";
 }
 
 void test_verdicts_summary(const size_t counts[TEST_VERDICT_COUNT], char *buf, size_t len)

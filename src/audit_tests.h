@@ -7,19 +7,11 @@
 #ifndef SBX_AUDIT_TESTS_H
 #define SBX_AUDIT_TESTS_H
 
+#include "runner.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* A test's result in one run, as its runner reported it. */
-enum test_outcome {
-    TEST_PASSED,
-    TEST_FAILED,
-    TEST_ERRORED,    /* the runner's own "error" (a fixture, a crash) */
-    TEST_SKIPPED,    /* skipped by the test or the runner, visibly */
-    TEST_TIMED_OUT,  /* the run (or the test) was stopped by a time bound */
-    TEST_MISSING,    /* not reported in this run (the run died before it) */
-};
 
 enum test_verdict {
     TEST_EXERCISED,                  /* passes; fails under --against with its denials */
@@ -32,21 +24,22 @@ enum test_verdict {
     TEST_VERDICT_COUNT
 };
 
+/* A test's results (runner.h) under the profile and under --against; a
+ * test one run did not report at all (it died before) is TEST_ERRORED
+ * there. */
 struct test_judged {
-    enum test_outcome under, against;
+    enum test_status under, against;
     uint64_t denied;      /* denials attributed to this test under --against */
 };
 
 /* The table of sbx(1) AUDIT. A test skipped under the profile too was
  * exercised nowhere: skipped-here. A test that timed out under --against
- * with denials is exercised (the restriction is what it waited on); one
- * missing there counts as failed. */
+ * with denials is exercised (the restriction is what it waited on). A
+ * result still TEST_RUNNING counts as errored. */
 enum test_verdict test_verdict_of(const struct test_judged *t);
 
 /* "exercised", "false-green", ...: also the values of the audit record. */
 const char *test_verdict_name(enum test_verdict v);
-/* "passed", "failed", "skipped", ...: a result as the table for people says it. */
-const char *test_outcome_name(enum test_outcome o);
 
 /* "N tests: a exercised, b false green, c hiding a failure, d fail, e
  * skipped here, f unaffected" (and ", g fail without a denial" when
