@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 struct capture {
+    bool merged;       /* 1 and 2 on one pipe: stream 1 only */
     capture_fn fn;
     void *data;
     int saved[3];      /* the original 1 and 2 (index = stream) */
@@ -46,7 +47,7 @@ static bool pump(struct capture *c, int stream)
 static void *relay(void *arg)
 {
     struct capture *c = arg;
-    bool open[3] = { false, true, true };
+    bool open[3] = { false, true, !c->merged };
     bool stopping = false;
     while (open[1] || open[2]) {
         struct pollfd pfd[3] = {
@@ -72,30 +73,37 @@ static void *relay(void *arg)
     return NULL;
 }
 
-struct capture *capture_start(capture_fn fn, void *data)
+struct capture *capture_start(capture_fn fn, void *data, bool merged)
 {
     struct capture *c = xcalloc(1, sizeof *c);
+    c->merged = merged;
     c->fn = fn;
     c->data = data;
     fflush(stdout);
     fflush(stderr);
     if (pipe2(c->stop, O_CLOEXEC) < 0)
         die_errno("capturing the command's output: pipe");
+    int p[2] = { -1, -1 };
     for (int s = 1; s <= 2; s++) {
-        int p[2];
-        if (pipe2(p, O_CLOEXEC) < 0)
-            die_errno("capturing the command's output: pipe");
         c->saved[s] = fcntl(s, F_DUPFD_CLOEXEC, 3);
         if (c->saved[s] < 0)
             die_errno("capturing the command's output: saving descriptor %d", s);
-        if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
-            die_errno("capturing the command's output: O_NONBLOCK");
-        c->read_end[s] = p[0];
+        if (s == 1 || !merged) {
+            if (p[1] >= 0)
+                close(p[1]);
+            if (pipe2(p, O_CLOEXEC) < 0)
+                die_errno("capturing the command's output: pipe");
+            if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
+                die_errno("capturing the command's output: O_NONBLOCK");
+            c->read_end[s] = p[0];
+        } else {
+            c->read_end[s] = -1;
+        }
         /* dup2() leaves the new 1 and 2 inheritable: the command gets them */
         if (dup2(p[1], s) < 0)
             die_errno("capturing the command's output: dup2 onto %d", s);
-        close(p[1]);
     }
+    close(p[1]);
     /* The copy to a closed pipe (| head) must fail with EPIPE in the
      * thread, not kill sbx with SIGPIPE; signals stay the main thread's. */
     sigset_t all, old;
@@ -126,7 +134,8 @@ void capture_stop(struct capture *c)
         die_with_errno(err, "joining the thread that copied the command's output");
     for (int s = 1; s <= 2; s++) {
         close(c->saved[s]);
-        close(c->read_end[s]);
+        if (c->read_end[s] >= 0)
+            close(c->read_end[s]);
     }
     close(c->stop[0]);
     close(c->stop[1]);

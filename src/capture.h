@@ -11,6 +11,7 @@
 #ifndef SBX_CAPTURE_H
 #define SBX_CAPTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct capture;
@@ -18,8 +19,11 @@ struct capture;
 /* stream: 1 (stdout) or 2 (stderr). */
 typedef void (*capture_fn)(int stream, const char *bytes, size_t len, void *data);
 
-/* Dies (exit 125) when the pipes or the thread cannot be made. */
-struct capture *capture_start(capture_fn fn, void *data);
+/* merged: 1 and 2 share one pipe, so the bytes keep the order the
+ * command wrote them across both (what the runner parsers read, runner.h);
+ * they all go to the original 1 and reach fn as stream 1. Dies (exit 125)
+ * when the pipes or the thread cannot be made. */
+struct capture *capture_start(capture_fn fn, void *data, bool merged);
 
 /* Puts the original 1 and 2 back, copies and hands on what the pipes
  * still hold, ends the thread and frees c. Output written after this by

@@ -52,7 +52,7 @@ static void child_writes(void)
 
 int main(void)
 {
-    plan(6);
+    plan(8);
     for (size_t i = 0; i < BIG; i++)
         big[i] = (unsigned char)(i * 131 + (i >> 11));
     /* the "terminal" of this test: two files in place of 1 and 2 */
@@ -65,7 +65,7 @@ int main(void)
     dup2(f2, 2);
 
     struct seen s = { 0 };
-    struct capture *c = capture_start(gather, &s);
+    struct capture *c = capture_start(gather, &s, false);
     pid_t pid = fork();
     if (pid == 0) {
         child_writes();
@@ -103,7 +103,7 @@ int main(void)
     dup2(p[1], 1);
     close(p[1]);
     struct seen s2 = { 0 };
-    c = capture_start(gather, &s2);
+    c = capture_start(gather, &s2, false);
     pid = fork();
     if (pid == 0) {
         signal(SIGPIPE, SIG_IGN);
@@ -115,6 +115,33 @@ int main(void)
     dup2(tap, 1);
     ok(s2.len[1] == 5 && !memcmp(s2.buf[1], "lost\n", 5),
        "a closed reader: the copy fails, this process lives (no SIGPIPE), the callback still sees it");
+    /* merged: one stream in the order written across 1 and 2 */
+    int f3 = dup(f1);
+    if (ftruncate(f1, 0) < 0)
+        bail_out("ftruncate");
+    lseek(f1, 0, SEEK_SET);
+    dup2(f1, 1);
+    dup2(f2, 2);
+    struct seen s3 = { 0 };
+    c = capture_start(gather, &s3, true);
+    pid = fork();
+    if (pid == 0) {
+        write_all(1, "a\n", 2);
+        write_all(2, "b\n", 2);
+        write_all(1, "c\n", 2);
+        _exit(0);
+    }
+    waitpid(pid, &st, 0);
+    capture_stop(c);
+    dup2(tap, 1);
+    dup2(tap_err, 2);
+    ok(s3.len[1] == 6 && !memcmp(s3.buf[1], "a\nb\nc\n", 6) && s3.len[2] == 0,
+       "merged: stdout and stderr in the order written, as one stream");
+    size_t l3;
+    char *got3 = file_bytes(f3, &l3);
+    ok(l3 == 6 && !memcmp(got3, "a\nb\nc\n", 6), "merged: all of it reaches the original stdout");
+    free(got3);
+    free(s3.buf[1]);
     free(want);
     free(got1);
     free(got2);
