@@ -44,7 +44,7 @@ static void describe_network(const struct profile *p, int flags)
 
 /* What stays read-only inside whatever the profile makes writable
  * (protect.h): composed here, from the caller's environment, before
- * anything is created; init applies it with the mount plan. */
+ * anything is created; the mount plan below holds it (mount.h). */
 static void protect_prepare(struct protect_list *list, const char *home)
 {
     struct profile_search search;
