@@ -88,10 +88,14 @@ static int profile_list(void)
         else
             printf("%-*s    %s\n", (int)w, "", items[i].path);
     }
-    if (n == 0) {
-        autofree char *dirs = profile_search_describe(&search);
+    autofree char *dirs = profile_search_describe(&search);
+    if (n == 0)
         fprintf(stderr, "sbx: no profiles found in %s\n", dirs);
-    }
+    else
+        /* The directories this sbx really searches: a source build's
+         * prefix (/usr/local) is not the FILES of sbx(1). Indented, as a
+         * path line, so completion never takes it for a name. */
+        printf("%-*s  searched, first match wins: %s\n", (int)w, "", dirs);
     for (size_t i = 0; i < n; i++) {
         free(items[i].name);
         free(items[i].path);

@@ -111,6 +111,8 @@ run_cmd env XDG_CONFIG_HOME="$tmpdir/xdg" "$SBX" profile show mine
 like "$out" "description = only-xdg" "lookup: a profile only in the user's dir"
 run_cmd env SBX_PROFILE_PATH="$tmpdir/env" XDG_CONFIG_HOME="$tmpdir/xdg" "$SBX" profile list
 like "$out" "shadowed by $tmpdir/env/qa.ini" "profile list marks shadowed profiles"
+like "$out" "searched, first match wins: $tmpdir/env, $tmpdir/xdg/sbx" \
+    "profile list ends with the directories really searched, in order"
 run_cmd env HOME="$tmpdir/home" XDG_CONFIG_HOME= "$SBX" profile show qa
 like "$out" "qa.ini" "lookup: falls back to the shipped profiles"
 
