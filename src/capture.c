@@ -16,6 +16,7 @@
 
 struct capture {
     bool merged;       /* 1 and 2 on one pipe: stream 1 only */
+    bool quiet;        /* no copy to the originals */
     capture_fn fn;
     void *data;
     int saved[3];      /* the original 1 and 2 (index = stream) */
@@ -38,7 +39,7 @@ static bool pump(struct capture *c, int stream)
         if (n <= 0)
             return false;
         /* The person's copy first: what they see never waits on a parser. */
-        if (!c->copy_failed[stream] && !write_all(c->saved[stream], buf, (size_t)n))
+        if (!c->quiet && !c->copy_failed[stream] && !write_all(c->saved[stream], buf, (size_t)n))
             c->copy_failed[stream] = true;
         c->fn(stream, buf, (size_t)n, c->data);
     }
@@ -73,10 +74,12 @@ static void *relay(void *arg)
     return NULL;
 }
 
-struct capture *capture_start(capture_fn fn, void *data, bool merged)
+struct capture *capture_start(capture_fn fn, void *data, unsigned flags)
 {
     struct capture *c = xcalloc(1, sizeof *c);
+    bool merged = flags & CAPTURE_MERGED;
     c->merged = merged;
+    c->quiet = flags & CAPTURE_QUIET;
     c->fn = fn;
     c->data = data;
     fflush(stdout);

@@ -19,11 +19,15 @@ struct capture;
 /* stream: 1 (stdout) or 2 (stderr). */
 typedef void (*capture_fn)(int stream, const char *bytes, size_t len, void *data);
 
-/* merged: 1 and 2 share one pipe, so the bytes keep the order the
+/* CAPTURE_MERGED: 1 and 2 share one pipe, so the bytes keep the order the
  * command wrote them across both (what the runner parsers read, runner.h);
- * they all go to the original 1 and reach fn as stream 1. Dies (exit 125)
- * when the pipes or the thread cannot be made. */
-struct capture *capture_start(capture_fn fn, void *data, bool merged);
+ * they all go to the original 1 and reach fn as stream 1.
+ * CAPTURE_QUIET: nothing is copied to the originals (audit's re-runs of one
+ * test, which nobody needs to read). Dies (exit 125) when the pipes or the
+ * thread cannot be made. */
+#define CAPTURE_MERGED 1u
+#define CAPTURE_QUIET 2u
+struct capture *capture_start(capture_fn fn, void *data, unsigned flags);
 
 /* Puts the original 1 and 2 back, copies and hands on what the pipes
  * still hold, ends the thread and frees c. Output written after this by

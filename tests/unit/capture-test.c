@@ -52,7 +52,7 @@ static void child_writes(void)
 
 int main(void)
 {
-    plan(8);
+    plan(9);
     for (size_t i = 0; i < BIG; i++)
         big[i] = (unsigned char)(i * 131 + (i >> 11));
     /* the "terminal" of this test: two files in place of 1 and 2 */
@@ -65,7 +65,7 @@ int main(void)
     dup2(f2, 2);
 
     struct seen s = { 0 };
-    struct capture *c = capture_start(gather, &s, false);
+    struct capture *c = capture_start(gather, &s, 0);
     pid_t pid = fork();
     if (pid == 0) {
         child_writes();
@@ -103,7 +103,7 @@ int main(void)
     dup2(p[1], 1);
     close(p[1]);
     struct seen s2 = { 0 };
-    c = capture_start(gather, &s2, false);
+    c = capture_start(gather, &s2, 0);
     pid = fork();
     if (pid == 0) {
         signal(SIGPIPE, SIG_IGN);
@@ -123,7 +123,7 @@ int main(void)
     dup2(f1, 1);
     dup2(f2, 2);
     struct seen s3 = { 0 };
-    c = capture_start(gather, &s3, true);
+    c = capture_start(gather, &s3, CAPTURE_MERGED);
     pid = fork();
     if (pid == 0) {
         write_all(1, "a\n", 2);
@@ -142,6 +142,27 @@ int main(void)
     ok(l3 == 6 && !memcmp(got3, "a\nb\nc\n", 6), "merged: all of it reaches the original stdout");
     free(got3);
     free(s3.buf[1]);
+
+    /* quiet: seen, not copied */
+    int f4 = dup(f1);
+    if (ftruncate(f1, 0) < 0)
+        bail_out("ftruncate");
+    dup2(f1, 1);
+    struct seen s4 = { 0 };
+    c = capture_start(gather, &s4, CAPTURE_MERGED | CAPTURE_QUIET);
+    pid = fork();
+    if (pid == 0) {
+        write_all(1, "hush\n", 5);
+        _exit(0);
+    }
+    waitpid(pid, &st, 0);
+    capture_stop(c);
+    dup2(tap, 1);
+    size_t l4;
+    char *got4 = file_bytes(f4, &l4);
+    ok(s4.len[1] == 5 && l4 == 0, "quiet: the callback sees it, the original gets nothing");
+    free(got4);
+    free(s4.buf[1]);
     free(want);
     free(got1);
     free(got2);
