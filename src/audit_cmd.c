@@ -3,11 +3,13 @@
 #include "config.h"
 
 #include "audit.h"
+#include "audit_per_test.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
 #include "log.h"
 #include "report.h"
+#include "runner.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -46,6 +48,34 @@ int cmd_audit(int argc, char **argv)
     cli_load_profile(&profiles[0], names[0], &c);
     cli_load_profile(&profiles[1], names[1], &c);
     char *cwd = cli_command_cwd(&c);
+
+    /* Test by test when sbx knows the runner (audit_per_test.c); else the
+     * command as a whole, saying so. */
+    const struct runner *runner = NULL;
+    char why[256] = "";
+    if (c.runner) {
+        const char *near = NULL;
+        runner = runner_by_name(c.runner, &near);
+        if (!runner)
+            die("--runner %s: no such runner (%s)%s%s%s", c.runner, runner_names(),
+                near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    } else {
+        runner = runner_detect(c.command, why, sizeof why);
+    }
+    if (runner) {
+        const struct profile *pp[2] = { &profiles[0], &profiles[1] };
+        int status = audit_per_test(runner, c.command, cwd, pp, names, c.report != NULL, why,
+                                    sizeof why);
+        if (status >= 0) {
+            for (int i = 0; i < 2; i++)
+                profile_free(&profiles[i]);
+            free(cwd);
+            run_cli_free(&c);
+            return status;
+        }
+    }
+    fprintf(stderr, "sbx: audit: sbx could not see individual tests: %s; judging the command as a "
+            "whole\n", why);
 
     struct sandbox_result results[2];
     struct audit_run runs[2];

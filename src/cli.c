@@ -32,6 +32,7 @@ enum {
     OPT_REPORT,
     OPT_STRICT,
     OPT_AGAINST,
+    OPT_RUNNER,
 };
 
 static const struct option run_options[] = {
@@ -51,6 +52,7 @@ static const struct option run_options[] = {
     {"report", required_argument, NULL, OPT_REPORT},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"against", required_argument, NULL, OPT_AGAINST},
+    {"runner", required_argument, NULL, OPT_RUNNER},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -168,6 +170,13 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
                 return CLI_USAGE;
             }
             out->against = optarg;
+            break;
+        case OPT_RUNNER:
+            if (mode != CLI_MODE_AUDIT) {
+                set_err(err, errlen, "--runner belongs to 'sbx audit', not 'sbx %s'", sub);
+                return CLI_USAGE;
+            }
+            out->runner = optarg;
             break;
         case 'v':
             out->verbosity = LOG_VERBOSE;
@@ -342,7 +351,10 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
               "prints a verdict: 0 trustworthy or no network use, 3 FALSE GREEN suspected,\n"
               "1 the command fails under P.\n\n"
               "  -p, --profile NAME|PATH   the profile the command should pass under (qa)\n"
-              "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n",
+              "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n"
+              "      --runner NAME         judge test by test as runner NAME reports them\n"
+              "                            (detected from COMMAND: cargo, unittest, pytest, go,\n"
+              "                            node, prove, automake; tap for a command printing TAP)\n",
               out);
     else
         fputs("Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n\n"

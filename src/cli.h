@@ -25,6 +25,7 @@ struct cli_override {
 struct run_cli {
     const char *profile;    /* -p; NULL: $SBX_PROFILE or "default" */
     const char *against;    /* audit: --against */
+    const char *runner;     /* audit: --runner */
     const char *chdir;      /* -C */
     const char *report;     /* --report */
     bool strict;

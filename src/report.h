@@ -127,6 +127,9 @@ struct run_record *report_audit_begin_run(int index, const char *label);
 void report_audit_end_run(int index, const struct sandbox_result *res, int exit_status);
 /* Returns false (after a warning) when the file cannot be written. */
 bool report_audit_write(const char *verdict, int exit_status);
+/* Audit test by test: the runner's name and the tests judged (an array
+ * of objects, docs/run-record.md), taken over; before report_audit_write. */
+void report_audit_set_tests(const char *runner, struct json_object *tests);
 
 /* Frees a record without writing it. */
 void record_free(struct run_record *rec);

@@ -31,6 +31,8 @@ struct report_file {
     struct json_object *audit_runs[2];
     struct json_object *audit_argv;     /* the command, from record_command() */
     struct run_record *audit_open[2];   /* runs begun, not yet ended */
+    char *audit_runner;                 /* audit test by test: the runner's name */
+    struct json_object *audit_tests;    /* and the tests, judged */
 };
 
 static struct report_file *file;
@@ -116,6 +118,8 @@ static void report_file_free(void)
         record_free(file->audit_open[i]);
     }
     json_object_put(file->audit_argv);
+    json_object_put(file->audit_tests);
+    free(file->audit_runner);
     free(file);
     file = NULL;
     if (die_hook == report_die_hook)
@@ -259,7 +263,23 @@ static struct json_object *audit_document(const char *verdict, int exit_status)
     for (int i = 0; i < 2; i++)
         json_object_array_add(runs, json_object_get(file ? file->audit_runs[i] : NULL));
     json_object_object_add(o, "runs", runs);
+    /* null: the command's runner was not known, judged as a whole */
+    json_object_object_add(o, "runner", file && file->audit_runner
+                                            ? json_object_new_string(file->audit_runner) : NULL);
+    json_object_object_add(o, "tests", json_object_get(file ? file->audit_tests : NULL));
     return o;
+}
+
+void report_audit_set_tests(const char *runner, struct json_object *tests)
+{
+    if (!file || !file->audit) {
+        json_object_put(tests);
+        return;
+    }
+    free(file->audit_runner);
+    file->audit_runner = xstrdup(runner);
+    json_object_put(file->audit_tests);
+    file->audit_tests = tests;
 }
 
 bool report_audit_write(const char *verdict, int exit_status)

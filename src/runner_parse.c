@@ -367,8 +367,12 @@ static char *unittest_desc(const char *s, const char **rest)
     const char *inside = sp + 2, *close = strchr(inside, ')');
     if (!close || close == inside)
         return NULL;
+    /* what unittest prints inside is a dotted Python name (module.Class
+     * or module.Class.method): anything else ("FAILED (failures=1)", the
+     * run's last line) is not a test */
     for (const char *c = inside; c < close; c++)
-        if (*c == ' ' || *c == '(')
+        if (!(*c == '.' || *c == '_' || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
+              (*c >= 'A' && *c <= 'Z') || (unsigned char)*c >= 0x80))
             return NULL;
     size_t name_len = (size_t)(sp - s), in_len = (size_t)(close - inside);
     *rest = close + 1;

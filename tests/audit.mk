@@ -16,3 +16,6 @@ check_PROGRAMS += tests/unit/capture-test
 tests_unit_capture_test_SOURCES = tests/unit/capture-test.c tests/tap.h
 tests_unit_capture_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/capture-test
+# sbx audit test by test, end to end (src/audit_per_test.c).
+TESTS += tests/integration/audit-tests.sh
+EXTRA_DIST += tests/integration/audit-tests.sh

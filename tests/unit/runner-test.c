@@ -490,6 +490,9 @@ static void test_forged_and_odd(void)
     is_int((int)parse_count("tap", "1..2\nok 1 - a\nnot ok 2 - b # todo later\nok\n", NULL), 3,
            "tap: a command's own TAP, numbered or not");
     is_int((int)parse_count("unittest", "ERROR: setUpModule (mod)\n", NULL), 1, "unittest: a module fixture error");
+    is_int((int)parse_count("unittest", "test_a (m.C.test_a) ... ok\n\nRan 1 test in 0.001s\n\n"
+                                         "FAILED (failures=1)\n", NULL), 1,
+           "unittest: the run's last line \"FAILED (failures=1)\" is not a test");
     struct runner_parser *p = runner_parser_new(named("unittest"));
     static const char old_python[] = "test_a (mod.C) ... ok\n";
     runner_parser_feed(p, old_python, sizeof old_python - 1);

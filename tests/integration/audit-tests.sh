@@ -1,0 +1,153 @@
+#!/bin/sh
+# sbx audit test by test (issue 16): a Python unittest suite holding each
+# kind of test (honest, lenient, visibly skipping, pure, and the incident:
+# a server that compares the request's origin with the configured port 0
+# instead of the port it bound, whose test returns early on EPERM), and a
+# go test suite run twice (its result cache must not answer the second
+# time). Every test gets the verdict of sbx(1) AUDIT's table, the record
+# holds them, and an unknown command is judged as a whole, saying why.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+
+work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-tests.XXXXXX" 2>/dev/null) ||
+    work=$(mktemp -d "$PWD/audit-tests.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+SBX_PROFILE_PATH="$SBX_TOP_SRCDIR/profiles"
+export SBX_PROFILE_PATH
+cd "$work" || exit 1
+
+cat >test_suite.py <<'PY'
+import socket, unittest
+
+def bound_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+class Suite(unittest.TestCase):
+    def test_honest(self):
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); s.close()
+    def test_lenient(self):
+        try:
+            bound_port()
+        except PermissionError:
+            return                      # swallowed: green without testing
+    def test_skips(self):
+        try:
+            bound_port()
+        except PermissionError:
+            self.skipTest("no network here")
+    def test_pure(self):
+        self.assertEqual(sorted([3, 1, 2]), [1, 2, 3])
+    def test_origin_check(self):
+        try:
+            port = bound_port()
+        except PermissionError:
+            return                      # the incident: green where it cannot run
+        configured = 0                  # the bug: the configured port, not the bound one
+        self.assertEqual(port, configured, "request rejected: origin port mismatch")
+PY
+
+# The premise, without sbx: the suite fails on the host (the bug is real).
+run_cmd python3 -m unittest test_suite
+isnt "$status" 0 "outside sbx the suite fails: test_origin_check finds the bug"
+
+run_sbx audit --report "$work/a.json" -- python3 -m unittest test_suite
+is "$status" 3 "a false green among the tests: exit 3"
+like "$err" "python -m unittest: added -v" "says what it added so the runner names each test"
+like "$err" "  exercised                  passed / errored: test_suite.Suite.test_honest; denied: bind(AF_INET 127.0.0.1:0) x1 -> EPERM" \
+    "the honest test: exercised, with its own denial"
+like "$err" "  false-green                passed / passed: test_suite.Suite.test_lenient; denied: bind(AF_INET 127.0.0.1:0) x1 -> EPERM" \
+    "the lenient test: false-green"
+like "$err" "  false-green-hiding-failure failed / passed: test_suite.Suite.test_origin_check; denied: bind(" \
+    "the incident: false-green-hiding-failure, not 'the comparison proves nothing'"
+like "$err" "  skipped-here               passed / skipped: test_suite.Suite.test_skips" \
+    "the visibly skipping test: skipped-here"
+unlike "$err" "/ passed: test_suite.Suite.test_pure" "the pure test is not in the table (unaffected)"
+like "$err" "sbx: audit: 5 tests: 1 exercised, 1 false green, 1 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
+    "the summary line"
+like "$err" "re-running 4 test(s) one by one" "denials are attributed by running each test alone"
+j() { jq -r "$1" "$work/a.json"; }
+is "$(j .runner)" unittest "record: the runner"
+is "$(j '[.tests[] | .name + "=" + .verdict] | sort | join(" ")')" \
+    "test_suite.Suite.test_honest=exercised test_suite.Suite.test_lenient=false-green test_suite.Suite.test_origin_check=false-green-hiding-failure test_suite.Suite.test_pure=unaffected test_suite.Suite.test_skips=skipped-here" \
+    "record: every test with its verdict"
+is "$(j '.tests[] | select(.name == "test_suite.Suite.test_origin_check") | .under.status + "/" + .against.status + "/" + (.denied_count | tostring)')" \
+    "failed/passed/1" "record: both results and the denials of the incident"
+is "$(j .verdict)/$(j .exit_status)" false-green/3 "record: the suite's verdict and exit status"
+is "$(j '.runs | length')" 2 "record: both runs are there"
+
+# Nothing denied, nothing to attribute: every test unaffected, exit 0.
+cat >test_calm.py <<'PY'
+import unittest
+class Calm(unittest.TestCase):
+    def test_a(self): pass
+    def test_b(self): self.assertTrue(True)
+PY
+run_sbx audit -- python3 -m unittest test_calm
+is "$status" 0 "a suite without network use: exit 0"
+like "$err" "2 tests: 0 exercised, 0 false green, 0 hiding a failure, 0 fail, 0 skipped here, 2 unaffected" \
+    "every test unaffected"
+unlike "$err" "re-running" "and nothing re-run"
+
+# A run that fails with no test failing (a build error, a runner that
+# could not start) is never summed up as green tests.
+run_sbx audit --runner tap -- sh -c 'echo "not TAP at all"; exit 2'
+is "$status" 1 "a run that fails without a failing test: exit 1"
+like "$err" "  fails                      errored / errored: (the run itself)" "judged as (the run itself)"
+
+# A runner sbx does not know: the command as a whole, saying so.
+run_sbx audit -- sh -c 'exit 0'
+is "$status" 0 "an unknown runner: the command-level verdict"
+like "$err" "sbx could not see individual tests: " "labelled as such"
+run_sbx audit --runner pytset -- true
+is "$status" 125 "--runner with a typo: 125"
+like "$err" "did you mean 'pytest'?" "with the nearest runner's name"
+run_sbx run --runner unittest -- true
+is "$status" 125 "--runner belongs to audit"
+
+# go test caches results: run twice, the second run must still run the
+# tests (sbx adds -count=1), so its verdicts are the same.
+if command -v go >/dev/null 2>&1; then
+    mkdir gosuite && cd gosuite || exit 1
+    printf 'module example.com/s\n\ngo 1.19\n' >go.mod
+    cat >s_test.go <<'GO'
+package s
+
+import (
+	"net"
+	"testing"
+)
+
+func TestHonest(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+}
+
+func TestLenient(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return
+	}
+	l.Close()
+}
+GO
+    # (in the working directory: the only writable place under qa)
+    export GOCACHE="$work/gosuite/.gocache" GOPATH="$work/gosuite/.gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+    for round in 1 2; do
+        run_sbx audit -- go test .
+        [ "$status" = 3 ] || diag "$out"
+        is "$status" 3 "go test, round $round: a false green, exit 3"
+        like "$err" "added -count=1: go test replays cached results" "go test, round $round: -count=1 defeats the result cache, said so"
+        like "$err" "  exercised                  passed / failed: example.com/s TestHonest" "go test, round $round: TestHonest exercised"
+        like "$err" "  false-green                passed / passed: example.com/s TestLenient" "go test, round $round: TestLenient false-green"
+    done
+    cd "$work" || exit 1
+else
+    for i in 1 2 3 4 5 6 7 8; do skip "go is not installed for uid $(id -u)"; done
+fi
+done_testing
