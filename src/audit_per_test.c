@@ -274,6 +274,20 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 "keeps (%d tests, %d bytes a line): the rest are not judged\n",
                 RUNNER_MAX_TESTS, RUNNER_MAX_LINE);
     int exit_status = test_verdicts_exit_status(counts);
+    size_t greens = counts[TEST_FALSE_GREEN] + counts[TEST_FALSE_GREEN_HIDING_FAILURE];
+    if (greens)
+        fprintf(stderr, "sbx: verdict: FALSE GREEN: %zu test(s) passed under %s although calls "
+                "they made were denied%s\n", greens, names[1],
+                counts[TEST_FALSE_GREEN_HIDING_FAILURE] ? ", hiding a failure under the profile" : "");
+    else if (counts[TEST_FAILS])
+        fprintf(stderr, "sbx: verdict: %zu test(s) fail under %s itself: fix that first\n",
+                counts[TEST_FAILS], names[0]);
+    else if (total)
+        fprintf(stderr, "sbx: verdict: trustworthy: every test that made denied calls failed or "
+                "skipped itself under %s\n", names[1]);
+    else
+        fprintf(stderr, "sbx: verdict: the tests do not touch the network (nothing denied under %s)\n",
+                names[1]);
 
     int status = exit_status;
     if (report) {
