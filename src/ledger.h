@@ -135,14 +135,15 @@ uint64_t ledger_total(const struct ledger *l);
 uint64_t ledger_allowed(const struct ledger *l);
 
 /* Bytes the ledger holds on the heap: bounded, whatever the number of
- * denials (the rows are allocated once, in ledger_new()). */
+ * denials (the rows and the events are allocated once, in ledger_new()). */
 size_t ledger_memory_bytes(const struct ledger *l);
 
 /* Rows, the most frequent first. *cursor starts at 0. */
 bool ledger_next(const struct ledger *l, size_t *cursor, struct ledger_entry *out);
 
 /* Denials kept one by one (at most LEDGER_MAX_EVENTS, the first ones),
- * oldest first; *events stays valid as long as l. For a per-test
+ * oldest first; *events stays valid as long as l. Like the rows, read
+ * them once ledger_stop() has returned. For a per-test
  * attribution: join each event's (ns, tid, comm) with the runner's own
  * events. */
 size_t ledger_events(const struct ledger *l, const struct ledger_event **events);
