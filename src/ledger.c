@@ -86,6 +86,16 @@ struct ledger {
     /* SBX_TEST_NO_PIDFD_THREAD: behave as on a kernel before 6.9, so the
      * tests reach the fail-closed path. It only ever denies more. */
     bool test_no_pidfd_thread;
+    /* Parents of recent callers (read_caller): their pid here, a pidfd
+     * that tells whether they are still alive, their pid as the command
+     * sees it. Only the ledger's thread touches it. */
+    struct parent_entry {
+        pid_t host_pid;
+        int pidfd;          /* -1: empty */
+        pid_t inner_pid;
+        int depth;
+    } parents[8];
+    size_t next_parent;     /* round-robin replacement */
 };
 
 /* Overflow rows, one per (call, family, errno), once the table is full. */
@@ -117,6 +127,8 @@ struct ledger *ledger_new(const struct profile *p)
     pthread_condattr_destroy(&monotonic);
     l->notify_fd = -1;
     l->stop_fd = -1;
+    for (size_t i = 0; i < sizeof l->parents / sizeof l->parents[0]; i++)
+        l->parents[i].pidfd = -1;
     l->test_no_pidfd_thread = getenv("SBX_TEST_NO_PIDFD_THREAD") != NULL;
     return l;
 }
@@ -132,6 +144,9 @@ void ledger_free(struct ledger *l)
         return;
     pthread_mutex_destroy(&l->lock);
     pthread_cond_destroy(&l->thread_exited_cond);
+    for (size_t i = 0; i < sizeof l->parents / sizeof l->parents[0]; i++)
+        if (l->parents[i].pidfd >= 0)
+            close(l->parents[i].pidfd);
     for (size_t i = 0; i < l->nrules; i++)
         free(l->rules[i].syscall);
     free(l->rules);
@@ -698,28 +713,70 @@ static bool read_status(pid_t pid, struct proc_status *st)
     return true;
 }
 
-/* /proc/TID/stat: "TID (COMM) S PPID ...". COMM is the raw name (status
- * escapes it), and may itself hold ") ": the last ')' ends it. */
-static bool read_stat(pid_t tid, char *comm, size_t commlen, pid_t *ppid)
+/* /proc/TID/comm: the raw name (status escapes it), then '\n'. */
+static void read_comm(pid_t tid, char *comm, size_t commlen)
 {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)tid);
-    char *text = read_file_text(path, 4096, NULL);
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)tid);
+    size_t n = 0;
+    char *text = read_file_text(path, 64, &n);
     if (!text)
-        return false;
-    char *open = strchr(text, '(');
-    char *close = strrchr(text, ')');
-    bool ok = open && close && close > open && close[1] == ' ' && close[2] && close[3] == ' ';
-    if (ok) {
-        size_t n = (size_t)(close - open - 1);
-        if (n > commlen - 1)
-            n = commlen - 1;
-        memcpy(comm, open + 1, n);
-        comm[n] = '\0';
-        *ppid = (pid_t)atoi(close + 4);
-    }
+        return;
+    if (n && text[n - 1] == '\n')
+        n--;
+    if (n > commlen - 1)
+        n = commlen - 1;
+    memcpy(comm, text, n);
+    comm[n] = '\0';
     free(text);
-    return ok;
+}
+
+static bool pidfd_alive(int pidfd)
+{
+    /* a pidfd polls readable once its process has exited */
+    struct pollfd p = { .fd = pidfd, .events = POLLIN };
+    return poll(&p, 1, 0) == 0;
+}
+
+/* The pid, as seen in its own innermost namespace, of the process that
+ * has pid host_pid here, and how deep that namespace is; false when that
+ * cannot be told for sure. *cached: it was known and alive. A pidfd that is still alive after the status
+ * was read proves the status was that process's (a pid is not reused
+ * before its process has exited), and keeps proving it for later calls:
+ * the entry serves until the process exits. */
+static bool parent_ids(struct ledger *l, pid_t host_pid, pid_t *inner, int *depth, bool *cached)
+{
+    const size_t n = sizeof l->parents / sizeof l->parents[0];
+    *cached = false;
+    for (size_t i = 0; i < n; i++) {
+        struct parent_entry *p = &l->parents[i];
+        if (p->pidfd < 0 || p->host_pid != host_pid)
+            continue;
+        if (pidfd_alive(p->pidfd)) {
+            *inner = p->inner_pid;
+            *depth = p->depth;
+            *cached = true;
+            return true;
+        }
+        close(p->pidfd);  /* a pidfd's release never waits */
+        p->pidfd = -1;
+    }
+    int pidfd = (int)syscall(SYS_pidfd_open, host_pid, 0);
+    if (pidfd < 0)
+        return false;
+    struct proc_status st;
+    if (!read_status(host_pid, &st) || !pidfd_alive(pidfd)) {
+        close(pidfd);
+        return false;
+    }
+    struct parent_entry *p = &l->parents[l->next_parent++ % n];
+    if (p->pidfd >= 0)
+        close(p->pidfd);
+    *p = (struct parent_entry){ .host_pid = host_pid, .pidfd = pidfd,
+                                .inner_pid = st.inner_tgid, .depth = st.depth };
+    *inner = p->inner_pid;
+    *depth = p->depth;
+    return true;
 }
 
 /* Who waits in the call: the thread (seccomp_notif.pid is the caller's
@@ -729,16 +786,18 @@ static bool read_stat(pid_t tid, char *comm, size_t commlen, pid_t *ppid)
  *
  * The thread cannot go away or be reused while it waits in the call, and
  * ledger_handle() keeps what was read only if the notification is still
- * valid afterwards. Its parent can: between reading PPid and the parent's
- * status the parent may exit and its pid be reused. A parent that exits
- * reparents the child before its own pid is freed, so when stat gives
- * the same PPid after the parent's status was read, that status was the
- * parent's; otherwise one more try, then -1.
+ * valid afterwards. Its parent can: it may exit after PPid was read and
+ * its pid be reused before parent_ids() looks at it. A parent that exits
+ * reparents the child before its own pid is freed, so when the caller's
+ * PPid is unchanged after a new parent was looked up, that parent was the
+ * caller's; otherwise the ppid stays -1. A parent already known (the usual
+ * case: init, the test runner) was alive all along, so it had that pid
+ * when PPid was read: one poll().
  *
- * Three small /proc reads per denial. Like every other read of the
- * command's objects they happen in the ledger's thread, the one that may
- * be made to wait (ledger_start). */
-static void read_caller(pid_t tid, pid_t *host_tgid, struct ledger_caller *who)
+ * Two small /proc reads per denial (four for a new parent). Like every
+ * other read of the command's objects they happen in the ledger's
+ * thread, the one that may be made to wait (ledger_start). */
+static void read_caller(struct ledger *l, pid_t tid, pid_t *host_tgid, struct ledger_caller *who)
 {
     *who = (struct ledger_caller){ .tid = tid, .tgid = tid, .ppid = -1 };
     snprintf(who->comm, sizeof who->comm, "?");
@@ -749,29 +808,25 @@ static void read_caller(pid_t tid, pid_t *host_tgid, struct ledger_caller *who)
     *host_tgid = st.tgid;
     who->tid = st.inner_tid;
     who->tgid = st.inner_tgid;
-    pid_t host_ppid = st.ppid;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        pid_t inner_ppid = -1;
-        struct proc_status parent;
-        if (host_ppid == 0) {
-            inner_ppid = 0;  /* a task of our PID namespace's init */
-        } else if (host_ppid > 0 && read_status(host_ppid, &parent)) {
-            /* getppid() says 0 for a parent outside the caller's
-             * namespace (sbx itself, for the sandbox's init) */
-            if (parent.depth == st.depth)
-                inner_ppid = parent.inner_tgid;
-            else if (parent.depth < st.depth)
-                inner_ppid = 0;
-        }
-        pid_t again = -1;
-        if (!read_stat(tid, who->comm, sizeof who->comm, &again))
+    read_comm(tid, who->comm, sizeof who->comm);
+    if (st.ppid <= 0)
+        return;
+    pid_t inner;
+    int depth;
+    bool known;
+    if (!parent_ids(l, st.ppid, &inner, &depth, &known))
+        return;
+    if (!known) {
+        struct proc_status again;
+        if (!read_status(tid, &again) || again.ppid != st.ppid)
             return;
-        if (again == host_ppid) {
-            who->ppid = inner_ppid;
-            return;
-        }
-        host_ppid = again;
     }
+    /* getppid() says 0 for a parent outside the caller's namespace (sbx
+     * itself, for the sandbox's init) */
+    if (depth == st.depth)
+        who->ppid = inner;
+    else if (depth < st.depth)
+        who->ppid = 0;
 }
 
 /* socketcall(2)'s sub-calls (linux/net.h), by their syscall names. */
@@ -950,7 +1005,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     char addr[ADDRESS_MAX];
     pid_t tgid;
     struct ledger_caller who;
-    read_caller(pid, &tgid, &who);
+    read_caller(l, pid, &tgid, &who);
     struct call_families families;
     inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
     int family;

@@ -48,7 +48,8 @@ struct ledger_caller {
     pid_t tgid;         /* its process */
     pid_t ppid;         /* its parent process; 0 when the parent is outside
                          * the caller's PID namespace (as getppid()), -1
-                         * when it changed while it was read */
+                         * when that cannot be told (it changed while it
+                         * was read; no pidfd_open) */
     char comm[16];      /* the thread's name at the call (15 bytes at most,
                          * raw: any byte but NUL; a forked child keeps its
                          * parent thread's name until it execs) */
