@@ -66,6 +66,8 @@ static void print_denials(FILE *out, const struct ledger *l, size_t max_rows)
     while (rows < max_rows && ledger_next(l, &cursor, &e)) {
         e.npids = 0;
         e.more_pids = 0;
+        e.nthreads = 0;
+        e.threads_unlisted_count = 0;
         ledger_format_entry(&e, line, sizeof line);
         fprintf(out, "%s%s", rows ? ", " : "", line);
         shown += e.count;

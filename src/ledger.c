@@ -43,6 +43,7 @@ struct ledger_rule {
 struct ledger_row {
     const char *syscall;        /* points into a rule (lives as long as l) */
     int family;
+    int socket_family, address_family;
     char address[ADDRESS_MAX];
     bool other_addresses;       /* the overflow row of its call */
     int errnum;
@@ -50,6 +51,9 @@ struct ledger_row {
     struct ledger_process pids[LEDGER_MAX_PIDS];
     size_t npids;
     uint64_t more_pids;
+    struct ledger_thread threads[LEDGER_MAX_THREADS];
+    size_t nthreads;
+    uint64_t threads_unlisted_count;
 };
 
 struct ledger {
@@ -60,6 +64,9 @@ struct ledger {
     uint64_t total;
     uint64_t allowed;
     uint64_t unlisted;          /* denials not in any row (table full) */
+    struct ledger_event *events;    /* LEDGER_MAX_EVENTS, allocated once */
+    size_t nevents;
+    uint64_t events_dropped;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
@@ -79,6 +86,16 @@ struct ledger {
     /* SBX_TEST_NO_PIDFD_THREAD: behave as on a kernel before 6.9, so the
      * tests reach the fail-closed path. It only ever denies more. */
     bool test_no_pidfd_thread;
+    /* Parents of recent callers (read_caller): their pid here, a pidfd
+     * that tells whether they are still alive, their pid as the command
+     * sees it. Only the ledger's thread touches it. */
+    struct parent_entry {
+        pid_t host_pid;
+        int pidfd;          /* -1: empty */
+        pid_t inner_pid;
+        int depth;
+    } parents[8];
+    size_t next_parent;     /* round-robin replacement */
 };
 
 /* Overflow rows, one per (call, family, errno), once the table is full. */
@@ -96,6 +113,7 @@ struct ledger *ledger_new(const struct profile *p)
     }
     l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
     l->rows = xcalloc(l->caprows, sizeof *l->rows);
+    l->events = xcalloc(LEDGER_MAX_EVENTS, sizeof *l->events);
     int rc = seccomp_notify_alloc(&l->req, &l->resp);
     if (rc < 0)
         die_with_errno(-rc, "seccomp: cannot size user notifications (SECCOMP_GET_NOTIF_SIZES)");
@@ -109,6 +127,8 @@ struct ledger *ledger_new(const struct profile *p)
     pthread_condattr_destroy(&monotonic);
     l->notify_fd = -1;
     l->stop_fd = -1;
+    for (size_t i = 0; i < sizeof l->parents / sizeof l->parents[0]; i++)
+        l->parents[i].pidfd = -1;
     l->test_no_pidfd_thread = getenv("SBX_TEST_NO_PIDFD_THREAD") != NULL;
     return l;
 }
@@ -124,17 +144,22 @@ void ledger_free(struct ledger *l)
         return;
     pthread_mutex_destroy(&l->lock);
     pthread_cond_destroy(&l->thread_exited_cond);
+    for (size_t i = 0; i < sizeof l->parents / sizeof l->parents[0]; i++)
+        if (l->parents[i].pidfd >= 0)
+            close(l->parents[i].pidfd);
     for (size_t i = 0; i < l->nrules; i++)
         free(l->rules[i].syscall);
     free(l->rules);
     free(l->rows);
+    free(l->events);
     seccomp_notify_free(l->req, l->resp);
     free(l);
 }
 
 size_t ledger_memory_bytes(const struct ledger *l)
 {
-    size_t n = sizeof *l + l->caprows * sizeof *l->rows + l->nrules * sizeof *l->rules;
+    size_t n = sizeof *l + l->caprows * sizeof *l->rows + l->nrules * sizeof *l->rules +
+               LEDGER_MAX_EVENTS * sizeof *l->events;
     for (size_t i = 0; i < l->nrules; i++)
         n += strlen(l->rules[i].syscall) + 1;
     return n;
@@ -142,6 +167,14 @@ size_t ledger_memory_bytes(const struct ledger *l)
 
 uint64_t ledger_total(const struct ledger *l) { return l ? l->total : 0; }
 uint64_t ledger_allowed(const struct ledger *l) { return l ? l->allowed : 0; }
+uint64_t ledger_unlisted(const struct ledger *l) { return l ? l->unlisted : 0; }
+uint64_t ledger_events_dropped(const struct ledger *l) { return l ? l->events_dropped : 0; }
+
+size_t ledger_events(const struct ledger *l, const struct ledger_event **events)
+{
+    *events = l ? l->events : NULL;
+    return l ? l->nevents : 0;
+}
 
 /* Interns a call name so rows never own strings: rule names, or a fixed
  * name for calls recorded by tests without a matching rule. */
@@ -172,18 +205,67 @@ static void row_add_process(struct ledger_row *row, pid_t pid, const char *comm)
     }
 }
 
+/* Threads are told apart by (tgid, tid, comm): libtest names each test's
+ * thread after the test, and a pool thread that a runner renames for its
+ * next test is a new caller. */
+static void row_add_thread(struct ledger_row *row, const struct ledger_caller *who, uint64_t ns)
+{
+    for (size_t i = 0; i < row->nthreads; i++) {
+        struct ledger_thread *t = &row->threads[i];
+        if (t->who.tid == who->tid && t->who.tgid == who->tgid &&
+            strncmp(t->who.comm, who->comm, sizeof t->who.comm) == 0) {
+            t->count++;
+            t->last_ns = ns;
+            return;
+        }
+    }
+    if (row->nthreads == LEDGER_MAX_THREADS) {
+        row->threads_unlisted_count++;  /* the events still have them */
+        return;
+    }
+    struct ledger_thread *t = &row->threads[row->nthreads++];
+    *t = (struct ledger_thread){ .who = *who, .count = 1, .first_ns = ns, .last_ns = ns };
+    t->who.comm[sizeof t->who.comm - 1] = '\0';
+}
+
+static void add_event(struct ledger *l, const struct ledger_denial *d, uint32_t row)
+{
+    if (l->nevents == LEDGER_MAX_EVENTS) {
+        l->events_dropped++;
+        return;
+    }
+    struct ledger_event *ev = &l->events[l->nevents++];
+    *ev = (struct ledger_event){ .ns = d->ns, .who = d->who, .row = row };
+    ev->who.comm[sizeof ev->who.comm - 1] = '\0';
+}
+
 void ledger_record(struct ledger *l, const char *syscall, int family,
                    const char *address, int errnum, pid_t pid, const char *comm)
 {
-    const char *name = intern_syscall(l, syscall);
+    struct ledger_denial d = {
+        .syscall = syscall, .family = family, .socket_family = family,
+        .address_family = address && *address ? family : -1,
+        .address = address, .errnum = errnum,
+        .who = { .tid = pid, .tgid = pid, .ppid = -1 },
+    };
+    snprintf(d.who.comm, sizeof d.who.comm, "%s", comm ? comm : "?");
+    ledger_record_call(l, &d);
+}
+
+void ledger_record_call(struct ledger *l, const struct ledger_denial *d)
+{
+    const char *name = intern_syscall(l, d->syscall);
+    int family = d->family, errnum = d->errnum;
+    int address_family = d->address_family;
     char addr[ADDRESS_MAX];
-    snprintf(addr, sizeof addr, "%s", address ? address : "");
+    snprintf(addr, sizeof addr, "%s", d->address ? d->address : "");
     l->total++;
 
     struct ledger_row *row = NULL;
     for (size_t i = 0; i < l->nrows && !row; i++) {
         struct ledger_row *r = &l->rows[i];
         if (r->syscall == name && r->family == family && r->errnum == errnum &&
+            r->socket_family == d->socket_family && r->address_family == address_family &&
             (r->other_addresses || strcmp(r->address, addr) == 0))
             row = r;
     }
@@ -194,15 +276,20 @@ void ledger_record(struct ledger *l, const char *syscall, int family,
         bool overflow = detailed >= LEDGER_MAX_ROWS;
         if (l->nrows == l->caprows) {
             l->unlisted++;
+            add_event(l, d, LEDGER_NO_ROW);
             return;
         }
         row = &l->rows[l->nrows++];
         *row = (struct ledger_row){ .syscall = name, .family = family, .errnum = errnum,
+                                    .socket_family = d->socket_family,
+                                    .address_family = address_family,
                                     .other_addresses = overflow };
         snprintf(row->address, sizeof row->address, "%s", overflow ? "other addresses" : addr);
     }
     row->count++;
-    row_add_process(row, pid, comm);
+    row_add_process(row, d->who.tgid, d->who.comm);
+    row_add_thread(row, &d->who, d->ns);
+    add_event(l, d, (uint32_t)(row - l->rows));
 }
 
 static int compare_rows(const void *a, const void *b)
@@ -226,9 +313,14 @@ bool ledger_next(const struct ledger *l, size_t *cursor, struct ledger_entry *ou
     qsort(order, l->nrows, sizeof order[0], compare_rows);
     const struct ledger_row *r = order[(*cursor)++];
     *out = (struct ledger_entry){
+        .id = (uint32_t)(r - l->rows),
         .syscall = r->syscall, .family = r->family, .address = r->address,
+        .socket_family = r->socket_family,
+        .address_family = r->address_family,
         .errnum = r->errnum, .count = r->count, .pids = r->pids,
         .npids = r->npids, .more_pids = r->more_pids,
+        .threads = r->threads, .nthreads = r->nthreads,
+        .threads_unlisted_count = r->threads_unlisted_count,
     };
     return true;
 }
@@ -263,18 +355,59 @@ static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
     return at + (size_t)n >= len ? len - 1 : at + (size_t)n;
 }
 
+void ledger_printable_comm(const char *comm, char out[16])
+{
+    size_t j = 0;
+    for (size_t i = 0; i < 15 && comm[i]; i++)
+        out[j++] = (comm[i] >= 0x20 && comm[i] < 0x7f) ? comm[i] : '?';
+    out[j] = '\0';
+}
+
+/* The bracket names each process by the first thread name it showed; the
+ * threads are worth printing when they are more than that: a thread other
+ * than a process's first, another name, or callers that did not fit. */
+static bool threads_say_more(const struct ledger_entry *e)
+{
+    if (e->threads_unlisted_count)
+        return true;
+    for (size_t i = 0; i < e->nthreads; i++) {
+        const struct ledger_caller *t = &e->threads[i].who;
+        if (t->tid != t->tgid)
+            return true;
+        const struct ledger_process *p = NULL;
+        for (size_t k = 0; k < e->npids && !p; k++)
+            if (e->pids[k].pid == t->tgid)
+                p = &e->pids[k];
+        if (!p || strncmp(p->comm, t->comm, sizeof p->comm) != 0)
+            return true;
+    }
+    return false;
+}
+
 void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
 {
-    char famb[16];
+    char famb[16], famb2[16], name[16];
     size_t at = 0;
     buf[0] = '\0';
     at = append(buf, len, at, "%s(", e->syscall);
-    if (e->family >= 0)
-        at = append(buf, len, at, "%s", ledger_family_name(e->family, famb, sizeof famb));
-    else if (seccomp_syscall_has_family(e->syscall))
-        at = append(buf, len, at, "?");  /* a socket call whose family could not be read */
-    if (e->address && e->address[0])
-        at = append(buf, len, at, "%s%s", e->family >= 0 ? " " : "", e->address);
+    bool address_printed = e->address && e->address[0];
+    if (e->socket_family >= 0 && e->address_family >= 0 && e->socket_family != e->address_family) {
+        /* What the kernel was given, not one family for both: an AF_INET6
+         * socket handed an AF_INET sockaddr (UDP connects it as IPv4;
+         * TCP refuses it) is not an IPv6 connect to 127.0.0.1. */
+        at = append(buf, len, at, "%s socket, %s address",
+                    ledger_family_name(e->socket_family, famb, sizeof famb),
+                    ledger_family_name(e->address_family, famb2, sizeof famb2));
+        if (address_printed)
+            at = append(buf, len, at, " %s", e->address);
+    } else {
+        if (e->family >= 0)
+            at = append(buf, len, at, "%s", ledger_family_name(e->family, famb, sizeof famb));
+        else if (seccomp_syscall_has_family(e->syscall))
+            at = append(buf, len, at, "?");  /* a socket call whose family could not be read */
+        if (address_printed)
+            at = append(buf, len, at, "%s%s", e->family >= 0 ? " " : "", e->address);
+    }
     const char *ename = errno_name(e->errnum);
     at = append(buf, len, at, ") x%llu -> ", (unsigned long long)e->count);
     if (ename)
@@ -283,12 +416,28 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
         at = append(buf, len, at, "errno %d", e->errnum);
     if (e->npids) {
         at = append(buf, len, at, " [");
-        for (size_t i = 0; i < e->npids; i++)
+        for (size_t i = 0; i < e->npids; i++) {
+            ledger_printable_comm(e->pids[i].comm, name);
             at = append(buf, len, at, "%spid %d \"%s\"", i ? ", " : "",
-                        (int)e->pids[i].pid, e->pids[i].comm);
+                        (int)e->pids[i].pid, name);
+        }
         if (e->more_pids)
             at = append(buf, len, at, " and %llu more", (unsigned long long)e->more_pids);
         at = append(buf, len, at, "]");
+    }
+    if (e->nthreads && threads_say_more(e)) {
+        size_t shown = e->nthreads < LEDGER_SUMMARY_THREADS ? e->nthreads : LEDGER_SUMMARY_THREADS;
+        at = append(buf, len, at, " by ");
+        for (size_t i = 0; i < shown; i++) {
+            ledger_printable_comm(e->threads[i].who.comm, name);
+            at = append(buf, len, at, "%s%s (tid %d)", i ? ", " : "", name,
+                        (int)e->threads[i].who.tid);
+        }
+        /* Callers that did not fit the row are at least one more. */
+        size_t more = e->nthreads - shown + (e->threads_unlisted_count ? 1 : 0);
+        if (more)
+            at = append(buf, len, at, " and %zu%s more", more,
+                        e->threads_unlisted_count ? "+" : "");
     }
 }
 
@@ -511,35 +660,173 @@ static int read_msghdr_name(pid_t pid, uint64_t msg, bool compat, char *out, siz
     return read_sockaddr(pid, name, namelen, out, outlen);
 }
 
-/* The thread's process: its pid here (Tgid), as seen inside the sandbox
- * (the last NStgid field, that of the innermost PID namespace), and the
- * thread's name. */
-static void read_process(pid_t tid, pid_t *tgid, pid_t *inner, char *comm, size_t commlen)
+/* The last field of a status line of ids ("NSpid:\t812\t3"): the id in
+ * the innermost PID namespace; *fields says how deep that is. */
+static pid_t innermost_id(const char *values, int *fields)
 {
-    *tgid = tid;
-    *inner = tid;
-    snprintf(comm, commlen, "?");
+    int n = 0;
+    pid_t last = -1;
+    for (const char *p = values; *p;) {
+        while (*p == '\t' || *p == ' ')
+            p++;
+        if (!*p)
+            break;
+        last = (pid_t)atoi(p);
+        n++;
+        while (*p && *p != '\t' && *p != ' ')
+            p++;
+    }
+    *fields = n;
+    return last;
+}
+
+struct proc_status {
+    pid_t tgid, ppid;            /* in our PID namespace */
+    pid_t inner_tid, inner_tgid; /* in the task's innermost one */
+    int depth;                   /* PID namespaces the task is in */
+};
+
+static bool read_status(pid_t pid, struct proc_status *st)
+{
+    *st = (struct proc_status){ .tgid = pid, .ppid = -1, .inner_tid = pid, .inner_tgid = pid };
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
     char *text = read_file_text(path, 8192, NULL);
     if (!text)
-        return;
+        return false;
     for (char *line = text; line && *line;) {
         char *next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        if (strncmp(line, "Name:\t", 6) == 0) {
-            snprintf(comm, commlen, "%s", line + 6);
-        } else if (strncmp(line, "Tgid:\t", 6) == 0) {
-            *tgid = (pid_t)atoi(line + 6);
-        } else if (strncmp(line, "NStgid:", 7) == 0) {
-            char *last = strrchr(line, '\t');
-            if (last)
-                *inner = (pid_t)atoi(last + 1);
-        }
+        int fields;
+        if (strncmp(line, "Tgid:\t", 6) == 0)
+            st->tgid = (pid_t)atoi(line + 6);
+        else if (strncmp(line, "PPid:\t", 6) == 0)
+            st->ppid = (pid_t)atoi(line + 6);
+        else if (strncmp(line, "NSpid:", 6) == 0)
+            st->inner_tid = innermost_id(line + 6, &fields);
+        else if (strncmp(line, "NStgid:", 7) == 0)
+            st->inner_tgid = innermost_id(line + 7, &st->depth);
         line = next;
     }
     free(text);
+    return true;
+}
+
+/* /proc/TID/comm: the raw name (status escapes it), then '\n'. */
+static void read_comm(pid_t tid, char *comm, size_t commlen)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)tid);
+    size_t n = 0;
+    char *text = read_file_text(path, 64, &n);
+    if (!text)
+        return;
+    if (n && text[n - 1] == '\n')
+        n--;
+    if (n > commlen - 1)
+        n = commlen - 1;
+    memcpy(comm, text, n);
+    comm[n] = '\0';
+    free(text);
+}
+
+static bool pidfd_alive(int pidfd)
+{
+    /* a pidfd polls readable once its process has exited */
+    struct pollfd p = { .fd = pidfd, .events = POLLIN };
+    return poll(&p, 1, 0) == 0;
+}
+
+/* The pid, as seen in its own innermost namespace, of the process that
+ * has pid host_pid here, and how deep that namespace is; false when that
+ * cannot be told for sure. *cached: it was known and alive. A pidfd that is still alive after the status
+ * was read proves the status was that process's (a pid is not reused
+ * before its process has exited), and keeps proving it for later calls:
+ * the entry serves until the process exits. */
+static bool parent_ids(struct ledger *l, pid_t host_pid, pid_t *inner, int *depth, bool *cached)
+{
+    const size_t n = sizeof l->parents / sizeof l->parents[0];
+    *cached = false;
+    for (size_t i = 0; i < n; i++) {
+        struct parent_entry *p = &l->parents[i];
+        if (p->pidfd < 0 || p->host_pid != host_pid)
+            continue;
+        if (pidfd_alive(p->pidfd)) {
+            *inner = p->inner_pid;
+            *depth = p->depth;
+            *cached = true;
+            return true;
+        }
+        close(p->pidfd);  /* a pidfd's release never waits */
+        p->pidfd = -1;
+    }
+    int pidfd = (int)syscall(SYS_pidfd_open, host_pid, 0);
+    if (pidfd < 0)
+        return false;
+    struct proc_status st;
+    if (!read_status(host_pid, &st) || !pidfd_alive(pidfd)) {
+        close(pidfd);
+        return false;
+    }
+    struct parent_entry *p = &l->parents[l->next_parent++ % n];
+    if (p->pidfd >= 0)
+        close(p->pidfd);
+    *p = (struct parent_entry){ .host_pid = host_pid, .pidfd = pidfd,
+                                .inner_pid = st.inner_tgid, .depth = st.depth };
+    *inner = p->inner_pid;
+    *depth = p->depth;
+    return true;
+}
+
+/* Who waits in the call: the thread (seccomp_notif.pid is the caller's
+ * tid, in our PID namespace), its process, its parent process, and the
+ * thread's name, as the command sees them. In *host_tgid its process in
+ * ours (whose fd table pidfd_getfd reads on old kernels).
+ *
+ * The thread cannot go away or be reused while it waits in the call, and
+ * ledger_handle() keeps what was read only if the notification is still
+ * valid afterwards. Its parent can: it may exit after PPid was read and
+ * its pid be reused before parent_ids() looks at it. A parent that exits
+ * reparents the child before its own pid is freed, so when the caller's
+ * PPid is unchanged after a new parent was looked up, that parent was the
+ * caller's; otherwise the ppid stays -1. A parent already known (the usual
+ * case: init, the test runner) was alive all along, so it had that pid
+ * when PPid was read: one poll().
+ *
+ * Two small /proc reads per denial (four for a new parent). Like every
+ * other read of the command's objects they happen in the ledger's
+ * thread, the one that may be made to wait (ledger_start). */
+static void read_caller(struct ledger *l, pid_t tid, pid_t *host_tgid, struct ledger_caller *who)
+{
+    *who = (struct ledger_caller){ .tid = tid, .tgid = tid, .ppid = -1 };
+    snprintf(who->comm, sizeof who->comm, "?");
+    *host_tgid = tid;
+    struct proc_status st;
+    if (!read_status(tid, &st))
+        return;
+    *host_tgid = st.tgid;
+    who->tid = st.inner_tid;
+    who->tgid = st.inner_tgid;
+    read_comm(tid, who->comm, sizeof who->comm);
+    if (st.ppid <= 0)
+        return;
+    pid_t inner;
+    int depth;
+    bool known;
+    if (!parent_ids(l, st.ppid, &inner, &depth, &known))
+        return;
+    if (!known) {
+        struct proc_status again;
+        if (!read_status(tid, &again) || again.ppid != st.ppid)
+            return;
+    }
+    /* getppid() says 0 for a parent outside the caller's namespace (sbx
+     * itself, for the sandbox's init) */
+    if (depth == st.depth)
+        who->ppid = inner;
+    else if (depth < st.depth)
+        who->ppid = 0;
 }
 
 /* socketcall(2)'s sub-calls (linux/net.h), by their syscall names. */
@@ -708,13 +995,17 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     }
     const struct seccomp_notif *req = l->req;
     pid_t pid = (pid_t)req->pid;
+    /* When the call was made, to join with a test runner's own events;
+     * the reads below take microseconds to a stalled page-in's time. */
+    struct timespec received;
+    clock_gettime(CLOCK_MONOTONIC, &received);
 
     struct decoded_call call;
     decode_call(req, &call);
     char addr[ADDRESS_MAX];
-    pid_t tgid, inner;
-    char comm[16];
-    read_process(pid, &tgid, &inner, comm, sizeof comm);
+    pid_t tgid;
+    struct ledger_caller who;
+    read_caller(l, pid, &tgid, &who);
     struct call_families families;
     inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
     int family;
@@ -735,7 +1026,12 @@ bool ledger_handle(struct ledger *l, int notify_fd)
             if (!rule)
                 l->allowed++;
             else
-                ledger_record(l, rule->syscall, family, addr, rule->errnum, inner, comm);
+                ledger_record_call(l, &(struct ledger_denial){
+                    .syscall = rule->syscall, .family = family,
+                    .socket_family = families.fd_family, .address_family = families.addr_family,
+                    .address = addr, .errnum = rule->errnum, .who = who,
+                    .ns = (uint64_t)received.tv_sec * 1000000000u + (uint64_t)received.tv_nsec,
+                });
         }
         pthread_mutex_unlock(&l->lock);
     }

@@ -126,7 +126,24 @@ static struct json_object *environment(const struct run_facts *f)
     return o;
 }
 
-/* One row of denials.denials, in the shape of ledger_to_json()'s rows.
+static struct json_object *family_or_null(int family)
+{
+    char fam[32];
+    return family >= 0 ? json_cstr_new(ledger_family_name(family, fam, sizeof fam)) : NULL;
+}
+
+/* The keys a thread (a row's caller, or an event's) shares. */
+static void add_caller(struct json_object *o, const struct ledger_caller *who)
+{
+    json_object_object_add(o, "tid", json_object_new_int64(who->tid));
+    json_object_object_add(o, "pid", json_object_new_int64(who->tgid));
+    json_object_object_add(o, "ppid", who->ppid >= 0 ? json_object_new_int64(who->ppid) : NULL);
+    json_object_object_add(o, "comm", json_bytes_new(who->comm, strnlen(who->comm,
+                                                                         sizeof who->comm)));
+}
+
+/* One row of denials.denials, in the shape of ledger_to_json()'s rows
+ * plus the threads and both families.
  * Every string goes through json_bytes: a comm or an AF_UNIX path read
  * from the command's memory may hold any byte. */
 static struct json_object *denial_row(const struct ledger_entry *e)
@@ -153,7 +170,40 @@ static struct json_object *denial_row(const struct ledger_entry *e)
     }
     json_object_object_add(o, "processes", procs);
     json_object_object_add(o, "more_processes", json_object_new_int64(clamp_i64(e->more_pids)));
+    json_object_object_add(o, "id", json_object_new_int64(e->id));
+    json_object_object_add(o, "socket_family", family_or_null(e->socket_family));
+    json_object_object_add(o, "address_family", family_or_null(e->address_family));
+    struct json_object *threads = json_object_new_array();
+    for (size_t i = 0; i < e->nthreads; i++) {
+        const struct ledger_thread *t = &e->threads[i];
+        struct json_object *th = json_object_new_object();
+        add_caller(th, &t->who);
+        json_object_object_add(th, "count", json_object_new_int64(clamp_i64(t->count)));
+        json_object_object_add(th, "first_ns", json_object_new_int64(clamp_i64(t->first_ns)));
+        json_object_object_add(th, "last_ns", json_object_new_int64(clamp_i64(t->last_ns)));
+        json_object_array_add(threads, th);
+    }
+    json_object_object_add(o, "threads", threads);
+    json_object_object_add(o, "threads_unlisted_count",
+                           json_object_new_int64(clamp_i64(e->threads_unlisted_count)));
     return o;
+}
+
+/* Every denial kept one by one, in the order answered (ledger_events). */
+static struct json_object *denial_events(const struct ledger *l)
+{
+    const struct ledger_event *ev;
+    size_t n = ledger_events(l, &ev);
+    struct json_object *events = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *o = json_object_new_object();
+        json_object_object_add(o, "ns", json_object_new_int64(clamp_i64(ev[i].ns)));
+        add_caller(o, &ev[i].who);
+        json_object_object_add(o, "row", ev[i].row != LEDGER_NO_ROW
+                                             ? json_object_new_int64(ev[i].row) : NULL);
+        json_object_array_add(events, o);
+    }
+    return events;
 }
 
 /* The supervisor's denial ledger (NULL: no deny rule applied), row by row. */
@@ -175,6 +225,9 @@ static struct json_object *denials(const struct ledger *l, int64_t *total_out)
                                                                     ? clamp_i64(total - listed)
                                                                     : 0));
     json_object_object_add(o, "denials", rows);
+    json_object_object_add(o, "events", denial_events(l));
+    json_object_object_add(o, "events_dropped",
+                           json_object_new_int64(clamp_i64(ledger_events_dropped(l))));
     *total_out = clamp_i64(total);
     return o;
 }

@@ -37,3 +37,10 @@ EXTRA_DIST += tests/integration/seccomp-cgroupns.sh tests/integration/seccomp-se
 # the wrong fd table.
 TESTS += tests/integration/seccomp-linger.sh tests/integration/seccomp-fdtable.sh
 EXTRA_DIST += tests/integration/seccomp-linger.sh tests/integration/seccomp-fdtable.sh
+# Issue 16: each denial names the thread that made it (parallel named
+# threads, a forked child) and both families of a socket call.
+check_PROGRAMS += tests/helpers/thread-denials
+tests_helpers_thread_denials_SOURCES = tests/helpers/thread-denials.c tests/helpers/helper-util.h
+tests_helpers_thread_denials_LDADD = -lpthread
+TESTS += tests/integration/seccomp-threads.sh
+EXTRA_DIST += tests/integration/seccomp-threads.sh

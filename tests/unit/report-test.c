@@ -504,6 +504,30 @@ static void test_document(void)
     is_str(get_str(o, "verdict"), "false_green_suspected", "document: exit 0 after the ledger's denials");
     is_int(get_int(o, "denials.total"), 2, "document: denials from the ledger");
     is_str(get_str(o, "denials.denials.0.processes.0.comm"), "curl", "document: ... with who made them");
+    json_object_put(o);
+    /* A second thread of that process, with a name that is not UTF-8,
+     * connecting an AF_INET6 socket to an AF_INET address. */
+    struct ledger_denial d = {
+        .syscall = "connect", .family = AF_INET6, .socket_family = AF_INET6,
+        .address_family = AF_INET, .address = "10.0.0.1:443", .errnum = EPERM,
+        .who = { .tid = 43, .tgid = 42, .ppid = 1, .comm = "t\xffx" }, .ns = 77,
+    };
+    ledger_record_call(res.ledger, &d);
+    o = run_document(&facts, &res, 0);
+    is_int(get_int(o, "denials.denials.0.threads.0.tid"), 42, "document: a row's threads, by tid");
+    ok(get(o, "denials.denials.0.threads.0.ppid") == NULL, "document: an unknown ppid is null");
+    is_str(get_str(o, "denials.denials.1.socket_family"), "AF_INET6", "document: the socket's family");
+    is_str(get_str(o, "denials.denials.1.address_family"), "AF_INET", "document: the address's own family");
+    is_str(get_str(o, "denials.denials.1.family"), "AF_INET6", "document: family as it always was");
+    is_int(get_int(o, "denials.denials.1.threads.0.pid"), 42, "document: the thread's process");
+    is_int(get_int(o, "denials.denials.1.threads.0.ppid"), 1, "document: and its parent");
+    is_str(get_str(o, "denials.denials.1.threads.0.comm.base64"), "dP94",
+           "document: a thread name that is not UTF-8 keeps its bytes");
+    is_int((long long)json_object_array_length(get(o, "denials.events")), 3, "document: every denial an event");
+    ok(get_int(o, "denials.events.2.ns") == 77 && get_int(o, "denials.events.2.tid") == 43 &&
+       get_int(o, "denials.events.2.row") == get_int(o, "denials.denials.1.id"),
+       "document: an event's time, thread and row");
+    is_int(get_int(o, "denials.events_dropped"), 0, "document: no event dropped");
     is_int(get_int(o, "duration_us"), 9, "document: the run core's duration");
     ok(get(o, "failure") == NULL, "document: no failure");
     is_str(get_str(o, "network.state.lo"), "down",

@@ -33,7 +33,7 @@ static uint64_t next_random(void)
 
 int main(void)
 {
-    plan(14);
+    plan(17);
     int family;
 
     struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(8080) };
@@ -45,6 +45,21 @@ int main(void)
     struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_port = htons(443) };
     sin6.sin6_addr = in6addr_loopback;
     is_str(fmt(&sin6, sizeof sin6, &family), "[::1]:443", "AF_INET6");
+
+    /* A v4-mapped address is an IPv6 one (the kernel connects it as IPv4
+     * on a dual-stack socket, and refuses it on an IPV6_V6ONLY one):
+     * printed as such, never as a bare 127.0.0.1. */
+    inet_pton(AF_INET6, "::ffff:127.0.0.1", &sin6.sin6_addr);
+    sin6.sin6_port = htons(25);
+    is_str(fmt(&sin6, sizeof sin6, &family), "[::ffff:127.0.0.1]:25", "v4-mapped IPv6 stays IPv6");
+    is_int(family, AF_INET6, "v4-mapped: family AF_INET6");
+    /* An AF_INET sockaddr is formatted by its own family, whatever the
+     * socket it was given to (ledger_format_entry names both). */
+    struct sockaddr_in6 v4_in_v6_buffer;
+    memset(&v4_in_v6_buffer, 0, sizeof v4_in_v6_buffer);
+    memcpy(&v4_in_v6_buffer, &sin, sizeof sin);
+    is_int(ledger_format_sockaddr(&v4_in_v6_buffer, sizeof v4_in_v6_buffer, out, sizeof out),
+           AF_INET, "an AF_INET sockaddr in an AF_INET6-sized buffer: AF_INET");
 
     struct sockaddr_un sun = { .sun_family = AF_UNIX };
     strcpy(sun.sun_path, "/run/test.sock");
