@@ -32,6 +32,7 @@ enum {
     OPT_REPORT,
     OPT_STRICT,
     OPT_AGAINST,
+    OPT_AGAINST_TIMEOUT,
 };
 
 static const struct option run_options[] = {
@@ -51,6 +52,7 @@ static const struct option run_options[] = {
     {"report", required_argument, NULL, OPT_REPORT},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"against", required_argument, NULL, OPT_AGAINST},
+    {"against-timeout", required_argument, NULL, OPT_AGAINST_TIMEOUT},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -168,6 +170,23 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
                 return CLI_USAGE;
             }
             out->against = optarg;
+            break;
+        case OPT_AGAINST_TIMEOUT:
+            if (mode != CLI_MODE_AUDIT) {
+                set_err(err, errlen, "--against-timeout belongs to 'sbx audit', not 'sbx %s'", sub);
+                return CLI_USAGE;
+            }
+            /* As [limits] timeout reads it (profile_values.c parse_timeout). */
+            if (!strcmp(optarg, "none") || !strcmp(optarg, "0")) {
+                out->against_timeout_ms = 0;
+            } else if (!parse_duration_ms(optarg, &out->against_timeout_ms) ||
+                       out->against_timeout_ms == 0 ||
+                       out->against_timeout_ms > 365ULL * 86400 * 1000) {
+                set_err(err, errlen, "--against-timeout: '%s' is not valid: expected a duration "
+                        "such as 90s, 30m, 2h (at most 365d), or 0 or 'none' for no bound", optarg);
+                return CLI_USAGE;
+            }
+            out->against_timeout_set = true;
             break;
         case 'v':
             out->verbosity = LOG_VERBOSE;
@@ -342,7 +361,10 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
               "prints a verdict: 0 trustworthy or no network use, 3 FALSE GREEN suspected,\n"
               "1 the command fails under P.\n\n"
               "  -p, --profile NAME|PATH   the profile the command should pass under (qa)\n"
-              "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n",
+              "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n"
+              "      --against-timeout DURATION\n"
+              "                            bound the run under Q (default: 3 x the first run,\n"
+              "                            at least 10s; 0: none); exit 124 there is a failure\n",
               out);
     else
         fputs("Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n\n"

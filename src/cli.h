@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <pwd.h>
 #include <sys/types.h>
 
@@ -25,6 +26,8 @@ struct cli_override {
 struct run_cli {
     const char *profile;    /* -p; NULL: $SBX_PROFILE or "default" */
     const char *against;    /* audit: --against */
+    bool against_timeout_set;      /* audit: --against-timeout given */
+    uint64_t against_timeout_ms;   /* its value; 0: no bound of the audit's */
     const char *chdir;      /* -C */
     const char *report;     /* --report */
     bool strict;
