@@ -66,8 +66,12 @@ static void format_ms(char *buf, size_t len, uint64_t ms)
 {
     if (ms % 1000)
         snprintf(buf, len, "%" PRIu64 " ms", ms);
-    else
+    else if (ms % 60000 || ms < 120000)
         snprintf(buf, len, "%" PRIu64 " s", ms / 1000);
+    else if (ms % 3600000)
+        snprintf(buf, len, "%" PRIu64 " min", ms / 60000);
+    else
+        snprintf(buf, len, "%" PRIu64 " h", ms / 3600000);
 }
 
 void audit_describe_bound(char *buf, size_t len, const struct audit_bound *b)

@@ -6,3 +6,7 @@ tests_unit_audit_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/audit-test
 TESTS += tests/integration/audit-corpus.sh
 EXTRA_DIST += tests/integration/audit-corpus.sh tests/corpus
+# Signals stop an audit; the --against run is bounded (issue 16).
+check_PROGRAMS += tests/helpers/bind-or-wait
+TESTS += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh
+EXTRA_DIST += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh

@@ -24,7 +24,7 @@ static char *report(const struct audit_run *a, const struct audit_run *b, enum a
 
 int main(void)
 {
-    plan(57);
+    plan(59);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct ledger *denied = ledger_new(&p);
@@ -120,6 +120,12 @@ int main(void)
     b = audit_against_bound(200000, false, 0, 4000);
     audit_describe_bound(d, sizeof d, &b);
     is_str(d, "4 s: the profile's timeout", "the profile's bound, described");
+    b = audit_against_bound(200000, true, 0, 30 * 60 * 1000);
+    audit_describe_bound(d, sizeof d, &b);
+    is_str(d, "30 min: the profile's timeout", "minutes read as minutes");
+    b = audit_against_bound(3000000000, false, 0, 0);
+    audit_describe_bound(d, sizeof d, &b);
+    is_str(d, "150 min: 3 x the first run's 3000.00 s, at least 10 s", "a long first run");
     is_str(audit_bound_source_name(AUDIT_BOUND_FIRST_RUN), "first-run", "record name: first-run");
     is_str(audit_bound_source_name(AUDIT_BOUND_OPTION), "option", "record name: option");
     is_str(audit_bound_source_name(AUDIT_BOUND_PROFILE), "profile", "record name: profile");
