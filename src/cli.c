@@ -359,12 +359,12 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
         fputs("Usage: sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n\n"
               "Runs COMMAND under P (default qa), then under Q (default restrictive), and\n"
               "prints a verdict: 0 trustworthy or no network use, 3 FALSE GREEN suspected,\n"
-              "1 the command fails under P.\n\n"
+              "1 the command fails under P, 128+N when signal N stopped it.\n\n"
               "  -p, --profile NAME|PATH   the profile the command should pass under (qa)\n"
               "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n"
               "      --against-timeout DURATION\n"
               "                            bound the run under Q (default: 3 x the first run,\n"
-              "                            at least 10s; 0: none); exit 124 there is a failure\n",
+              "                            at least 10s; 0: none); timing out there is failing\n",
               out);
     else
         fputs("Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n\n"
