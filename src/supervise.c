@@ -278,6 +278,14 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
                  strsignal(WTERMSIG(s->init_status)));
         res->exit_status = SBX_EXIT_FAILURE;
     }
+    if (killed_after_stop && !s->have_status && !s->exec_failed && !s->command_setup_failed) {
+        /* SIGKILL of init took the command with it: that is how it ended
+         * (setup is over long before SUPERVISE_GRACE_MS), not a failure of sbx. */
+        res->command_ran = true;
+        res->term_signal = SIGKILL;
+        res->wait_status = SIGKILL;
+        res->exit_status = 128 + SIGKILL;
+    }
     if (s->timed_out)
         res->exit_status = SBX_EXIT_TIMEOUT;
 }

@@ -12,7 +12,7 @@
 # catches a second run that follows a stop signal.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 44
+plan 45
 
 # qa makes the current directory writable: the log is written there, in
 # the build tree when it is ours, else under $TMPDIR.
@@ -26,7 +26,7 @@ export SBX_PROFILE_PATH
 if ! "$SBX" run -- true >/dev/null 2>"$work/sbx-err"; then
     why=$(head -n 1 "$work/sbx-err")
     i=0
-    while [ $i -lt 44 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
+    while [ $i -lt 45 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
     done_testing
 fi
 
@@ -128,7 +128,7 @@ wait $pid
 is "$?:$(tail -n 1 "$work/out")" "0:survived" "control: sbx run waits for a command that ignores SIGTERM"
 new_marker 8
 : >"$work/out"
-env --default-signal=TERM "$SBX" audit -- sh -c 'trap "" TERM; echo ready; sleep "$1"; sleep "$1"' sh "$marker" \
+env --default-signal=TERM "$SBX" audit --report "$work/r.json" -- sh -c 'trap "" TERM; echo ready; sleep "$1"; sleep "$1"' sh "$marker" \
     </dev/null >"$work/out" 2>&1 &
 pid=$!
 wait_for_text "$work/out" ready
@@ -143,6 +143,8 @@ else fail "it is killed about 5 s after the signal (${ms} ms)"; diag "$(cat "$wo
 like "$(cat "$work/out")" "sbx: the command did not exit 5 s after SIGTERM: killing the sandbox" \
     "and sbx says why"
 is "$(count_marker)" 0 "nothing of it is left"
+is "$(jq -c '[.exit_status, .interrupted.signal_name, .runs[0].result.signal_name, .runs[0].verdict]' "$work/r.json" 2>&1)" \
+    '[143,"SIGTERM","SIGKILL","killed_by_signal"]' "the record says the command was killed, not that sbx failed"
 
 # Ctrl-C at a terminal: the kernel signals the foreground process group,
 # sbx and the command alike; sbx does not forward it (the command has its
