@@ -11,14 +11,14 @@
 
 _sbx_run_options='--profile --chdir --rw --ro --tmpfs --hide --setenv --unsetenv
     --keepenv --nofile --timeout --network --outbound --report --strict --verbose --quiet --help'
-_sbx_audit_options="$_sbx_run_options --against --runner"
+_sbx_audit_options="$_sbx_run_options --against --against-timeout --runner"
 _sbx_probe_options='--json --tap --profile'
 
 # Options of run/audit/probe that take a value (the next word).
 _sbx_option_takes_value()
 {
     case $1 in
-        -p|--profile|--against|--runner|-C|--chdir|--rw|--ro|--tmpfs|--hide|--setenv|\
+        -p|--profile|--against|--against-timeout|--runner|-C|--chdir|--rw|--ro|--tmpfs|--hide|--setenv|\
         --unsetenv|--keepenv|--nofile|--timeout|--network|--report) return 0 ;;
     esac
     return 1

@@ -4,6 +4,7 @@
 
 #include "audit.h"
 #include "audit_per_test.h"
+#include "audit_signals.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
@@ -13,6 +14,7 @@
 #include "sandbox.h"
 #include "util.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,7 @@ int cmd_audit(int argc, char **argv)
         break;
     }
     log_verbosity = c.verbosity;
+    audit_catch_stop_signals();
     /* --strict needs nothing here: the verdict already exits 3 for a green
      * after denials. */
     const char *names[2] = { c.profile ? c.profile : "qa", c.against ? c.against : "restrictive" };
@@ -64,8 +67,12 @@ int cmd_audit(int argc, char **argv)
     }
     if (runner) {
         const struct profile *pp[2] = { &profiles[0], &profiles[1] };
-        int status = audit_per_test(runner, c.command, cwd, pp, names, c.report != NULL, why,
-                                    sizeof why);
+        struct audit_per_test_options o = {
+            .report = c.report != NULL,
+            .against_timeout_set = c.against_timeout_set,
+            .against_timeout_ms = c.against_timeout_ms,
+        };
+        int status = audit_per_test(runner, c.command, cwd, pp, names, &o, why, sizeof why);
         if (status >= 0) {
             for (int i = 0; i < 2; i++)
                 profile_free(&profiles[i]);
@@ -80,31 +87,67 @@ int cmd_audit(int argc, char **argv)
     struct sandbox_result results[2];
     struct audit_run runs[2];
     memset(results, 0, sizeof results);
+    int nresults = 0;
+    int interrupted_by = 0, interrupted_during = -1;
     for (int i = 0; i < 2; i++) {
+        if ((interrupted_by = audit_stop_requested(NULL))) {
+            interrupted_during = i - 1;
+            break;
+        }
+        struct audit_bound bound = { profiles[i].timeout_ms,
+                                     profiles[i].timeout_ms ? AUDIT_BOUND_PROFILE : AUDIT_BOUND_NONE, 0 };
+        if (i == 1)
+            bound = audit_against_bound(results[0].duration_us, c.against_timeout_set,
+                                        c.against_timeout_ms, profiles[1].timeout_ms);
         char label[128];
         snprintf(label, sizeof label, "%s, under %s", labels[i], names[i]);
         fprintf(stderr, "sbx: audit: ---- %s ----\n", label);
+        if (i == 1) {
+            char b[160];
+            audit_describe_bound(b, sizeof b, &bound);
+            fprintf(stderr, "sbx: audit: time bound of this run: %s%s\n", b,
+                    bound.source == AUDIT_BOUND_FIRST_RUN ? " (--against-timeout changes it)" : "");
+        }
         fflush(stderr);
         fflush(stdout);
         struct sandbox_request req = {
             .profile = &profiles[i], .argv = c.command, .cwd = cwd, .label = label,
+            .timeout_ms = bound.timeout_ms,
+            .may_start = audit_may_start, .stop_signals = audit_caught_signals(),
         };
         if (c.report) {
             report_audit_begin_run(i, label);
             record_profile(&profiles[i]);
             record_command(c.command, cwd);
+            if (i == 1)
+                report_audit_against_timeout(bound.timeout_ms, audit_bound_source_name(bound.source));
         }
         int status = sandbox_run(&req, &results[i]);
+        nresults = i + 1;
         fflush(stdout);
         runs[i] = (struct audit_run){
             .profile = names[i],
             .exit_status = results[i].command_ran || results[i].exit_status ? results[i].exit_status : status,
             .duration_us = results[i].duration_us,
             .ledger = results[i].ledger,
+            .timed_out = results[i].timed_out,
+            .bound = bound,
         };
-        fprintf(stderr, "sbx: audit: ---- end of %s ----\n", label);
-        if (c.report)
+        if (!results[i].not_started)
+            fprintf(stderr, "sbx: audit: ---- end of %s ----\n", label);
+        if (c.report) {
             report_audit_end_run(i, &results[i], runs[i].exit_status);
+            if (i == 1)
+                report_audit_against_timed_out(results[i].timed_out);
+        }
+        /* Checked before anything else: a signal stops the audit whatever
+         * the command made of it (a run stopped before clone() is not a
+         * failure of sbx, and a command that exits 0 on SIGTERM did not
+         * pass). */
+        if ((interrupted_by = audit_stop_requested(&results[i]))) {
+            interrupted_during = results[i].not_started ? i - 1 : i;
+            break;
+        }
         if (runs[i].exit_status == SBX_EXIT_FAILURE && !results[i].command_ran) {
             /* sbx itself failed: no verdict can rest on that run. */
             fprintf(stderr, "sbx: audit: no verdict: the sandbox could not run the command under %s\n",
@@ -120,18 +163,29 @@ int cmd_audit(int argc, char **argv)
             return SBX_EXIT_FAILURE;
         }
     }
-    int status_override = 0;
-    enum audit_verdict v = audit_decide(&runs[0], &runs[1]);
-    audit_print_report(stderr, &runs[0], &runs[1], v);
-    if (c.report && !report_audit_write(audit_verdict_name(v), audit_verdict_exit_status(v))) {
-        status_override = SBX_EXIT_FAILURE;  /* the evidence asked for is missing */
+    int status_override = 0, exit_status;
+    if (interrupted_by) {
+        /* sbx(1) AUDIT: 128+N, and no verdict from a half of the evidence. */
+        exit_status = 128 + interrupted_by;
+        audit_print_interrupted(stderr, interrupted_by, interrupted_during, names);
+        if (c.report) {
+            report_audit_interrupted(interrupted_by, interrupted_during);
+            if (!report_audit_write(NULL, exit_status))
+                status_override = SBX_EXIT_FAILURE;
+        }
+    } else {
+        enum audit_verdict v = audit_decide(&runs[0], &runs[1]);
+        audit_print_report(stderr, &runs[0], &runs[1], v);
+        exit_status = audit_verdict_exit_status(v);
+        if (c.report && !report_audit_write(audit_verdict_name(v), exit_status))
+            status_override = SBX_EXIT_FAILURE;  /* the evidence asked for is missing */
     }
 
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < nresults; i++)
         sandbox_result_free(&results[i]);
+    for (int i = 0; i < 2; i++)
         profile_free(&profiles[i]);
-    }
     free(cwd);
     run_cli_free(&c);
-    return status_override ? status_override : audit_verdict_exit_status(v);
+    return status_override ? status_override : exit_status;
 }

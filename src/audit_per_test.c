@@ -14,6 +14,7 @@
 #include "audit_per_test.h"
 
 #include "audit.h"
+#include "audit_signals.h"
 #include "audit_tests.h"
 #include "capture.h"
 #include "exit.h"
@@ -35,15 +36,20 @@ static void feed_parser(int stream, const char *bytes, size_t len, void *data)
     runner_parser_feed(data, bytes, len);
 }
 
-/* One run of argv under p, its output parsed by a new parser (returned). */
+/* One run of argv under p, within timeout_ms (0: the profile's), its
+ * output parsed by a new parser (returned). */
 static struct runner_parser *run_side(const struct runner *r, const struct profile *p,
                                       char *const *argv, const char *cwd, const char *label,
-                                      bool quiet, struct sandbox_result *res, int *status)
+                                      bool quiet, uint64_t timeout_ms, struct sandbox_result *res,
+                                      int *status)
 {
     struct runner_parser *parser = runner_parser_new(r);
     struct capture *cap = capture_start(feed_parser, parser,
                                         CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0));
-    struct sandbox_request req = { .profile = p, .argv = argv, .cwd = cwd, .label = label };
+    struct sandbox_request req = {
+        .profile = p, .argv = argv, .cwd = cwd, .label = label, .timeout_ms = timeout_ms,
+        .may_start = audit_may_start, .stop_signals = audit_caught_signals(),
+    };
     *status = sandbox_run(&req, res);
     capture_stop(cap);
     runner_parser_finish(parser, res->timed_out);
@@ -115,10 +121,24 @@ static struct json_object *test_json(const struct judged_test *t, const char *na
     return o;
 }
 
-int audit_per_test(const struct runner *r, char *const *command, const char *cwd,
-                   const struct profile *profiles[2], const char *names[2], bool report,
-                   char *why, size_t why_size)
+/* sbx(1) AUDIT: 128+N, and no verdict from a part of the evidence. */
+static int interrupted(int sig, int during, const char *names[2], bool report)
 {
+    audit_print_interrupted(stderr, sig, during, names);
+    if (report) {
+        report_audit_interrupted(sig, during);
+        if (!report_audit_write(NULL, 128 + sig))
+            return SBX_EXIT_FAILURE;
+    }
+    return 128 + sig;
+}
+
+int audit_per_test(const struct runner *r, char *const *command, const char *cwd,
+                   const struct profile *profiles[2], const char *names[2],
+                   const struct audit_per_test_options *o, char *why, size_t why_size)
+{
+    bool report = o->report;
+    struct audit_bound bound = { 0 };
     struct runner_command rc;
     char err[512];
     if (!runner_command(r, command, &rc, err, sizeof err)) {
@@ -133,22 +153,59 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     struct sandbox_result results[2];
     int statuses[2];
     memset(results, 0, sizeof results);
+    int sig = 0;
     for (int i = 0; i < 2; i++) {
+        if ((sig = audit_stop_requested(NULL))) {
+            for (int k = 0; k < i; k++) {
+                sandbox_result_free(&results[k]);
+                runner_parser_free(parsers[k]);
+            }
+            runner_command_free(&rc);
+            return interrupted(sig, i - 1, names, report);
+        }
         char label[128];
         snprintf(label, sizeof label, "%s, under %s", labels[i], names[i]);
         fprintf(stderr, "sbx: audit: ---- %s ----\n", label);
+        uint64_t timeout_ms = 0;
+        if (i == 1) {
+            bound = audit_against_bound(results[0].duration_us, o->against_timeout_set,
+                                        o->against_timeout_ms, profiles[1]->timeout_ms);
+            char b[160];
+            audit_describe_bound(b, sizeof b, &bound);
+            fprintf(stderr, "sbx: audit: time bound of this run: %s%s\n", b,
+                    bound.source == AUDIT_BOUND_FIRST_RUN ? " (--against-timeout changes it)" : "");
+            timeout_ms = bound.timeout_ms;
+        }
         fflush(stderr);
         if (report) {
             report_audit_begin_run(i, label);
             record_profile(profiles[i]);
             record_command(rc.argv, cwd);
+            if (i == 1)
+                report_audit_against_timeout(bound.timeout_ms, audit_bound_source_name(bound.source));
         }
-        parsers[i] = run_side(r, profiles[i], rc.argv, cwd, label, false, &results[i], &statuses[i]);
+        parsers[i] = run_side(r, profiles[i], rc.argv, cwd, label, false, timeout_ms, &results[i],
+                              &statuses[i]);
         int exit_status = results[i].command_ran || results[i].exit_status ? results[i].exit_status
                                                                            : statuses[i];
-        fprintf(stderr, "sbx: audit: ---- end of %s ----\n", label);
-        if (report)
+        if (!results[i].not_started)
+            fprintf(stderr, "sbx: audit: ---- end of %s ----\n", label);
+        if (report) {
             report_audit_end_run(i, &results[i], exit_status);
+            if (i == 1)
+                report_audit_against_timed_out(results[i].timed_out);
+        }
+        if ((sig = audit_stop_requested(&results[i]))) {
+            for (int k = 0; k <= i; k++) {
+                sandbox_result_free(&results[k]);
+                runner_parser_free(parsers[k]);
+            }
+            runner_command_free(&rc);
+            return interrupted(sig, results[i].not_started ? i - 1 : i, names, report);
+        }
+        if (i == 1 && results[i].timed_out)
+            fprintf(stderr, "sbx: audit: the run under %s timed out: the tests it had not finished "
+                    "count as timed out there\n", names[1]);
         if (exit_status == SBX_EXIT_FAILURE && !results[i].command_ran) {
             fprintf(stderr, "sbx: audit: no verdict: the sandbox could not run the command under %s\n",
                     names[i]);
@@ -230,8 +287,15 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         struct sandbox_result res;
         memset(&res, 0, sizeof res);
         int st;
+        if ((sig = audit_stop_requested(NULL))) {
+            if (have)
+                runner_command_free(&rerun);
+            runner_argv_free(alone);
+            break;
+        }
         struct runner_parser *p = run_side(r, profiles[1], have ? rerun.argv : alone, cwd,
-                                           "attribution", true, &res, &st);
+                                           "attribution", true, bound.timeout_ms, &res, &st);
+        sig = audit_stop_requested(&res);
         t->j.denied = ledger_total(res.ledger);
         describe_denials(res.ledger, t->denied_text, sizeof t->denied_text);
         fprintf(stderr, "sbx: audit: [%zu/%zu] %s: %llu denied\n", ++done, todo, which->id,
@@ -241,6 +305,17 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         if (have)
             runner_command_free(&rerun);
         runner_argv_free(alone);
+        if (sig)
+            break;
+    }
+    if (sig) {
+        free(tests);
+        for (int i = 0; i < 2; i++) {
+            runner_parser_free(parsers[i]);
+            sandbox_result_free(&results[i]);
+        }
+        runner_command_free(&rc);
+        return interrupted(sig, 1, names, report);
     }
 
     size_t counts[TEST_VERDICT_COUNT] = { 0 };

@@ -33,6 +33,7 @@ enum {
     OPT_STRICT,
     OPT_AGAINST,
     OPT_RUNNER,
+    OPT_AGAINST_TIMEOUT,
 };
 
 static const struct option run_options[] = {
@@ -53,6 +54,7 @@ static const struct option run_options[] = {
     {"strict", no_argument, NULL, OPT_STRICT},
     {"against", required_argument, NULL, OPT_AGAINST},
     {"runner", required_argument, NULL, OPT_RUNNER},
+    {"against-timeout", required_argument, NULL, OPT_AGAINST_TIMEOUT},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -177,6 +179,23 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
                 return CLI_USAGE;
             }
             out->runner = optarg;
+            break;
+        case OPT_AGAINST_TIMEOUT:
+            if (mode != CLI_MODE_AUDIT) {
+                set_err(err, errlen, "--against-timeout belongs to 'sbx audit', not 'sbx %s'", sub);
+                return CLI_USAGE;
+            }
+            /* As [limits] timeout reads it (profile_values.c parse_timeout). */
+            if (!strcmp(optarg, "none") || !strcmp(optarg, "0")) {
+                out->against_timeout_ms = 0;
+            } else if (!parse_duration_ms(optarg, &out->against_timeout_ms) ||
+                       out->against_timeout_ms == 0 ||
+                       out->against_timeout_ms > 365ULL * 86400 * 1000) {
+                set_err(err, errlen, "--against-timeout: '%s' is not valid: expected a duration "
+                        "such as 90s, 30m, 2h (at most 365d), or 0 or 'none' for no bound", optarg);
+                return CLI_USAGE;
+            }
+            out->against_timeout_set = true;
             break;
         case 'v':
             out->verbosity = LOG_VERBOSE;
@@ -349,12 +368,15 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
         fputs("Usage: sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n\n"
               "Runs COMMAND under P (default qa), then under Q (default restrictive), and\n"
               "prints a verdict: 0 trustworthy or no network use, 3 FALSE GREEN suspected,\n"
-              "1 the command fails under P.\n\n"
+              "1 the command fails under P, 128+N when signal N stopped it.\n\n"
               "  -p, --profile NAME|PATH   the profile the command should pass under (qa)\n"
               "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n"
               "      --runner NAME         judge test by test as runner NAME reports them\n"
               "                            (detected from COMMAND: cargo, unittest, pytest, go,\n"
-              "                            node, prove, automake; tap for a command printing TAP)\n",
+              "                            node, prove, automake; tap for a command printing TAP)\n"
+              "      --against-timeout DURATION\n"
+              "                            bound the run under Q (default: 3 x the first run,\n"
+              "                            at least 10s; 0: none); timing out there is failing\n",
               out);
     else
         fputs("Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n\n"

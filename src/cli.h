@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <pwd.h>
 #include <sys/types.h>
 
@@ -26,6 +27,8 @@ struct run_cli {
     const char *profile;    /* -p; NULL: $SBX_PROFILE or "default" */
     const char *against;    /* audit: --against */
     const char *runner;     /* audit: --runner */
+    bool against_timeout_set;      /* audit: --against-timeout given */
+    uint64_t against_timeout_ms;   /* its value; 0: no bound of the audit's */
     const char *chdir;      /* -C */
     const char *report;     /* --report */
     bool strict;

@@ -5,6 +5,7 @@
 #include "caps.h"
 #include "channel.h"
 #include "exit.h"
+#include "init.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
@@ -133,6 +134,17 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
     close_extra_fds_on_exec();
     privileges_drop(ctx->caps_kept, p->no_new_privs);
 
+    /* execve() resets caught signals to their default action, but a
+     * signal that comes between unblocking and execve() would still run a
+     * handler of sbx's (`sbx audit` catches SIGINT, SIGTERM and SIGHUP)
+     * and never reach the command. Reset them first, as posix_spawn()
+     * does; ignored ones stay ignored, as execve() keeps them. */
+    for (int i = 0; i < forwarded_signal_count; i++) {
+        struct sigaction sa;
+        if (sigaction(forwarded_signals[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
+            sa.sa_handler != SIG_DFL)
+            signal(forwarded_signals[i], SIG_DFL);
+    }
     if (sigprocmask(SIG_SETMASK, &ctx->caller_mask, NULL) < 0)
         die_errno("sigprocmask");
     /* The filter the supervisor compiled goes in last, after no_new_privs

@@ -118,6 +118,7 @@ bool report_write(struct run_record *rec, const struct sandbox_result *res, int 
  *   rec = report_audit_begin_run(i, label);        i = 0 (under), 1 (against)
  *   record_profile(...); record_command(...); sandbox_run(...);
  *   report_audit_end_run(i, &result, status);      before sandbox_result_free
+ *                                                  (a run that did not start stays null)
  *   report_audit_write(verdict, exit_status);
  * A die() or exit() in between writes what is known (verdict null, the
  * run under way as setup_failed). */
@@ -130,6 +131,13 @@ bool report_audit_write(const char *verdict, int exit_status);
 /* Audit test by test: the runner's name and the tests judged (an array
  * of objects, docs/run-record.md), taken over; before report_audit_write. */
 void report_audit_set_tests(const char *runner, struct json_object *tests);
+/* What bounds the --against run (timeout_ms 0: nothing; source as
+ * audit_bound_source_name()), before it starts; expired after it ended. */
+void report_audit_against_timeout(uint64_t timeout_ms, const char *source);
+void report_audit_against_timed_out(bool expired);
+/* A signal stopped the audit during (or right after) run `during`; then
+ * report_audit_write(NULL, 128 + sig). */
+void report_audit_interrupted(int sig, int during);
 
 /* Frees a record without writing it. */
 void record_free(struct run_record *rec);

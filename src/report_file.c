@@ -15,6 +15,9 @@
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,6 +36,10 @@ struct report_file {
     struct run_record *audit_open[2];   /* runs begun, not yet ended */
     char *audit_runner;                 /* audit test by test: the runner's name */
     struct json_object *audit_tests;    /* and the tests, judged */
+    /* sbx audit: the bound of the --against run (null until known) */
+    struct json_object *audit_against_timeout;
+    /* sbx audit: the signal that stopped it (null: none) */
+    struct json_object *audit_interrupted;
 };
 
 static struct report_file *file;
@@ -120,6 +127,8 @@ static void report_file_free(void)
     json_object_put(file->audit_argv);
     json_object_put(file->audit_tests);
     free(file->audit_runner);
+    json_object_put(file->audit_against_timeout);
+    json_object_put(file->audit_interrupted);
     free(file);
     file = NULL;
     if (die_hook == report_die_hook)
@@ -245,6 +254,11 @@ void report_audit_end_run(int index, const struct sandbox_result *res, int exit_
     if (!file || !file->audit || index < 0 || index > 1 || !file->audit_open[index])
         return;
     struct run_record *rec = file->audit_open[index];
+    if (res && res->not_started) {
+        /* stopped before clone(): the run stays null */
+        record_free(rec);
+        return;
+    }
     json_object_put(file->audit_runs[index]);
     file->audit_runs[index] = record_to_json(rec, res, exit_status);
     record_free(rec);
@@ -267,6 +281,9 @@ static struct json_object *audit_document(const char *verdict, int exit_status)
     json_object_object_add(o, "runner", file && file->audit_runner
                                             ? json_object_new_string(file->audit_runner) : NULL);
     json_object_object_add(o, "tests", json_object_get(file ? file->audit_tests : NULL));
+    json_object_object_add(o, "against_timeout",
+                           json_object_get(file ? file->audit_against_timeout : NULL));
+    json_object_object_add(o, "interrupted", json_object_get(file ? file->audit_interrupted : NULL));
     return o;
 }
 
@@ -280,6 +297,43 @@ void report_audit_set_tests(const char *runner, struct json_object *tests)
     file->audit_runner = xstrdup(runner);
     json_object_put(file->audit_tests);
     file->audit_tests = tests;
+}
+
+void report_audit_against_timeout(uint64_t timeout_ms, const char *source)
+{
+    if (!file || !file->audit)
+        return;
+    struct json_object *t = json_object_new_object();
+    json_object_object_add(t, "timeout_ms",
+                           timeout_ms ? json_object_new_int64(timeout_ms > INT64_MAX ? INT64_MAX
+                                                                                   : (int64_t)timeout_ms)
+                                      : NULL);
+    json_object_object_add(t, "source", json_cstr_new(source));
+    json_object_object_add(t, "expired", json_object_new_boolean(false));
+    json_object_put(file->audit_against_timeout);
+    file->audit_against_timeout = t;
+}
+
+void report_audit_against_timed_out(bool expired)
+{
+    if (!file || !file->audit || !file->audit_against_timeout)
+        return;
+    json_object_object_add(file->audit_against_timeout, "expired", json_object_new_boolean(expired));
+}
+
+void report_audit_interrupted(int sig, int during)
+{
+    if (!file || !file->audit)
+        return;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "signal", json_object_new_int(sig));
+    const char *abbrev = sigabbrev_np(sig);
+    char name[32];
+    snprintf(name, sizeof name, "SIG%s", abbrev ? abbrev : "?");
+    json_object_object_add(o, "signal_name", abbrev ? json_object_new_string(name) : NULL);
+    json_object_object_add(o, "during_run", during < 0 ? NULL : json_object_new_int(during));
+    json_object_put(file->audit_interrupted);
+    file->audit_interrupted = o;
 }
 
 bool report_audit_write(const char *verdict, int exit_status)

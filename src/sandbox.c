@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "plan.h"
 #include "env.h"
+#include "exit.h"
 #include "init.h"
 #include "ledger.h"
 #include "lookup.h"
@@ -170,6 +171,23 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sigemptyset(&default_action.sa_mask);
     sigaction(SIGCHLD, &default_action, &caller_chld);
     supervise_block_signals(&plan.caller_mask);
+    res->timeout_ms = req->timeout_ms ? req->timeout_ms : p->timeout_ms;
+    if (req->may_start && !req->may_start(req->may_start_data)) {
+        /* Nothing exists yet but the plan, the channel and maybe an empty
+         * cgroup. Unblocking delivers what is pending to the caller's
+         * handlers, as if the run had never been asked for. */
+        sandbox_cgroup_remove(&cgroup);
+        close(channel[0]);
+        close(channel[1]);
+        sigprocmask(SIG_SETMASK, &plan.caller_mask, NULL);
+        setrlimit(RLIMIT_NOFILE, &caller_nofile);
+        sigaction(SIGCHLD, &caller_chld, NULL);
+        sandbox_plan_free(&plan);
+        res->not_started = true;
+        res->exit_status = SBX_EXIT_FAILURE;
+        res->duration_us = now_us() - started;
+        return res->exit_status;
+    }
 
     /* The child continues from here with copies of stdio buffers; it
      * leaves with _exit() and never flushes them, but flush anyway so that
@@ -194,7 +212,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     }
 
     struct supervisor sup;
-    supervise_init(&sup, init_pid, channel[0], p->timeout_ms);
+    supervise_init(&sup, init_pid, channel[0], res->timeout_ms);
+    sup.stop_signals = req->stop_signals;
     struct network_ready_data network_ready = { &plan.outbound, p, res };
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;
@@ -213,6 +232,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
      * the cgroup can go (cgroup.c kills what pid = no may have left) */
     sandbox_cgroup_remove(&cgroup);
     supervise_free(&sup);
+    res->signals_received = sup.signals_received;
     ledger_stop(res->ledger);
     outbound_stop(&plan.outbound);
     close(channel[0]);

@@ -18,6 +18,21 @@ struct sandbox_request {
     char *const *argv;      /* the command; argv[0] looked up in PATH inside */
     const char *cwd;        /* absolute; where the command starts */
     const char *label;      /* NULL, or a run's name in `sbx audit` output */
+    /* 0: the profile's [limits] timeout; else this one instead (`sbx
+     * audit`'s bound on its --against run, never longer than the
+     * profile's). */
+    uint64_t timeout_ms;
+    /* NULL, or asked with the forwarded signals blocked, just before
+     * clone(): false and nothing starts (res->not_started). `sbx audit`
+     * says no once SIGINT/SIGTERM/SIGHUP came: a signal that arrived while
+     * the plan was being built would otherwise wait in the queue and only
+     * reach the next command. */
+    bool (*may_start)(void *data);
+    void *may_start_data;
+    /* Bit N: signal N stops the caller (`sbx audit`: SIGINT, SIGTERM,
+     * SIGHUP). The command gets it as any forwarded signal; if it has not
+     * exited SUPERVISE_GRACE_MS later, the sandbox is killed. */
+    uint64_t stop_signals;
 };
 
 struct sandbox_result {
@@ -26,6 +41,11 @@ struct sandbox_result {
     int term_signal;        /* the signal that ended the command, or 0 */
     bool timed_out;
     bool command_ran;       /* false: setup failed or exec failed */
+    bool not_started;       /* req->may_start said no: nothing was created */
+    uint64_t timeout_ms;    /* the timeout that applied; 0: none */
+    /* Bit N: sbx received signal N while the sandbox ran (supervise.h);
+     * it went to the command as forwarded signals do. */
+    uint64_t signals_received;
     uint64_t duration_us;   /* from the start of setup to the end */
     struct ledger *ledger;  /* denials; NULL when no deny rule applied */
 

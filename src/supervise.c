@@ -173,6 +173,8 @@ static void handle_signals(struct supervisor *s)
             }
             continue;
         }
+        if (sig > 0 && sig < 64)
+            s->signals_received |= UINT64_C(1) << sig;
         /* SI_KERNEL: the terminal sent it to our whole process group, and
          * the command, which is in it, got its own copy. */
         if (si.ssi_code == SI_KERNEL)
@@ -195,6 +197,8 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
     uint64_t start = now_ms();
     uint64_t term_at = s->timeout_ms ? start + s->timeout_ms : 0;
     uint64_t kill_at = 0;
+    int stop_sig = 0;
+    bool killed_after_stop = false;
     bool channel_open = true;
 
     /* The command's status is the end: init sends it only once nothing
@@ -211,7 +215,7 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
 
         int wait_ms = -1;
         uint64_t now = now_ms();
-        uint64_t next = term_at ? term_at : kill_at;
+        uint64_t next = term_at && (!kill_at || term_at < kill_at) ? term_at : kill_at;
         if (next)
             wait_ms = next > now ? (int)(next - now < INT32_MAX ? next - now : INT32_MAX) : 0;
 
@@ -231,6 +235,12 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         free(pfd);
 
         now = now_ms();
+        if (!stop_sig && !kill_at && (s->signals_received & s->stop_signals)) {
+            /* sbx audit: the command got the signal and may clean up, but
+             * not hold the audit (sbx run waits for it instead). */
+            stop_sig = __builtin_ctzll(s->signals_received & s->stop_signals);
+            kill_at = now + SUPERVISE_GRACE_MS;
+        }
         if (term_at && now >= term_at && !s->init_done) {
             char d[32];
             format_duration(s->timeout_ms, d, sizeof d);
@@ -240,8 +250,10 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
             term_at = 0;
             kill_at = now + SUPERVISE_GRACE_MS;
         } else if (kill_at && now >= kill_at && !s->init_done) {
-            notice("the command did not exit %d s after SIGTERM: killing the sandbox",
-                   SUPERVISE_GRACE_MS / 1000);
+            const char *abbrev = s->timed_out ? "TERM" : sigabbrev_np(stop_sig);
+            notice("the command did not exit %d s after SIG%s: killing the sandbox",
+                   SUPERVISE_GRACE_MS / 1000, abbrev ? abbrev : "?");
+            killed_after_stop = !s->timed_out;
             /* SIGKILL to init ends the PID namespace, and everything in it. */
             kill(s->init_pid, SIGKILL);
             kill_at = 0;
@@ -261,10 +273,18 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         res->exit_status = WEXITSTATUS(s->init_status) ? WEXITSTATUS(s->init_status)
                                                        : SBX_EXIT_FAILURE;
     } else {
-        if (!s->timed_out)
+        if (!s->timed_out && !killed_after_stop)
             warn("the sandbox's init was killed by signal %d (%s)", WTERMSIG(s->init_status),
                  strsignal(WTERMSIG(s->init_status)));
         res->exit_status = SBX_EXIT_FAILURE;
+    }
+    if (killed_after_stop && !s->have_status && !s->exec_failed && !s->command_setup_failed) {
+        /* SIGKILL of init took the command with it: that is how it ended
+         * (setup is over long before SUPERVISE_GRACE_MS), not a failure of sbx. */
+        res->command_ran = true;
+        res->term_signal = SIGKILL;
+        res->wait_status = SIGKILL;
+        res->exit_status = 128 + SIGKILL;
     }
     if (s->timed_out)
         res->exit_status = SBX_EXIT_TIMEOUT;
@@ -280,10 +300,12 @@ void supervise_free(struct supervisor *s)
     if (s->signal_fd >= 0) {
         /* Signals that arrived after init exited would kill us once
          * unblocked (SIGTERM's default action): they were meant for the
-         * command, which is gone. */
+         * command, which is gone. Still noted: `sbx audit` must not start
+         * its next run after one. */
         struct signalfd_siginfo si;
         while (read(s->signal_fd, &si, sizeof si) == (ssize_t)sizeof si)
-            ;
+            if (si.ssi_signo != SIGCHLD && si.ssi_signo < 64)
+                s->signals_received |= UINT64_C(1) << si.ssi_signo;
         close(s->signal_fd);
         s->signal_fd = -1;
     }

@@ -54,6 +54,14 @@ struct supervisor {
     bool have_status;
     int command_status;      /* wait status sent by init */
     bool timed_out;
+    /* Bit N: sbx received signal N (forwarded or, from the terminal, not)
+     * while the sandbox ran, until supervise_free(). `sbx run` ends with
+     * the command's status whatever it got; `sbx audit` stops on it. */
+    uint64_t signals_received;
+    /* Bits as signals_received (sbx audit: SIGINT, SIGTERM, SIGHUP): after
+     * one of them, which the command got as any other, the sandbox is
+     * killed SUPERVISE_GRACE_MS later. 0: never (sbx run). */
+    uint64_t stop_signals;
     bool init_done;
     int init_status;         /* init's own wait status */
 };

@@ -97,6 +97,45 @@ run_sbx audit --runner tap -- sh -c 'echo "not TAP at all"; exit 2'
 is "$status" 1 "a run that fails without a failing test: exit 1"
 like "$err" "  fails                      errored / errored: (the run itself)" "judged as (the run itself)"
 
+# A test that waits forever where bind() is denied: the run under
+# --against is bounded, the test is timed out there with its denial, and
+# that is evidence: exercised, saying so.
+cat >test_hang.py <<'PY'
+import socket, time, unittest
+class Hang(unittest.TestCase):
+    def test_waits(self):
+        try:
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.close()
+        except PermissionError:
+            time.sleep(600)
+PY
+t0=$(date +%s)
+run_sbx audit --against-timeout 3s -- python3 -m unittest test_hang
+t1=$(date +%s)
+is "$status" 0 "a test that hangs only under --against: exit 0"
+like "$err" "the run under restrictive timed out" "says the run under --against timed out"
+like "$err" "  exercised                  passed / timed-out: test_hang.Hang.test_waits; denied: bind(" \
+    "the hanging test is exercised: timed out there with its own denial"
+if [ $((t1 - t0)) -lt 30 ]; then pass "bounded: the audit took $((t1 - t0)) s, not the test's 600"
+else fail "bounded: the audit took $((t1 - t0)) s"; fi
+
+# A stop signal ends a test-by-test audit at once too (audit_signals.h):
+# SIGINT while the first run waits, exit 130, no second run, no verdict.
+: >"$work/sig.log"
+env --default-signal=INT,TERM,HUP "$SBX" audit --runner tap -- sh -c \
+    'echo "$SBX_PROFILE" >>sig.log; echo "ok 1 - a"; echo "ready under $SBX_PROFILE"; exec sleep 30' \
+    </dev/null >"$work/sig.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q "ready under qa" "$work/sig.out"; do sleep 0.05; i=$((i + 1)); done
+sleep 0.2
+kill -INT $pid
+wait $pid
+is "$?" 130 "SIGINT during a test-by-test audit: exit 130"
+is "$(cat "$work/sig.log")" qa "the second run never starts"
+like "$(cat "$work/sig.out")" "interrupted by SIGINT during run 1 of 2 (under qa)" "says it was interrupted"
+unlike "$(cat "$work/sig.out")" "sbx: verdict:" "and gives no verdict"
+
 # A runner sbx does not know: the command as a whole, saying so.
 run_sbx audit -- sh -c 'exit 0'
 is "$status" 0 "an unknown runner: the command-level verdict"

@@ -7,6 +7,7 @@
 #include "../tap.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -23,7 +24,7 @@ static char *report(const struct audit_run *a, const struct audit_run *b, enum a
 
 int main(void)
 {
-    plan(25);
+    plan(59);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct ledger *denied = ledger_new(&p);
@@ -82,5 +83,100 @@ int main(void)
     char *t = report(&timed_out, &timed_out, AUDIT_FAILS_UNDER_PROFILE);
     like_str(t, "under qa: failed (timed out, 124) in 1.00 s", "a status of 124 reads as the timeout");
     free(t);
+
+    /* The bound of the --against run (issue 16: a test that waits until
+     * killed under restrictive held an audit for 15 minutes). */
+    struct audit_bound b = audit_against_bound(200000, false, 0, 0);
+    is_int(b.source, AUDIT_BOUND_FIRST_RUN, "default bound: from the first run");
+    is_int((int)b.timeout_ms, 10000, "a 0.2 s first run is bounded by the 10 s floor");
+    b = audit_against_bound(20000000, false, 0, 0);
+    is_int((int)b.timeout_ms, 60000, "a 20 s first run: 3 x, 60 s");
+    b = audit_against_bound(20300000, false, 0, 0);
+    is_int((int)b.timeout_ms, 63000, "a 20.3 s first run: 3 x its whole seconds rounded up, 63 s");
+    b = audit_against_bound(UINT64_MAX, false, 0, 0);
+    ok(b.timeout_ms >= UINT64_MAX / 1000 * 999 / 1000, "a first run too long to multiply saturates");
+    b = audit_against_bound(20000000, false, 0, 30 * 60 * 1000);
+    is_int(b.source, AUDIT_BOUND_FIRST_RUN, "qa's 30 min timeout is longer than 60 s: the multiple");
+    b = audit_against_bound(20000000, false, 0, 5000);
+    is_int(b.source, AUDIT_BOUND_PROFILE, "a profile timeout shorter than the multiple wins");
+    is_int((int)b.timeout_ms, 5000, "and bounds the run at its value");
+    b = audit_against_bound(200000, true, 2000, 0);
+    is_int(b.source, AUDIT_BOUND_OPTION, "--against-timeout replaces the multiple");
+    is_int((int)b.timeout_ms, 2000, "even below the floor");
+    b = audit_against_bound(200000, true, 60000, 3000);
+    is_int(b.source, AUDIT_BOUND_PROFILE, "the profile's timeout wins over a longer --against-timeout");
+    b = audit_against_bound(200000, true, 0, 0);
+    is_int(b.source, AUDIT_BOUND_NONE, "--against-timeout 0: no bound");
+    is_int((int)b.timeout_ms, 0, "and no timeout");
+    b = audit_against_bound(200000, true, 0, 1800000);
+    is_int(b.source, AUDIT_BOUND_PROFILE, "--against-timeout 0 leaves the profile's own timeout");
+    char d[160];
+    b = audit_against_bound(200000, false, 0, 0);
+    audit_describe_bound(d, sizeof d, &b);
+    is_str(d, "10 s: 3 x the first run's 0.20 s, at least 10 s", "the default bound, described");
+    b = audit_against_bound(200000, true, 1500, 0);
+    audit_describe_bound(d, sizeof d, &b);
+    is_str(d, "1500 ms: --against-timeout", "the option's bound, described");
+    b = audit_against_bound(200000, false, 0, 4000);
+    audit_describe_bound(d, sizeof d, &b);
+    is_str(d, "4 s: the profile's timeout", "the profile's bound, described");
+    b = audit_against_bound(200000, true, 0, 30 * 60 * 1000);
+    audit_describe_bound(d, sizeof d, &b);
+    is_str(d, "30 min: the profile's timeout", "minutes read as minutes");
+    b = audit_against_bound(3000000000, false, 0, 0);
+    audit_describe_bound(d, sizeof d, &b);
+    is_str(d, "150 min: 3 x the first run's 3000.00 s, at least 10 s", "a long first run");
+    is_str(audit_bound_source_name(AUDIT_BOUND_FIRST_RUN), "first-run", "record name: first-run");
+    is_str(audit_bound_source_name(AUDIT_BOUND_OPTION), "option", "record name: option");
+    is_str(audit_bound_source_name(AUDIT_BOUND_PROFILE), "profile", "record name: profile");
+    ok(audit_bound_source_name(AUDIT_BOUND_NONE) == NULL, "no bound: null in the record");
+
+    /* A timed-out --against run is a failure of that run: with denials
+     * it is evidence, whatever status the command chose on SIGTERM. */
+    denied = ledger_new(&p);
+    ledger_record(denied, "bind", AF_INET, "127.0.0.1:0", EPERM, 12, "test-runner");
+    clean = ledger_new(&p);
+    struct audit_run qa_fast = { "qa", 0, 200000, NULL };
+    struct audit_run r_hung = { .profile = "restrictive", .exit_status = 124, .duration_us = 10000000,
+                                .ledger = denied, .timed_out = true,
+                                .bound = audit_against_bound(200000, false, 0, 0) };
+    v = audit_decide(&qa_fast, &r_hung);
+    is_int(v, AUDIT_TRUSTWORTHY, "pass / timed out with denials: trustworthy");
+    is_int(audit_verdict_exit_status(v), 0, "exits 0");
+    s = report(&qa_fast, &r_hung, v);
+    like_str(s, "under restrictive: failed (timed out at 10 s: 3 x the first run's 0.20 s, at least "
+                "10 s; 124) in 10.00 s, 1 operation denied\n", "the run says it timed out, and at what bound");
+    like_str(s, "trustworthy: the command exercises the network for real (it timed out under "
+                "restrictive when bind(AF_INET 127.0.0.1:0) x1 -> EPERM)", "the verdict says it timed out");
+    free(s);
+    r_hung.exit_status = 0;
+    is_int(audit_decide(&qa_fast, &r_hung), AUDIT_TRUSTWORTHY,
+           "timed out, although the command exited 0 on SIGTERM: still a failure");
+    r_hung.ledger = clean;
+    v = audit_decide(&qa_fast, &r_hung);
+    is_int(v, AUDIT_TRUSTWORTHY_NO_DENIALS, "pass / timed out without denials: trustworthy-no-denials");
+    s = report(&qa_fast, &r_hung, v);
+    like_str(s, "it timed out there although no call was denied", "and says it timed out");
+    free(s);
+    ledger_free(denied);
+    ledger_free(clean);
+
+    /* Stopped by a signal: no verdict. */
+    const char *names[2] = { "qa", "restrictive" };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    audit_print_interrupted(f, SIGINT, 0, names);
+    audit_print_interrupted(f, SIGTERM, 1, names);
+    audit_print_interrupted(f, SIGHUP, -1, names);
+    fclose(f);
+    like_str(buf, "sbx: audit: interrupted by SIGINT during run 1 of 2 (under qa): no verdict; "
+                  "run 2 (under restrictive) was not started\n", "interrupted in the first run");
+    like_str(buf, "sbx: audit: interrupted by SIGTERM during run 2 of 2 (under restrictive): no verdict\n",
+             "interrupted in the second run");
+    like_str(buf, "sbx: audit: interrupted by SIGHUP before run 1 of 2 (under qa) started: no verdict\n",
+             "interrupted before any run");
+    ok(!strstr(buf, "verdict:"), "no verdict line");
+    free(buf);
     return done_testing();
 }

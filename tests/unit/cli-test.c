@@ -112,6 +112,30 @@ int main(void)
            CLI_OK, "audit parses");
     is_str(c.against, "restrictive", "--against");
     is_str(c.command[0], "make", "audit command");
+    ok(!c.against_timeout_set, "no --against-timeout: the default bound");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_AUDIT, &c, "audit", "--against-timeout", "90s", "true"), CLI_OK,
+           "--against-timeout 90s");
+    ok(c.against_timeout_set && c.against_timeout_ms == 90000, "--against-timeout 90s: 90000 ms");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_AUDIT, &c, "audit", "--against-timeout", "0", "true"), CLI_OK,
+           "--against-timeout 0");
+    ok(c.against_timeout_set && c.against_timeout_ms == 0, "--against-timeout 0: set, no bound");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_AUDIT, &c, "audit", "--against-timeout", "none", "true"), CLI_OK,
+           "--against-timeout none");
+    ok(c.against_timeout_set && c.against_timeout_ms == 0, "--against-timeout none: as 0");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_AUDIT, &c, "audit", "--against-timeout", "366d", "true"), CLI_USAGE,
+           "--against-timeout 366d: more than a year");
+    like_str(err, "--against-timeout: '366d' is not valid", "and says so");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_AUDIT, &c, "audit", "--against-timeout", "-5s", "true"), CLI_USAGE,
+           "--against-timeout -5s");
+    run_cli_free(&c);
+    is_int(PARSE(CLI_MODE_RUN, &c, "run", "--against-timeout", "5s", "true"), CLI_USAGE,
+           "--against-timeout is audit-only");
+    like_str(err, "--against-timeout belongs to 'sbx audit', not 'sbx run'", "and says so");
     run_cli_free(&c);
     /* parsing twice in one process works (getopt state is reset) */
     is_int(PARSE(CLI_MODE_RUN, &c, "run", "-p", "a", "x"), CLI_OK, "second parse in one process");
