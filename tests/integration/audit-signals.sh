@@ -149,7 +149,8 @@ is "$(jq -c '[.exit_status, .interrupted.signal_name, .runs[0].result.signal_nam
 # Ctrl-C at a terminal: the kernel signals the foreground process group,
 # sbx and the command alike; sbx does not forward it (the command has its
 # own copy) but stops the audit all the same. script(1) provides the
-# terminal.
+# terminal; SIGINT at its default action, as at a terminal (a suite run in
+# the background inherits it ignored, which sbx and the command respect).
 if command -v script >/dev/null 2>&1; then
     : >"$work/log"
     : >"$work/pty"
@@ -158,7 +159,7 @@ if command -v script >/dev/null 2>&1; then
         sleep 0.2
         printf '\003'
         sleep 1
-    ) | script -qfec "\"$SBX\" audit -- sh -c 'echo \"\$SBX_PROFILE\" >>log; echo ready under \"\$SBX_PROFILE\"; exec sleep 30'" \
+    ) | env --default-signal=INT,TERM,HUP script -qfec "\"$SBX\" audit -- sh -c 'echo \"\$SBX_PROFILE\" >>log; echo ready under \"\$SBX_PROFILE\"; exec sleep 30'" \
         /dev/null >"$work/pty" 2>&1
     status=$?
     is "$status" 130 "Ctrl-C at a terminal: exit 130"
