@@ -136,6 +136,60 @@ is "$(cat "$work/sig.log")" qa "the second run never starts"
 like "$(cat "$work/sig.out")" "interrupted by SIGINT during run 1 of 2 (under qa)" "says it was interrupted"
 unlike "$(cat "$work/sig.out")" "sbx: verdict:" "and gives no verdict"
 
+# The incident rebuilt in Rust, under cargo test with libtest's parallel
+# threads: an embedded server compares the request's origin port with the
+# configured 0 instead of the port it bound; its test returns early on
+# EPERM. Next to it an honest test and a pure one.
+if command -v cargo >/dev/null 2>&1; then
+    mkdir -p crate/src && cd crate || exit 1
+    printf '[package]\nname = "incident"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >Cargo.toml
+    cat >src/lib.rs <<'RS'
+use std::net::TcpListener;
+
+pub struct Server { configured_port: u16, bound_port: u16 }
+
+impl Server {
+    pub fn start(configured_port: u16) -> std::io::Result<Server> {
+        let l = TcpListener::bind(("127.0.0.1", configured_port))?;
+        Ok(Server { configured_port, bound_port: l.local_addr()?.port() })
+    }
+    /* the bug: the origin is checked against the configured port */
+    pub fn accepts(&self, origin_port: u16) -> bool { origin_port == self.configured_port }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn accepts_its_own_origin() {
+        let s = match Server::start(0) {
+            Ok(s) => s,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(s.accepts(s.bound_port), "403 for its own origin");
+    }
+    #[test]
+    fn binds_honestly() { Server::start(0).expect("bind"); }
+    #[test]
+    fn pure() { assert_eq!(2 + 2, 4); }
+}
+RS
+    export CARGO_HOME="$work/crate/.cargo-home" CARGO_TARGET_DIR="$work/crate/target"
+    cargo test --offline --no-run -q >"$work/cargo-build.log" 2>&1 || diag "cargo build: $(tail -n 5 "$work/cargo-build.log")"
+    run_sbx audit -- cargo test --offline
+    is "$status" 3 "cargo: the incident is a false green hiding a failure: exit 3"
+    like "$err" "  false-green-hiding-failure failed / passed: tests::accepts_its_own_origin; denied: bind(" \
+        "cargo: the incident's test, attributed its own denial"
+    like "$err" "  exercised                  passed / failed: tests::binds_honestly; denied: bind(" \
+        "cargo: the honest test is exercised"
+    like "$err" "3 tests: 1 exercised, 0 false green, 1 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
+        "cargo: the summary"
+    cd "$work" || exit 1
+else
+    for i in 1 2 3 4; do skip "cargo is not installed for uid $(id -u)"; done
+fi
+
 # A runner sbx does not know: the command as a whole, saying so.
 run_sbx audit -- sh -c 'exit 0'
 is "$status" 0 "an unknown runner: the command-level verdict"
