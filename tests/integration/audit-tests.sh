@@ -136,6 +136,49 @@ is "$(cat "$work/sig.log")" qa "the second run never starts"
 like "$(cat "$work/sig.out")" "interrupted by SIGINT during run 1 of 2 (under qa)" "says it was interrupted"
 unlike "$(cat "$work/sig.out")" "sbx: verdict:" "and gives no verdict"
 
+# pytest with pytest-xdist's two workers: a test whose denied call is
+# made by a child process it spawns is attributed all the same (it is run
+# alone to count its denials).
+if command -v pytest >/dev/null 2>&1 && pytest --help 2>/dev/null | grep -q -- '--numprocesses'; then
+    cat >test_px.py <<'PY'
+import socket, subprocess, sys
+
+def bind():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); s.close()
+
+def test_honest():
+    bind()
+
+def test_lenient():
+    try:
+        bind()
+    except PermissionError:
+        pass
+
+def test_child_lenient():
+    # the denied call is made by a child process; its failure is swallowed
+    r = subprocess.run([sys.executable, "-c",
+                        "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0))"])
+    assert r.returncode in (0, 1)
+
+def test_pure():
+    assert sorted("cba") == list("abc")
+PY
+    run_sbx audit -- pytest -n 2 test_px.py
+    is "$status" 3 "pytest -n 2: false greens, exit 3"
+    like "$err" "added -p no:cacheprovider" "pytest: its cache is defeated, said so"
+    like "$err" "  exercised                  passed / failed: test_px.py::test_honest; denied: bind(" \
+        "pytest -n 2: the honest test is exercised"
+    like "$err" "  false-green                passed / passed: test_px.py::test_child_lenient; denied: bind(" \
+        "pytest -n 2: a denial made by a test's child process is the test's"
+    like "$err" "  false-green                passed / passed: test_px.py::test_lenient; denied: bind(" \
+        "pytest -n 2: the lenient test is a false green"
+    like "$err" "4 tests: 1 exercised, 2 false green, 0 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
+        "pytest -n 2: the summary"
+else
+    for i in 1 2 3 4 5 6; do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
+fi
+
 # The incident rebuilt in Rust, under cargo test with libtest's parallel
 # threads: an embedded server compares the request's origin port with the
 # configured 0 instead of the port it bound; its test returns early on
