@@ -63,6 +63,7 @@ struct judged_test {
     char denied_text[256]; /* the calls denied to it, for people */
     bool whole_run;        /* the run's denials, not attributed to it alone */
     bool whole_run_entry;  /* "(the run itself)": no test of its own to re-run */
+    bool by_unit;          /* counted in a run of its script (prove, make check) */
 };
 
 static const struct runner_test *find_test(const struct runner_test *v, size_t n,
@@ -116,7 +117,9 @@ static struct json_object *test_json(const struct judged_test *t, const char *na
     json_object_object_add(o, "against", a);
     json_object_object_add(o, "denied_count", json_object_new_int64((int64_t)t->j.denied));
     json_object_object_add(o, "denied", json_object_new_string(t->denied_text));
-    json_object_object_add(o, "attributed", json_object_new_string(t->whole_run ? "whole-run" : "alone"));
+    json_object_object_add(o, "attributed", json_object_new_string(t->whole_run ? "whole-run"
+                                                                   : t->by_unit ? "unit"
+                                                                                : "alone"));
     json_object_object_add(o, "verdict", json_object_new_string(test_verdict_name(t->verdict)));
     return o;
 }
@@ -269,11 +272,28 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         fprintf(stderr, "sbx: audit: %llu denied call(s) under %s: re-running %zu test(s) one by one "
                 "there to attribute them\n", (unsigned long long)total, names[1], todo);
     size_t done = 0;
+    bool unit_granular = r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE;
     for (size_t i = 0; i < n && todo; i++) {
         struct judged_test *t = &tests[i];
         if (!needs_attribution(&t->j))
             continue;
         const struct runner_test *which = t->against ? t->against : t->under;
+        /* prove and make check re-run a script, not one test: every test
+         * of a script gets that script's run, made once */
+        if (unit_granular && which->unit) {
+            const struct judged_test *same = NULL;
+            for (size_t k = 0; k < i; k++) {
+                const struct runner_test *other = tests[k].against ? tests[k].against : tests[k].under;
+                if (tests[k].by_unit && other->unit && !strcmp(other->unit, which->unit))
+                    same = &tests[k];
+            }
+            t->by_unit = true;
+            if (same) {
+                t->j.denied = same->j.denied;
+                memcpy(t->denied_text, same->denied_text, sizeof t->denied_text);
+                continue;
+            }
+        }
         char **alone = t->whole_run_entry ? NULL : runner_rerun_argv(r, command, which);
         if (!alone) {
             t->j.denied = total;
@@ -336,7 +356,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 t->denied_text[0] ? "; denied: " : "", t->denied_text,
                 t->whole_run ? (t->whole_run_entry ? " (the whole run's)"
                                                    : " (the whole run's: this runner cannot run one test)")
-                             : "");
+                : t->by_unit && t->denied_text[0] ? " (its script's: the runner re-runs a script, not one test)"
+                                                  : "");
         shown++;
     }
     if (!shown)

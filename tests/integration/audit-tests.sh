@@ -179,6 +179,34 @@ else
     for i in 1 2 3 4 5 6; do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
 fi
 
+# prove: TAP scripts, which it can re-run only whole: a test's denials
+# are its script's, and the output says so.
+if command -v prove >/dev/null 2>&1; then
+    mkdir -p tap/t && cd tap || exit 1
+    cat >t/net.t <<'PL'
+use strict; use warnings;
+use Socket;
+print "1..2\n";
+socket(my $s, PF_INET, SOCK_STREAM, 0) or die "socket: $!";
+my $bound = bind($s, pack_sockaddr_in(0, inet_aton("127.0.0.1")));
+print "ok 1 - binds, or says nothing when it cannot\n";
+print $bound ? "ok 2 - bound\n" : "ok 2 - bound # SKIP no network\n";
+PL
+    printf 'print "1..1\\nok 1 - arithmetic\\n";\n' >t/pure.t
+    run_sbx audit -- prove t/
+    is "$status" 3 "prove: a lenient TAP test is a false green: exit 3"
+    like "$err" "prove: added -v" "prove: -v added, said so"
+    like "$err" "  false-green                passed / passed: t/net.t: binds, or says nothing when it cannot; denied: bind(" \
+        "prove: the lenient test, with its script's denial"
+    like "$err" "(its script's: the runner re-runs a script, not one test)" "prove: attributed to its script, saying so"
+    like "$err" "  skipped-here               passed / skipped: t/net.t: bound" "prove: the TAP SKIP is skipped-here"
+    like "$err" "3 tests: 0 exercised, 1 false green, 0 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
+        "prove: the summary"
+    cd "$work" || exit 1
+else
+    for i in 1 2 3 4 5 6; do skip "prove is not installed for uid $(id -u)"; done
+fi
+
 # The incident rebuilt in Rust, under cargo test with libtest's parallel
 # threads: an embedded server compares the request's origin port with the
 # configured 0 instead of the port it bound; its test returns early on
