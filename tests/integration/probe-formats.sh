@@ -13,6 +13,12 @@ nchecks=$(printf '%s\n' "$checks" | wc -l)
 
 jqf() { jq -r "$1" "$tmpdir/p.json"; }
 
+# From a directory of its own: the credentials check walks the working
+# directory for a bounded time, and the build tree, where other tests
+# build crates and Go modules meanwhile, could end one of the two probes
+# compared below at that bound and not the other.
+mkdir "$tmpdir/cwd" && cd "$tmpdir/cwd" || exit 1
+
 "$SBX" probe --json </dev/null >"$tmpdir/p.json" 2>"$tmpdir/err"
 status=$?
 jq -e . "$tmpdir/p.json" >/dev/null 2>&1
