@@ -21,7 +21,7 @@
 # work on the machine, one command's runs all in a row can take twice as
 # long as the other's for no reason of their own).
 #
-# BENCH_PARTS (default "startup overhead calls") picks what to measure.
+# BENCH_PARTS (default "startup overhead calls"; also "audit") picks what to measure.
 #
 # Timings are noisy: this is not part of `make check`. docs/performance.md
 # has the figures and what they mean.
@@ -258,4 +258,38 @@ if [ -n "$CALLCOST" ] && part calls; then
     printf '  %-18s %s\n' "bwrap (no filter)" "$(bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc "$work/call-cost")"
     printf '  %-18s %s\n' "sbx default" "$("$SBX" run -q --profile default -- "$work/call-cost")"
     printf '  %-18s %s\n' "sbx restrictive" "$("$SBX" run -q --profile restrictive -- "$work/call-cost")"
+fi
+
+# sbx audit test by test (issue 16): a unittest suite of 200 tests, 5 of
+# which make a denied call, judged under qa against restrictive; the
+# target is audit's wall time <= 2.5 x (one run under qa + one under
+# restrictive). Not in the default parts: it takes a minute.
+if part audit; then
+    echo "== sbx audit test by test: 200 unittest tests, 5 of them denied (target: <= 2.5 x both runs)"
+    adir=$work/audit
+    mkdir -p "$adir" && cd "$adir" || exit 1
+    {
+        echo 'import socket, unittest'
+        echo 'class T(unittest.TestCase):'
+        i=0
+        while [ $i -lt 200 ]; do
+            if [ $((i % 40)) = 0 ]; then
+                echo "    def test_$i(self):"
+                echo '        try: socket.socket().bind(("127.0.0.1", 0))'
+                echo '        except PermissionError: pass'
+            else
+                echo "    def test_$i(self): self.assertEqual($i + 1, $((i + 1)))"
+            fi
+            i=$((i + 1))
+        done
+    } >test_bench.py
+    ms() { echo $(($(date +%s%N) / 1000000)); }
+    t0=$(ms); "$SBX" run -q --profile qa -- python3 -m unittest -q test_bench 2>/dev/null; t1=$(ms)
+    "$SBX" run -q --profile restrictive -- python3 -m unittest -q test_bench 2>/dev/null; t2=$(ms)
+    "$SBX" audit -- python3 -m unittest test_bench >/dev/null 2>"$adir/audit.err"; t3=$(ms)
+    both=$((t2 - t0)) audit=$((t3 - t2))
+    echo "  run under qa + under restrictive   $both ms"
+    echo "  sbx audit                          $audit ms ($(grep -c '^sbx: audit: \[' "$adir/audit.err") tests re-run alone)"
+    echo "  ratio audit/(both runs): $(awk -v a=$audit -v b=$both 'BEGIN { printf "%.1f", a / b }') (target <= 2.5)"
+    grep '^sbx: audit: [0-9]* tests:' "$adir/audit.err" | sed 's/^/  /'
 fi
