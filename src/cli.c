@@ -114,8 +114,16 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
      * missing argument distinctly. opterr = 0: we word the messages. */
     optind = 0;
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:p:C:vqh", run_options, NULL)) != -1) {
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, "+:p:C:vqh", run_options, &index)) != -1) {
+        /* the options of `sbx audit` alone */
+        if ((c == OPT_AGAINST || c == OPT_RUNNER || c == OPT_AGAINST_TIMEOUT) &&
+            mode != CLI_MODE_AUDIT) {
+            set_err(err, errlen, "--%s belongs to 'sbx audit', not 'sbx %s'",
+                    index >= 0 ? run_options[index].name : "?", sub);
+            return CLI_USAGE;
+        }
+        index = -1;
         switch (c) {
         case 'p':
             out->profile = optarg;
@@ -167,24 +175,12 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
             out->strict = true;
             break;
         case OPT_AGAINST:
-            if (mode != CLI_MODE_AUDIT) {
-                set_err(err, errlen, "--against belongs to 'sbx audit', not 'sbx %s'", sub);
-                return CLI_USAGE;
-            }
             out->against = optarg;
             break;
         case OPT_RUNNER:
-            if (mode != CLI_MODE_AUDIT) {
-                set_err(err, errlen, "--runner belongs to 'sbx audit', not 'sbx %s'", sub);
-                return CLI_USAGE;
-            }
             out->runner = optarg;
             break;
         case OPT_AGAINST_TIMEOUT:
-            if (mode != CLI_MODE_AUDIT) {
-                set_err(err, errlen, "--against-timeout belongs to 'sbx audit', not 'sbx %s'", sub);
-                return CLI_USAGE;
-            }
             /* As [limits] timeout reads it (profile_values.c parse_timeout). */
             if (!strcmp(optarg, "none") || !strcmp(optarg, "0")) {
                 out->against_timeout_ms = 0;
