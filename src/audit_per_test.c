@@ -66,13 +66,51 @@ struct judged_test {
     bool by_unit;          /* counted in a run of its script (prove, make check) */
 };
 
-static const struct runner_test *find_test(const struct runner_test *v, size_t n,
-                                           const struct runner_test *t)
+/* The tests of one run by (unit, id), so that joining two runs of up to
+ * RUNNER_MAX_TESTS tests each is linear, not quadratic. */
+struct test_index {
+    const struct runner_test *v;
+    size_t *slot;          /* index + 1; 0: empty */
+    size_t size;           /* a power of two, at least twice the tests */
+};
+
+static uint64_t test_hash(const struct runner_test *t)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(v[i].id, t->id) &&
-            ((!v[i].unit && !t->unit) || (v[i].unit && t->unit && !strcmp(v[i].unit, t->unit))))
-            return &v[i];
+    uint64_t h = 1469598103934665603u;
+    for (const char *s = t->id; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    h = (h ^ 0xff) * 1099511628211u;
+    for (const char *s = t->unit ? t->unit : ""; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static bool same_test(const struct runner_test *a, const struct runner_test *b)
+{
+    return !strcmp(a->id, b->id) &&
+           ((!a->unit && !b->unit) || (a->unit && b->unit && !strcmp(a->unit, b->unit)));
+}
+
+static void test_index_build(struct test_index *x, const struct runner_test *v, size_t n)
+{
+    x->v = v;
+    x->size = 16;
+    while (x->size < 2 * n)
+        x->size *= 2;
+    x->slot = xcalloc(x->size, sizeof *x->slot);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t)test_hash(&v[i]) & (x->size - 1);
+        while (x->slot[k])
+            k = (k + 1) & (x->size - 1);
+        x->slot[k] = i + 1;
+    }
+}
+
+static const struct runner_test *find_test(const struct test_index *x, const struct runner_test *t)
+{
+    for (size_t k = (size_t)test_hash(t) & (x->size - 1); x->slot[k]; k = (k + 1) & (x->size - 1))
+        if (same_test(&x->v[x->slot[k] - 1], t))
+            return &x->v[x->slot[k] - 1];
     return NULL;
 }
 
@@ -228,11 +266,16 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     const struct runner_test *ta = runner_parser_tests(parsers[1], &na);
     struct judged_test *tests = xcalloc(nu + na + 2, sizeof *tests);
     size_t n = 0;
+    struct test_index iu, ia;
+    test_index_build(&iu, tu, nu);
+    test_index_build(&ia, ta, na);
     for (size_t i = 0; i < nu; i++)
-        tests[n++] = (struct judged_test){ .under = &tu[i], .against = find_test(ta, na, &tu[i]) };
+        tests[n++] = (struct judged_test){ .under = &tu[i], .against = find_test(&ia, &tu[i]) };
     for (size_t i = 0; i < na; i++)
-        if (!find_test(tu, nu, &ta[i]))
+        if (!find_test(&iu, &ta[i]))
             tests[n++] = (struct judged_test){ .against = &ta[i] };
+    free(iu.slot);
+    free(ia.slot);
     for (size_t i = 0; i < n; i++) {
         /* not reported in a run: it died before (errored there) */
         tests[i].j.under = tests[i].under ? tests[i].under->status : TEST_ERRORED;
@@ -273,6 +316,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 "there to attribute them\n", (unsigned long long)total, names[1], todo);
     size_t done = 0;
     bool unit_granular = r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE;
+    const struct runner_test *last_unit = NULL;
+    const struct judged_test *last_unit_test = NULL;
     for (size_t i = 0; i < n && todo; i++) {
         struct judged_test *t = &tests[i];
         if (!needs_attribution(&t->j))
@@ -281,18 +326,17 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         /* prove and make check re-run a script, not one test: every test
          * of a script gets that script's run, made once */
         if (unit_granular && which->unit) {
-            const struct judged_test *same = NULL;
-            for (size_t k = 0; k < i; k++) {
-                const struct runner_test *other = tests[k].against ? tests[k].against : tests[k].under;
-                if (tests[k].by_unit && other->unit && !strcmp(other->unit, which->unit))
-                    same = &tests[k];
-            }
+            /* a script's tests come one after another: the last script
+             * re-run is the one to reuse (another order re-runs again,
+             * slower, never wrong) */
             t->by_unit = true;
-            if (same) {
-                t->j.denied = same->j.denied;
-                memcpy(t->denied_text, same->denied_text, sizeof t->denied_text);
+            if (last_unit && !strcmp(last_unit->unit, which->unit)) {
+                t->j.denied = last_unit_test->j.denied;
+                memcpy(t->denied_text, last_unit_test->denied_text, sizeof t->denied_text);
                 continue;
             }
+            last_unit = which;
+            last_unit_test = t;
         }
         char **alone = t->whole_run_entry ? NULL : runner_rerun_argv(r, command, which);
         if (!alone) {
