@@ -363,8 +363,9 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
     if (mode == CLI_MODE_AUDIT)
         fputs("Usage: sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n\n"
               "Runs COMMAND under P (default qa), then under Q (default restrictive), and\n"
-              "prints a verdict: 0 trustworthy or no network use, 3 FALSE GREEN suspected,\n"
-              "1 the command fails under P, 128+N when signal N stopped it.\n\n"
+              "judges each test when it knows the test runner (else the command as a whole):\n"
+              "0 trustworthy or no network use, 3 FALSE GREEN suspected, 1 the command fails\n"
+              "under P, 128+N when signal N stopped it.\n\n"
               "  -p, --profile NAME|PATH   the profile the command should pass under (qa)\n"
               "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n"
               "      --runner NAME         judge test by test as runner NAME reports them\n"
