@@ -17,6 +17,7 @@
 struct capture {
     bool merged;       /* 1 and 2 on one pipe: stream 1 only */
     bool quiet;        /* no copy to the originals */
+    int saved_log_fd;  /* log_output_fd before the capture */
     capture_fn fn;
     void *data;
     int saved[3];      /* the original 1 and 2 (index = stream) */
@@ -119,11 +120,15 @@ struct capture *capture_start(capture_fn fn, void *data, unsigned flags)
             dup2(c->saved[s], s);
         die_with_errno(err, "capturing the command's output: starting the thread that copies it");
     }
+    /* sbx's own messages go to its own stderr meanwhile (log.h) */
+    c->saved_log_fd = log_output_fd;
+    log_output_fd = c->saved[2];
     return c;
 }
 
 void capture_stop(struct capture *c)
 {
+    log_output_fd = c->saved_log_fd;
     fflush(stdout);
     fflush(stderr);
     for (int s = 1; s <= 2; s++) {

@@ -152,6 +152,8 @@ noreturn void init_main(struct sandbox_plan *ctx)
 {
     const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
+    /* close_inherited_fds() below may close sbx's saved stderr (log.h) */
+    log_output_fd = STDERR_FILENO;
     /* Not the supervisor's hook: this one only adds the message to the run
      * record (--report), which the supervisor writes. */
     die_hook = report_child_die_hook;

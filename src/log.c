@@ -35,11 +35,12 @@ static void emit(const char *fmt, va_list ap, int errnum)
             len = sizeof buf - 2;
     }
     buf[len++] = '\n';
-    ssize_t unused = write(STDERR_FILENO, buf, len);
+    ssize_t unused = write(log_output_fd, buf, len);
     (void)unused;
 }
 
 _Thread_local struct die_trap *die_trap;
+int log_output_fd = STDERR_FILENO;
 
 static noreturn void leave(const char *fmt, va_list ap, int errnum)
 {

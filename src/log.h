@@ -17,6 +17,13 @@ extern int log_verbosity;
  * step failed. Children of the supervisor clear it. */
 extern void (*die_hook)(const char *message);
 
+/* Where die() and warn() write: 2, or sbx's own stderr while audit reads
+ * the command's through a pipe (capture.h), so that sbx's last words are
+ * never left in a pipe nobody empties any more. The processes inside the
+ * sandbox set it back to 2 (init.c): their 2 is the pipe, read while they
+ * live. */
+extern int log_output_fd;
+
 /* Set where a process must leave with _exit() (forked children that share
  * stdio buffers and atexit handlers with the supervisor). */
 extern int log_use_underscore_exit;

@@ -6,6 +6,7 @@
 #include "../tap.h"
 
 #include "capture.h"
+#include "log.h"
 #include "util.h"
 
 #include <fcntl.h>
@@ -52,7 +53,7 @@ static void child_writes(void)
 
 int main(void)
 {
-    plan(9);
+    plan(10);
     for (size_t i = 0; i < BIG; i++)
         big[i] = (unsigned char)(i * 131 + (i >> 11));
     /* the "terminal" of this test: two files in place of 1 and 2 */
@@ -142,6 +143,24 @@ int main(void)
     ok(l3 == 6 && !memcmp(got3, "a\nb\nc\n", 6), "merged: all of it reaches the original stdout");
     free(got3);
     free(s3.buf[1]);
+
+    /* sbx's own messages go to its own stderr during a capture, never
+     * into the pipe (log.h log_output_fd): a die() then is not lost with it */
+    if (ftruncate(f2, 0) < 0)
+        bail_out("ftruncate");
+    lseek(f2, 0, SEEK_SET);
+    dup2(f2, 2);
+    struct seen s5 = { 0 };
+    c = capture_start(gather, &s5, CAPTURE_MERGED);
+    warn("sbx's own words");
+    capture_stop(c);
+    dup2(tap_err, 2);
+    size_t l5;
+    char *got5 = file_bytes(f2, &l5);
+    ok(l5 == strlen("sbx: sbx's own words\n") && !memcmp(got5, "sbx: sbx's own words\n", l5) &&
+       s5.len[1] == 0 && s5.len[2] == 0,
+       "warn() during a capture: straight to the original stderr, not into the pipe");
+    free(got5);
 
     /* quiet: seen, not copied */
     int f4 = dup(f1);
