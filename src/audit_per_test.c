@@ -338,7 +338,11 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             last_unit = which;
             last_unit_test = t;
         }
-        char **alone = t->whole_run_entry ? NULL : runner_rerun_argv(r, command, which);
+        /* A name comes from the command's output, which a test can forge
+         * (a child writing to the runner's stdout): one that starts with
+         * '-' would reach the runner as an option, so it is not re-run. */
+        char **alone = t->whole_run_entry || which->id[0] == '-'
+                           ? NULL : runner_rerun_argv(r, command, which);
         if (!alone) {
             t->j.denied = total;
             t->whole_run = true;
