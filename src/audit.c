@@ -231,3 +231,11 @@ void audit_print_interrupted(FILE *out, int sig, int during, const char *const p
     fprintf(out, "\n");
     fflush(out);
 }
+
+void audit_print_bound(FILE *out, const struct audit_bound *b)
+{
+    char text[160];
+    audit_describe_bound(text, sizeof text, b);
+    fprintf(out, "sbx: audit: time bound of this run: %s%s\n", text,
+            b->source == AUDIT_BOUND_FIRST_RUN ? " (--against-timeout changes it)" : "");
+}

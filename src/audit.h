@@ -61,6 +61,10 @@ struct audit_bound audit_against_bound(uint64_t first_run_us, bool option_set, u
  * "5 s: the profile's timeout", "none". */
 void audit_describe_bound(char *buf, size_t len, const struct audit_bound *b);
 
+/* "sbx: audit: time bound of this run: ...", as both kinds of audit say
+ * it before the run under --against. */
+void audit_print_bound(FILE *out, const struct audit_bound *b);
+
 /* "first-run", "option", "profile", or NULL without a bound: its
  * name in the audit record. */
 const char *audit_bound_source_name(enum audit_bound_source s);

@@ -103,10 +103,7 @@ int cmd_audit(int argc, char **argv)
         snprintf(label, sizeof label, "%s, under %s", labels[i], names[i]);
         fprintf(stderr, "sbx: audit: ---- %s ----\n", label);
         if (i == 1) {
-            char b[160];
-            audit_describe_bound(b, sizeof b, &bound);
-            fprintf(stderr, "sbx: audit: time bound of this run: %s%s\n", b,
-                    bound.source == AUDIT_BOUND_FIRST_RUN ? " (--against-timeout changes it)" : "");
+            audit_print_bound(stderr, &bound);
         }
         fflush(stderr);
         fflush(stdout);

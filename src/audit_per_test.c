@@ -190,19 +190,16 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         fprintf(stderr, "sbx: audit: %s: %s\n", r->command, rc.note);
 
     const char *labels[2] = { "run 1 of 2", "run 2 of 2" };
-    struct runner_parser *parsers[2];
+    struct runner_parser *parsers[2] = { NULL, NULL };
     struct sandbox_result results[2];
     int statuses[2];
     memset(results, 0, sizeof results);
-    int sig = 0;
+    int sig = 0, status;
+    struct judged_test *tests = NULL;
     for (int i = 0; i < 2; i++) {
         if ((sig = audit_stop_requested(NULL))) {
-            for (int k = 0; k < i; k++) {
-                sandbox_result_free(&results[k]);
-                runner_parser_free(parsers[k]);
-            }
-            runner_command_free(&rc);
-            return interrupted(sig, i - 1, names, report);
+            status = interrupted(sig, i - 1, names, report);
+            goto out;
         }
         char label[128];
         snprintf(label, sizeof label, "%s, under %s", labels[i], names[i]);
@@ -211,10 +208,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         if (i == 1) {
             bound = audit_against_bound(results[0].duration_us, o->against_timeout_set,
                                         o->against_timeout_ms, profiles[1]->timeout_ms);
-            char b[160];
-            audit_describe_bound(b, sizeof b, &bound);
-            fprintf(stderr, "sbx: audit: time bound of this run: %s%s\n", b,
-                    bound.source == AUDIT_BOUND_FIRST_RUN ? " (--against-timeout changes it)" : "");
+            audit_print_bound(stderr, &bound);
             timeout_ms = bound.timeout_ms;
         }
         fflush(stderr);
@@ -237,12 +231,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 report_audit_against_timed_out(results[i].timed_out);
         }
         if ((sig = audit_stop_requested(&results[i]))) {
-            for (int k = 0; k <= i; k++) {
-                sandbox_result_free(&results[k]);
-                runner_parser_free(parsers[k]);
-            }
-            runner_command_free(&rc);
-            return interrupted(sig, results[i].not_started ? i - 1 : i, names, report);
+            status = interrupted(sig, results[i].not_started ? i - 1 : i, names, report);
+            goto out;
         }
         if (i == 1 && results[i].timed_out)
             fprintf(stderr, "sbx: audit: the run under %s timed out: the tests it had not finished "
@@ -252,19 +242,15 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                     names[i]);
             if (report)
                 report_audit_write(NULL, SBX_EXIT_FAILURE);
-            for (int k = 0; k <= i; k++) {
-                sandbox_result_free(&results[k]);
-                runner_parser_free(parsers[k]);
-            }
-            runner_command_free(&rc);
-            return SBX_EXIT_FAILURE;
+            status = SBX_EXIT_FAILURE;
+            goto out;
         }
     }
 
     size_t nu, na;
     const struct runner_test *tu = runner_parser_tests(parsers[0], &nu);
     const struct runner_test *ta = runner_parser_tests(parsers[1], &na);
-    struct judged_test *tests = xcalloc(nu + na + 2, sizeof *tests);
+    tests = xcalloc(nu + na + 2, sizeof *tests);
     size_t n = 0;
     struct test_index iu, ia;
     test_index_build(&iu, tu, nu);
@@ -377,13 +363,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             break;
     }
     if (sig) {
-        free(tests);
-        for (int i = 0; i < 2; i++) {
-            runner_parser_free(parsers[i]);
-            sandbox_result_free(&results[i]);
-        }
-        runner_command_free(&rc);
-        return interrupted(sig, 1, names, report);
+        status = interrupted(sig, 1, names, report);
+        goto out;
     }
 
     size_t counts[TEST_VERDICT_COUNT] = { 0 };
@@ -433,7 +414,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         fprintf(stderr, "sbx: verdict: the tests do not touch the network (nothing denied under %s)\n",
                 names[1]);
 
-    int status = exit_status;
+    status = exit_status;
     if (report) {
         struct json_object *arr = json_object_new_array();
         for (size_t i = 0; i < n; i++)
@@ -449,6 +430,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         if (!report_audit_write(verdict, exit_status))
             status = SBX_EXIT_FAILURE;
     }
+out:
     free(tests);
     for (int i = 0; i < 2; i++) {
         runner_parser_free(parsers[i]);

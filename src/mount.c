@@ -820,7 +820,7 @@ static void reopen_entry(struct mount_entry *e)
     walk_result_free(&r);
 }
 
-void mount_reopen_planned(struct mount_plan *plan)
+static void mount_reopen_planned(struct mount_plan *plan)
 {
     for (size_t i = 0; i < plan->n; i++)
         reopen_entry(&plan->v[i]);

@@ -61,9 +61,6 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
  * caller's to free. */
 void mount_apply(const struct profile *p, struct mount_plan *plan, const char *cwd);
 
-/* Opens every sealed entry again (mount_apply() does it first). */
-void mount_reopen_planned(struct mount_plan *plan);
-
 /* Both steps in one process, for the test helpers: prepare, the
  * after-resolve hook, apply. */
 void mount_setup(const struct profile *p, const struct mount_inputs *in);
