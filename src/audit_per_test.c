@@ -14,6 +14,7 @@
 #include "audit_per_test.h"
 
 #include "audit.h"
+#include "audit_attrib.h"
 #include "audit_signals.h"
 #include "audit_tests.h"
 #include "capture.h"
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void feed_parser(int stream, const char *bytes, size_t len, void *data)
 {
@@ -49,6 +51,8 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
     struct sandbox_request req = {
         .profile = p, .argv = argv, .cwd = cwd, .label = label, .timeout_ms = timeout_ms,
         .may_start = audit_may_start, .stop_signals = audit_caught_signals(),
+        /* each denial's place in the output, to join with the results' */
+        .output_position = capture_position, .output_position_data = cap,
     };
     *status = sandbox_run(&req, res);
     capture_stop(cap);
@@ -64,6 +68,11 @@ struct judged_test {
     bool whole_run;        /* the run's denials, not attributed to it alone */
     bool whole_run_entry;  /* "(the run itself)": no test of its own to re-run */
     bool by_unit;          /* counted in a run of its script (prove, make check) */
+    bool tried;            /* a suspect (audit_attrib.h) re-run, or found it cannot be */
+    bool placed;           /* its denials placed by the output (audit_place_events) */
+    bool placed_text;      /* ... and denied_text written */
+    bool alone;            /* its denials are those of a run of it alone */
+    bool accounted;        /* not re-run: the runs alone made every denial */
 };
 
 /* The tests of one run by (unit, id), so that joining two runs of up to
@@ -157,7 +166,10 @@ static struct json_object *test_json(const struct judged_test *t, const char *na
     json_object_object_add(o, "denied", json_object_new_string(t->denied_text));
     json_object_object_add(o, "attributed", json_object_new_string(t->whole_run ? "whole-run"
                                                                    : t->by_unit ? "unit"
-                                                                                : "alone"));
+                                                                   : t->accounted ? "accounted"
+                                                                   : t->placed ? "placed"
+                                                                   : t->alone ? "alone"
+                                                                              : "none"));
     json_object_object_add(o, "verdict", json_object_new_string(test_verdict_name(t->verdict)));
     return o;
 }
@@ -172,6 +184,273 @@ static int interrupted(int sig, int during, const char *names[2], bool report)
             return SBX_EXIT_FAILURE;
     }
     return 128 + sig;
+}
+
+/* Re-runs of single tests under --against, to attribute denials. */
+struct alone_runs {
+    const struct runner *r;
+    char *const *command;
+    const char *cwd;
+    const struct profile *profile;
+    uint64_t timeout_ms;
+    const struct ledger *whole;   /* the whole run's */
+    size_t done, todo;            /* for the progress lines */
+};
+
+/* The whole run's denials, for a test that cannot be re-run alone. */
+static void whole_run_denials(const struct alone_runs *a, struct judged_test *t)
+{
+    t->j.denied = ledger_total(a->whole);
+    t->whole_run = true;
+    describe_denials(a->whole, t->denied_text, sizeof t->denied_text);
+}
+
+/* Runs t alone under --against: its denials are its own. Adds them to
+ * tally (NULL: none); *tally_ok turns false when they cannot be tallied.
+ * Returns false when t cannot be run alone, else sets *sig to a signal
+ * that stopped it (0: none). */
+static bool run_alone(struct alone_runs *a, struct judged_test *t, struct denial_tally *tally,
+                      bool *tally_ok, int *sig)
+{
+    *sig = 0;
+    const struct runner_test *which = t->against ? t->against : t->under;
+    /* A name comes from the command's output, which a test can forge
+     * (a child writing to the runner's stdout): one that starts with
+     * '-' would reach the runner as an option, so it is not re-run. */
+    char **argv = t->whole_run_entry || which->id[0] == '-'
+                      ? NULL : runner_rerun_argv(a->r, a->command, which);
+    if (!argv)
+        return false;
+    if ((*sig = audit_stop_requested(NULL))) {
+        runner_argv_free(argv);
+        return true;
+    }
+    struct runner_command rerun;
+    char err[512];
+    bool have = runner_command(a->r, argv, &rerun, err, sizeof err);
+    struct sandbox_result res;
+    memset(&res, 0, sizeof res);
+    int st;
+    struct runner_parser *p = run_side(a->r, a->profile, have ? rerun.argv : argv, a->cwd,
+                                       "attribution", true, a->timeout_ms, &res, &st);
+    *sig = audit_stop_requested(&res);
+    t->j.denied = ledger_total(res.ledger);
+    t->alone = true;
+    describe_denials(res.ledger, t->denied_text, sizeof t->denied_text);
+    if (tally && !denial_tally_add(tally, res.ledger))
+        *tally_ok = false;
+    fprintf(stderr, "sbx: audit: [%zu/%zu] %s: %llu denied\n", ++a->done, a->todo, which->id,
+            (unsigned long long)t->j.denied);
+    runner_parser_free(p);
+    sandbox_result_free(&res);
+    if (have)
+        runner_command_free(&rerun);
+    runner_argv_free(argv);
+    return true;
+}
+
+/* prove and make check re-run a script, not one test: every test of a
+ * script gets that script's run, made once. */
+static int attribute_by_unit(struct alone_runs *a, struct judged_test *tests, size_t n,
+                             const char *against)
+{
+    size_t need = 0;
+    const char *unit = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!needs_attribution(&tests[i].j))
+            continue;
+        const struct runner_test *which = tests[i].against ? tests[i].against : tests[i].under;
+        need++;
+        if (!which->unit || !unit || strcmp(unit, which->unit))
+            a->todo++;
+        unit = which->unit;
+    }
+    if (need)
+        fprintf(stderr, "sbx: audit: %llu denied call(s) under %s: re-running %zu script(s) one "
+                "by one there to attribute them to their %zu test(s)\n",
+                (unsigned long long)ledger_total(a->whole), against, a->todo, need);
+    const struct judged_test *last = NULL;
+    int sig = 0;
+    for (size_t i = 0; i < n && !sig; i++) {
+        struct judged_test *t = &tests[i];
+        if (!needs_attribution(&t->j))
+            continue;
+        const struct runner_test *which = t->against ? t->against : t->under;
+        if (which->unit) {
+            t->by_unit = true;
+            /* a script's tests come one after another: the last script
+             * re-run is the one to reuse (another order re-runs again,
+             * slower, never wrong) */
+            const struct runner_test *lw = last ? (last->against ? last->against : last->under) : NULL;
+            if (lw && lw->unit && !strcmp(lw->unit, which->unit)) {
+                t->j.denied = last->j.denied;
+                memcpy(t->denied_text, last->denied_text, sizeof t->denied_text);
+                continue;
+            }
+            last = t;
+        }
+        if (!run_alone(a, t, NULL, NULL, &sig))
+            whole_run_denials(a, t);
+    }
+    return sig;
+}
+
+/* audit_place_events(): each denial in the run of the one test that was
+ * running, without a re-run. False, and nothing set, when some cannot be
+ * placed so. */
+static bool attribute_by_placement(struct alone_runs *a, struct judged_test *tests, size_t n,
+                                   const struct runner_test *ta, size_t na, const char *against)
+{
+    const struct ledger_event *events;
+    size_t nevents = ledger_events(a->whole, &events);
+    if (ledger_events_dropped(a->whole) || ledger_unlisted(a->whole))
+        return false;
+    size_t *owner = xcalloc(nevents + 1, sizeof *owner);
+    if (!audit_place_events(events, nevents, ta, na, owner)) {
+        free(owner);
+        return false;
+    }
+    struct judged_test **of = xcalloc(na + 1, sizeof *of);
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].against)
+            of[tests[i].against - ta] = &tests[i];
+    struct ledger_entry rows[LEDGER_MAX_ROW_IDS];
+    bool have_row[LEDGER_MAX_ROW_IDS] = { false };
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (ledger_next(a->whole, &cursor, &e)) {
+        rows[e.id] = e;
+        have_row[e.id] = true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (needs_attribution(&tests[i].j)) {
+            tests[i].j.denied = 0;
+            tests[i].placed = true;
+        }
+    uint64_t count[LEDGER_MAX_ROW_IDS];
+    for (size_t k = 0; k < nevents; k++) {
+        struct judged_test *t = of[owner[k]];
+        if (!t || t->placed_text)
+            continue;
+        /* this test's first event: all of its denials, by row */
+        memset(count, 0, sizeof count);
+        for (size_t m = k; m < nevents; m++)
+            if (owner[m] == owner[k] && events[m].row < LEDGER_MAX_ROW_IDS)
+                count[events[m].row]++;
+        t->j.denied = 0;
+        t->placed = t->placed_text = true;
+        t->denied_text[0] = '\0';
+        size_t used = 0;
+        for (uint32_t row = 0; row < LEDGER_MAX_ROW_IDS; row++) {
+            if (!count[row] || !have_row[row])
+                continue;
+            t->j.denied += count[row];
+            struct ledger_entry mine = rows[row];
+            mine.count = count[row];
+            mine.npids = 0;
+            mine.more_pids = 0;
+            mine.nthreads = 0;
+            mine.threads_unlisted_count = 0;
+            char one[200];
+            ledger_format_entry(&mine, one, sizeof one);
+            int w = snprintf(t->denied_text + used, sizeof t->denied_text - used, "%s%s",
+                             used ? "; " : "", one);
+            if (w > 0 && (size_t)w < sizeof t->denied_text - used)
+                used += (size_t)w;
+        }
+    }
+    fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made while one test "
+            "ran, announced before it and reported after it: attributed without re-running\n",
+            (unsigned long long)ledger_total(a->whole), against);
+    free(of);
+    free(owner);
+    return true;
+}
+
+/* How many results after a denial may come before that of the test that
+ * made it: none for a serial runner whose output is not buffered; the
+ * tests running beside it for a parallel one. Past this, every test not
+ * re-run yet is. */
+static size_t suspect_tiers(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return (size_t)(cpus > 0 ? cpus : 1) + 2;
+}
+
+/* audit_attrib.h: the tests that reported right after a denial alone
+ * first; the rest only when those do not account for every denial. */
+static int attribute_by_suspects(struct alone_runs *a, struct judged_test *tests, size_t n,
+                                 const struct runner_test *ta, size_t na, const char *against)
+{
+    const struct ledger_event *events;
+    size_t nevents = ledger_events(a->whole, &events);
+    bool *suspect = xcalloc(na + 1, sizeof *suspect);
+    bool done[LEDGER_MAX_ROW_IDS];
+    uint64_t total = ledger_total(a->whole);
+    struct denial_tally *whole = denial_tally_new(), *theirs = denial_tally_new();
+    /* the proof is the tally, not the events: with events dropped the
+     * suspects may miss the test of one, and then the tallies differ */
+    bool exact = denial_tally_add(whole, a->whole), accounted = false;
+    int sig = 0;
+    for (size_t tier = 0, tiers = suspect_tiers(); tier < tiers && exact && !sig; tier++) {
+        denial_tally_rows_done(theirs, a->whole, done);
+        if (!audit_suspects(events, nevents, tier ? done : NULL, ta, na, tier, suspect))
+            continue;
+        size_t now = 0;
+        for (size_t i = 0; i < n; i++)
+            if (tests[i].against && suspect[tests[i].against - ta] && !tests[i].alone &&
+                !tests[i].tried)
+                now++;
+        if (!now)
+            continue;
+        a->todo += now;
+        fprintf(stderr, "sbx: audit: %llu denied call(s) under %s: re-running there alone the "
+                "%zu test(s) %s\n", (unsigned long long)total, against, now,
+                tier ? "that reported next after those not accounted for"
+                     : "that reported right after one");
+        for (size_t i = 0; i < n && !sig; i++) {
+            struct judged_test *t = &tests[i];
+            if (!t->against || !suspect[t->against - ta] || t->alone || t->tried)
+                continue;
+            t->tried = true;
+            if (!run_alone(a, t, theirs, &exact, &sig))
+                exact = false;
+        }
+        if (!sig && exact && denial_tally_equal(whole, theirs))
+            accounted = true;
+        if (accounted)
+            break;
+    }
+    free(suspect);
+    size_t rest = 0;
+    for (size_t i = 0; i < n; i++)
+        rest += !tests[i].alone && needs_attribution(&tests[i].j);
+    if (!sig && accounted) {
+        fprintf(stderr, "sbx: audit: those runs made the %llu denied call(s) of the whole run, "
+                "call by call: the other %zu test(s) made none\n", (unsigned long long)total, rest);
+        for (size_t i = 0; i < n; i++)
+            if (!tests[i].alone && needs_attribution(&tests[i].j)) {
+                tests[i].j.denied = 0;
+                tests[i].accounted = true;
+            }
+    } else if (!sig && rest) {
+        if (a->done)
+            fprintf(stderr, "sbx: audit: the tests re-run alone made %llu of the %llu denied "
+                    "call(s): re-running the other %zu test(s) one by one\n",
+                    (unsigned long long)denial_tally_total(theirs), (unsigned long long)total, rest);
+        else
+            fprintf(stderr, "sbx: audit: %llu denied call(s) under %s: re-running %zu test(s) one "
+                    "by one there to attribute them\n", (unsigned long long)total, against, rest);
+        a->todo += rest;
+        for (size_t i = 0; i < n && !sig; i++) {
+            struct judged_test *t = &tests[i];
+            if (!t->alone && needs_attribution(&t->j) && !run_alone(a, t, NULL, NULL, &sig))
+                whole_run_denials(a, t);
+        }
+    }
+    denial_tally_free(whole);
+    denial_tally_free(theirs);
+    return sig;
 }
 
 int audit_per_test(const struct runner *r, char *const *command, const char *cwd,
@@ -293,75 +572,15 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     }
 
     uint64_t total = ledger_total(results[1].ledger);
-    size_t todo = 0;
-    for (size_t i = 0; i < n; i++)
-        if (total && needs_attribution(&tests[i].j))
-            todo++;
-    if (todo)
-        fprintf(stderr, "sbx: audit: %llu denied call(s) under %s: re-running %zu test(s) one by one "
-                "there to attribute them\n", (unsigned long long)total, names[1], todo);
-    size_t done = 0;
-    bool unit_granular = r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE;
-    const struct runner_test *last_unit = NULL;
-    const struct judged_test *last_unit_test = NULL;
-    for (size_t i = 0; i < n && todo; i++) {
-        struct judged_test *t = &tests[i];
-        if (!needs_attribution(&t->j))
-            continue;
-        const struct runner_test *which = t->against ? t->against : t->under;
-        /* prove and make check re-run a script, not one test: every test
-         * of a script gets that script's run, made once */
-        if (unit_granular && which->unit) {
-            /* a script's tests come one after another: the last script
-             * re-run is the one to reuse (another order re-runs again,
-             * slower, never wrong) */
-            t->by_unit = true;
-            if (last_unit && !strcmp(last_unit->unit, which->unit)) {
-                t->j.denied = last_unit_test->j.denied;
-                memcpy(t->denied_text, last_unit_test->denied_text, sizeof t->denied_text);
-                continue;
-            }
-            last_unit = which;
-            last_unit_test = t;
-        }
-        /* A name comes from the command's output, which a test can forge
-         * (a child writing to the runner's stdout): one that starts with
-         * '-' would reach the runner as an option, so it is not re-run. */
-        char **alone = t->whole_run_entry || which->id[0] == '-'
-                           ? NULL : runner_rerun_argv(r, command, which);
-        if (!alone) {
-            t->j.denied = total;
-            t->whole_run = true;
-            describe_denials(results[1].ledger, t->denied_text, sizeof t->denied_text);
-            continue;
-        }
-        struct runner_command rerun;
-        char rerr[512];
-        bool have = runner_command(r, alone, &rerun, rerr, sizeof rerr);
-        struct sandbox_result res;
-        memset(&res, 0, sizeof res);
-        int st;
-        if ((sig = audit_stop_requested(NULL))) {
-            if (have)
-                runner_command_free(&rerun);
-            runner_argv_free(alone);
-            break;
-        }
-        struct runner_parser *p = run_side(r, profiles[1], have ? rerun.argv : alone, cwd,
-                                           "attribution", true, bound.timeout_ms, &res, &st);
-        sig = audit_stop_requested(&res);
-        t->j.denied = ledger_total(res.ledger);
-        describe_denials(res.ledger, t->denied_text, sizeof t->denied_text);
-        fprintf(stderr, "sbx: audit: [%zu/%zu] %s: %llu denied\n", ++done, todo, which->id,
-                (unsigned long long)t->j.denied);
-        runner_parser_free(p);
-        sandbox_result_free(&res);
-        if (have)
-            runner_command_free(&rerun);
-        runner_argv_free(alone);
-        if (sig)
-            break;
-    }
+    struct alone_runs alone = {
+        .r = r, .command = command, .cwd = cwd, .profile = profiles[1],
+        .timeout_ms = bound.timeout_ms, .whole = results[1].ledger,
+    };
+    if (total && (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE))
+        sig = attribute_by_unit(&alone, tests, n, names[1]);
+    else if (total && !(r->kind == RUNNER_UNITTEST && attribute_by_placement(&alone, tests, n, ta, na,
+                                                                              names[1])))
+        sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
     if (sig) {
         status = interrupted(sig, 1, names, report);
         goto out;

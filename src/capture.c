@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 struct capture {
@@ -25,6 +26,11 @@ struct capture {
     int stop[2];       /* capture_stop() writes one byte: drain, then end */
     bool copy_failed[3]; /* the original went away (EPIPE): keep reading, stop copying */
     pthread_t thread;
+    /* Bytes read from the merged pipe so far; `lock` holds it and the read
+     * that adds to it together, so that capture_position() never sees
+     * bytes that left the pipe and are not counted yet. */
+    pthread_mutex_t lock;
+    uint64_t consumed;
 };
 
 /* Reads what stream holds now; false at end of file or error. */
@@ -32,7 +38,11 @@ static bool pump(struct capture *c, int stream)
 {
     char buf[65536];
     for (;;) {
+        pthread_mutex_lock(&c->lock);
         ssize_t n = read(c->read_end[stream], buf, sizeof buf);
+        if (n > 0 && stream == 1)
+            c->consumed += (uint64_t)n;
+        pthread_mutex_unlock(&c->lock);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && errno == EAGAIN)
@@ -83,6 +93,7 @@ struct capture *capture_start(capture_fn fn, void *data, unsigned flags)
     c->quiet = flags & CAPTURE_QUIET;
     c->fn = fn;
     c->data = data;
+    pthread_mutex_init(&c->lock, NULL);
     fflush(stdout);
     fflush(stderr);
     if (pipe2(c->stop, O_CLOEXEC) < 0)
@@ -147,5 +158,20 @@ void capture_stop(struct capture *c)
     }
     close(c->stop[0]);
     close(c->stop[1]);
+    pthread_mutex_destroy(&c->lock);
     free(c);
+}
+
+uint64_t capture_position(void *data)
+{
+    struct capture *c = data;
+    if (!c->merged)
+        return UINT64_MAX;
+    pthread_mutex_lock(&c->lock);
+    int queued = 0;
+    /* a pipe: FIONREAD is what it holds unread */
+    uint64_t pos = ioctl(c->read_end[1], FIONREAD, &queued) < 0 ? UINT64_MAX
+                                                               : c->consumed + (uint64_t)queued;
+    pthread_mutex_unlock(&c->lock);
+    return pos;
 }

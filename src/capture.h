@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct capture;
 
@@ -34,5 +35,13 @@ struct capture *capture_start(capture_fn fn, void *data, unsigned flags);
  * a process that kept the pipe is not seen (none does: sandbox_run()
  * returns once everything inside is gone). */
 void capture_stop(struct capture *c);
+
+/* Where the merged stream is now: every byte the command has written so
+ * far, read or still in the pipe (UINT64_MAX: not merged, or unknown). A
+ * thread blocked in a denied call has all it wrote before the call below
+ * this position, and nothing it writes after (the ledger reads it then,
+ * ledger_event.output_pos). data: the struct capture, for
+ * sandbox_request.output_position. */
+uint64_t capture_position(void *data);
 
 #endif

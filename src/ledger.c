@@ -67,6 +67,8 @@ struct ledger {
     struct ledger_event *events;    /* LEDGER_MAX_EVENTS, allocated once */
     size_t nevents;
     uint64_t events_dropped;
+    uint64_t (*output_position)(void *);  /* ledger_set_output_position */
+    void *output_position_data;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
@@ -97,9 +99,6 @@ struct ledger {
     } parents[8];
     size_t next_parent;     /* round-robin replacement */
 };
-
-/* Overflow rows, one per (call, family, errno), once the table is full. */
-#define LEDGER_MAX_OVERFLOW_ROWS 64
 
 struct ledger *ledger_new(const struct profile *p)
 {
@@ -235,7 +234,7 @@ static void add_event(struct ledger *l, const struct ledger_denial *d, uint32_t 
         return;
     }
     struct ledger_event *ev = &l->events[l->nevents++];
-    *ev = (struct ledger_event){ .ns = d->ns, .who = d->who, .row = row };
+    *ev = (struct ledger_event){ .ns = d->ns, .who = d->who, .row = row, .output_pos = d->output_pos };
     ev->who.comm[sizeof ev->who.comm - 1] = '\0';
 }
 
@@ -246,7 +245,7 @@ void ledger_record(struct ledger *l, const char *syscall, int family,
         .syscall = syscall, .family = family, .socket_family = family,
         .address_family = address && *address ? family : -1,
         .address = address, .errnum = errnum,
-        .who = { .tid = pid, .tgid = pid, .ppid = -1 },
+        .who = { .tid = pid, .tgid = pid, .ppid = -1 }, .output_pos = LEDGER_NO_POS,
     };
     snprintf(d.who.comm, sizeof d.who.comm, "%s", comm ? comm : "?");
     ledger_record_call(l, &d);
@@ -999,6 +998,10 @@ bool ledger_handle(struct ledger *l, int notify_fd)
      * the reads below take microseconds to a stalled page-in's time. */
     struct timespec received;
     clock_gettime(CLOCK_MONOTONIC, &received);
+    /* the caller waits in the call until answered: all it wrote before is
+     * below this position, nothing after (capture.h) */
+    uint64_t output_pos = l->output_position ? l->output_position(l->output_position_data)
+                                             : LEDGER_NO_POS;
 
     struct decoded_call call;
     decode_call(req, &call);
@@ -1031,6 +1034,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
                     .socket_family = families.fd_family, .address_family = families.addr_family,
                     .address = addr, .errnum = rule->errnum, .who = who,
                     .ns = (uint64_t)received.tv_sec * 1000000000u + (uint64_t)received.tv_nsec,
+                    .output_pos = output_pos,
                 });
         }
         pthread_mutex_unlock(&l->lock);
@@ -1071,6 +1075,12 @@ static void *ledger_thread_main(void *arg)
     pthread_cond_signal(&l->thread_exited_cond);
     pthread_mutex_unlock(&l->lock);
     return NULL;
+}
+
+void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data)
+{
+    l->output_position = fn;
+    l->output_position_data = data;
 }
 
 void ledger_start(struct ledger *l, int notify_fd)

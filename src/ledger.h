@@ -21,6 +21,10 @@
  * later distinct denials are still counted, in ledger_total() and in the
  * row "other" of their call. */
 #define LEDGER_MAX_ROWS 256
+/* Overflow rows, one per (call, family, errno), once the table is full. */
+#define LEDGER_MAX_OVERFLOW_ROWS 64
+/* Every ledger_entry.id is below this. */
+#define LEDGER_MAX_ROW_IDS (LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS)
 /* Processes named per row: the first ones seen. */
 #define LEDGER_MAX_PIDS 4
 /* Threads named per row: the first distinct (tgid, tid, comm) seen; the
@@ -69,7 +73,12 @@ struct ledger_event {
                          * too (sbx makes no time namespace) */
     struct ledger_caller who;
     uint32_t row;       /* ledger_entry.id of its row, or LEDGER_NO_ROW */
+    /* How many bytes of output the command had written when the call
+     * stopped (ledger_set_output_position), or LEDGER_NO_POS: `sbx audit`
+     * joins it with where each test's result line ends. */
+    uint64_t output_pos;
 };
+#define LEDGER_NO_POS UINT64_MAX
 
 /* One aggregated row, as the iterator yields it. */
 struct ledger_entry {
@@ -100,12 +109,17 @@ struct ledger_denial {
     int errnum;
     struct ledger_caller who;
     uint64_t ns;
+    uint64_t output_pos;  /* as ledger_event */
 };
 
 struct ledger;
 
 /* Takes what it needs from p (copies the deny rules); p may be freed. */
 struct ledger *ledger_new(const struct profile *p);
+
+/* Before ledger_start(): each denial also records fn(data), read while
+ * the caller waits in the call (capture_position()). */
+void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data);
 
 /* Answers notify_fd (owned from now on) in a thread of the ledger's own,
  * until every filtered process has exited or ledger_stop(). What the

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum runner_kind {
     RUNNER_CARGO,     /* cargo test: libtest's "test PATH ... ok" lines */
@@ -83,6 +84,16 @@ struct runner_test {
      * prove and automake the test script. */
     char *unit;
     enum test_status status;
+    /* Where the line that gave its result ends in the output fed (bytes
+     * from the start; UINT64_MAX: it ended with the run, unreported; 0:
+     * no result). The test had ended once those bytes were written, so a
+     * denial made later, at a greater ledger_event.output_pos, was
+     * another's (audit_attrib.h). */
+    uint64_t reported_pos;
+    /* Where the runner's announcement of its start ends in the output,
+     * exactly, where it writes and flushes one before the test runs
+     * (unittest's "name (id) ... "); 0: none. */
+    uint64_t announced_pos;
 };
 
 /* Bounds on untrusted output: longer lines are cut, tests beyond the count

@@ -48,6 +48,12 @@ struct runner_parser {
     bool overlong;
     bool finished;
     bool truncated;
+    uint64_t fed;          /* bytes fed so far: the position in the output */
+    uint64_t line_end;     /* the position after the line being parsed */
+    uint64_t line_start;   /* and of its first byte */
+    uint64_t next_line_start; /* where the line being fed began */
+    bool line_exact;       /* its bytes are those of the output, none cut
+                            * or cleaned: offsets in it are positions */
 
     struct runner_test *tests;
     struct entry *entries;
@@ -187,9 +193,21 @@ static void result_at(struct runner_parser *p, size_t i, enum test_status s)
     e->running = false;
     if (!e->has_result || severity(s) > severity(p->tests[i].status))
         p->tests[i].status = s;
+    /* the first result says when it ended; a later one (a summary) says
+     * nothing of when */
+    if (!e->has_result)
+        p->tests[i].reported_pos = p->line_end;
     e->has_result = true;
     if (e->package != SIZE_MAX && severity(s) >= severity(TEST_FAILED))
         p->packages[e->package].bad = true;
+}
+
+/* Test i's start was announced by the bytes of the current line up to
+ * `end` (a pointer into it): where they end, exactly, or nothing. */
+static void announced_at(struct runner_parser *p, size_t i, const char *line, const char *end)
+{
+    if (i != SIZE_MAX && p->line_exact && !p->tests[i].announced_pos)
+        p->tests[i].announced_pos = p->line_start + (uint64_t)(end - line);
 }
 
 static size_t test_result(struct runner_parser *p, const char *unit, const char *id, enum test_status s)
@@ -432,6 +450,10 @@ static void unittest_line(struct runner_parser *p, char *line)
             rest = "";
         }
         if (id) {
+            /* startTest() writes "name (id) ... " and flushes, then the
+             * test runs: its start, in the output's bytes */
+            if (!*rest)
+                announced_at(p, test_started(p, NULL, id), line, tail);
             /* a subtest's line ("  name (id) (i=1) ... FAIL") counts for
              * its test: unittest re-runs tests, not subtests */
             if (unittest_status(tail, &st)) {
@@ -439,7 +461,7 @@ static void unittest_line(struct runner_parser *p, char *line)
                 if (i == p->pending || !*rest)
                     p->pending = SIZE_MAX;
             } else if (!*rest) {
-                p->pending = test_started(p, NULL, id);
+                p->pending = find_test(p, NULL, id, false);
             }
             free(id);
         }
@@ -1144,6 +1166,7 @@ static void parse_line(struct runner_parser *p)
 {
     size_t len = p->len;
     clean_line(p->line, &len);
+    p->line_exact = !p->overlong && len == p->len;
     p->len = 0;
     char *line = p->line;
     if (!len)
@@ -1192,8 +1215,14 @@ void runner_parser_feed(struct runner_parser *p, const void *bytes, size_t len)
         }
         memcpy(p->line + p->len, b, copy);
         p->len += copy;
-        if (!nl)
+        if (!nl) {
+            p->fed += len;
             return;
+        }
+        p->fed += take + 1;
+        p->line_end = p->fed;
+        p->line_start = p->next_line_start;
+        p->next_line_start = p->fed;
         /* a line cut at RUNNER_MAX_LINE is parsed as far as it was kept */
         parse_line(p);
         p->overlong = false;
@@ -1208,8 +1237,12 @@ void runner_parser_finish(struct runner_parser *p, bool killed)
         return;
     /* the last line, unterminated: pytest's id of the test that was
      * running when the run stopped */
+    p->line_end = p->fed;
+    p->line_start = p->next_line_start;
     if (p->len)
         parse_line(p);
+    /* what ends here ended with the run: after any denial */
+    p->line_end = UINT64_MAX;
     if (p->r->kind == RUNNER_PROVE)
         tap_script_end(p);
     for (size_t i = 0; i < p->n; i++)

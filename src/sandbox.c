@@ -59,6 +59,8 @@ static void ensure_standard_fds(void)
 struct ledger_hookup {
     const struct profile *profile;
     struct sandbox_result *res;
+    uint64_t (*output_position)(void *);
+    void *output_position_data;
 };
 
 static void ledger_attach(struct supervisor *s, int fd)
@@ -70,6 +72,8 @@ static void ledger_attach(struct supervisor *s, int fd)
         return;
     }
     h->res->ledger = ledger_new(h->profile);
+    if (h->output_position)
+        ledger_set_output_position(h->res->ledger, h->output_position, h->output_position_data);
     /* Not one of the loop's fds: answering a notification touches the
      * command's objects, which the command can make wait (ledger.h). */
     ledger_start(h->res->ledger, fd);
@@ -214,7 +218,10 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;
     sup.network_data = &network_ready;
-    struct ledger_hookup hookup = { .profile = p, .res = res };
+    struct ledger_hookup hookup = {
+        .profile = p, .res = res,
+        .output_position = req->output_position, .output_position_data = req->output_position_data,
+    };
     sup.on_notify_fd = ledger_attach;
     sup.notify_data = &hookup;
     supervise_run(&sup, res);

@@ -33,6 +33,10 @@ struct sandbox_request {
      * SIGHUP). The command gets it as any forwarded signal; if it has not
      * exited SUPERVISE_GRACE_MS later, the sandbox is killed. */
     uint64_t stop_signals;
+    /* NULL, or where the command's output is (capture_position()), read
+     * for each denial (ledger_set_output_position()). */
+    uint64_t (*output_position)(void *data);
+    void *output_position_data;
 };
 
 struct sandbox_result {

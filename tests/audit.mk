@@ -11,6 +11,11 @@ check_PROGRAMS += tests/unit/audit-tests-test
 tests_unit_audit_tests_test_SOURCES = tests/unit/audit-tests-test.c tests/tap.h
 tests_unit_audit_tests_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/audit-tests-test
+# Denials attributed without re-running every test (src/audit_attrib.c).
+check_PROGRAMS += tests/unit/audit-attrib-test
+tests_unit_audit_attrib_test_SOURCES = tests/unit/audit-attrib-test.c tests/tap.h
+tests_unit_audit_attrib_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/audit-attrib-test
 # The command's output copied through and seen (src/capture.c).
 check_PROGRAMS += tests/unit/capture-test
 tests_unit_capture_test_SOURCES = tests/unit/capture-test.c tests/tap.h

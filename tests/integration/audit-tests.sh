@@ -67,8 +67,12 @@ like "$err" "  skipped-here               passed / skipped: test_suite.Suite.tes
 unlike "$err" "/ passed: test_suite.Suite.test_pure" "the pure test is not in the table (unaffected)"
 like "$err" "sbx: audit: 5 tests: 1 exercised, 1 false green, 1 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
     "the summary line"
-like "$err" "re-running 4 test(s) one by one" "denials are attributed by running each test alone"
+like "$err" "was made while one test ran, announced before it and reported after it: attributed without re-running" \
+    "unittest: each denial placed by the output, no test re-run"
+unlike "$err" "sbx: audit: [1/" "and indeed none re-run"
 j() { jq -r "$1" "$work/a.json"; }
+is "$(j '.tests[] | select(.name == "test_suite.Suite.test_lenient") | .attributed')" placed \
+    "record: attributed: placed"
 is "$(j .runner)" unittest "record: the runner"
 is "$(j '[.tests[] | .name + "=" + .verdict] | sort | join(" ")')" \
     "test_suite.Suite.test_honest=exercised test_suite.Suite.test_lenient=false-green test_suite.Suite.test_origin_check=false-green-hiding-failure test_suite.Suite.test_pure=unaffected test_suite.Suite.test_skips=skipped-here" \
@@ -177,6 +181,68 @@ PY
         "pytest -n 2: the summary"
 else
     for i in 1 2 3 4 5 6; do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
+fi
+
+# A denial the output cannot place (a class fixture runs between two
+# tests' lines) is found by re-running alone the test that reported right
+# after it: its run makes the fixture's call, which then is accounted for,
+# once, as it was made once.
+cat >test_fixture.py <<'PY'
+import socket, unittest
+
+class WithFixture(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        try:
+            socket.socket().bind(("127.0.0.1", 0))
+        except PermissionError:
+            pass
+    def test_one(self):
+        pass
+    def test_two(self):
+        pass
+
+class Plain(unittest.TestCase):
+    def test_three(self):
+        pass
+PY
+run_sbx audit -- python3 -m unittest test_fixture
+is "$status" 3 "setUpClass denied: false greens, exit 3"
+unlike "$err" "attributed without re-running" "a fixture's denial is not placed in a test"
+like "$err" "  false-green                passed / passed: test_fixture.WithFixture.test_one; denied: bind(" \
+    "test_one re-run alone makes the fixture's call"
+like "$err" "call by call: the other 2 test(s) made none" "the call is counted once, not for test_two again"
+unlike "$err" "/ passed: test_fixture.Plain.test_three" "the other class's test: unaffected"
+
+# pytest, one test at a time: its output does not announce a test before
+# it runs, so the tests that reported right after each denial are re-run
+# alone; once they account for every denial, the others are not.
+if command -v pytest >/dev/null 2>&1; then
+    {
+        echo 'import socket'
+        i=0
+        while [ $i -lt 20 ]; do
+            if [ $i = 4 ] || [ $i = 13 ]; then
+                printf 'def test_%02d():\n    try:\n        socket.socket().bind(("127.0.0.1", 0))\n    except PermissionError:\n        pass\n' $i
+            else
+                printf 'def test_%02d():\n    assert True\n' $i
+            fi
+            i=$((i + 1))
+        done
+    } >test_many.py
+    run_sbx audit --report "$work/m.json" -- pytest test_many.py
+    is "$status" 3 "pytest: two lenient tests, exit 3"
+    like "$err" "that reported right after one" "pytest: the tests that reported after a denial re-run first"
+    like "$err" "call by call: the other" "pytest: they account for every denial, the others are not re-run"
+    reruns=$(printf '%s\n' "$err" | grep -c '^sbx: audit: \[')
+    ok "$([ "$reruns" -ge 2 ] && [ "$reruns" -lt 20 ] && echo 0 || echo 1)" "pytest: $reruns of 20 tests re-run"
+    is "$(jq -r '[.tests[] | select(.verdict != "unaffected") | .name + "=" + .verdict] | sort | join(" ")' "$work/m.json")" \
+        "test_many.py::test_04=false-green test_many.py::test_13=false-green" \
+        "pytest: exactly the two lenient tests are false greens"
+    is "$(jq -r '[.tests[] | .attributed] | unique | join(" ")' "$work/m.json")" "accounted alone" \
+        "record: each test attributed alone or accounted for"
+else
+    for i in 1 2 3 4 5 6; do skip "pytest is not installed for uid $(id -u)"; done
 fi
 
 # prove: TAP scripts, which it can re-run only whole: a test's denials

@@ -53,7 +53,7 @@ static void child_writes(void)
 
 int main(void)
 {
-    plan(10);
+    plan(12);
     for (size_t i = 0; i < BIG; i++)
         big[i] = (unsigned char)(i * 131 + (i >> 11));
     /* the "terminal" of this test: two files in place of 1 and 2 */
@@ -181,6 +181,30 @@ int main(void)
     char *got4 = file_bytes(f4, &l4);
     ok(s4.len[1] == 5 && l4 == 0, "quiet: the callback sees it, the original gets nothing");
     free(got4);
+
+    /* the position: every byte written so far, read by the thread or
+     * still in the pipe, whichever it is when asked */
+    struct seen s6 = { 0 };
+    c = capture_start(gather, &s6, CAPTURE_MERGED | CAPTURE_QUIET);
+    uint64_t before = capture_position(c);
+    pid = fork();
+    if (pid == 0) {
+        write_all(1, "12345", 5);
+        write_all(2, "678", 3);
+        _exit(0);
+    }
+    waitpid(pid, &st, 0);
+    uint64_t after = capture_position(c);
+    capture_stop(c);
+    dup2(tap, 1);
+    dup2(tap_err, 2);
+    ok(before == 0 && after == 8, "position: 0, then the 8 bytes written to both (got %llu, %llu)",
+       (unsigned long long)before, (unsigned long long)after);
+    free(s6.buf[1]);
+    struct seen s7 = { 0 };
+    c = capture_start(gather, &s7, 0);
+    ok(capture_position(c) == UINT64_MAX, "position: unknown when the streams are apart");
+    capture_stop(c);
     free(s4.buf[1]);
     free(want);
     free(got1);

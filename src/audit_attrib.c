@@ -1,0 +1,216 @@
+/* Suspects of a denial and the tally that checks them (audit_attrib.h). */
+#include "config.h"
+
+#include "audit_attrib.h"
+
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int by_report(const void *a, const void *b, void *data)
+{
+    const struct runner_test *tests = data;
+    size_t i = *(const size_t *)a, k = *(const size_t *)b;
+    if (tests[i].reported_pos != tests[k].reported_pos)
+        return tests[i].reported_pos < tests[k].reported_pos ? -1 : 1;
+    return i < k ? -1 : i > k; /* the parser's order within one line */
+}
+
+static int by_announcement(const void *a, const void *b, void *data)
+{
+    const struct runner_test *tests = data;
+    size_t i = *(const size_t *)a, k = *(const size_t *)b;
+    if (tests[i].announced_pos != tests[k].announced_pos)
+        return tests[i].announced_pos < tests[k].announced_pos ? -1 : 1;
+    return i < k ? -1 : i > k;
+}
+
+size_t audit_suspects(const struct ledger_event *events, size_t nevents, const bool *done,
+                      const struct runner_test *tests, size_t n, size_t tier, bool *suspect)
+{
+    size_t *order = xcalloc(n + 1, sizeof *order);
+    size_t reported = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].reported_pos)
+            order[reported++] = i;
+    qsort_r(order, reported, sizeof *order, by_report, (void *)tests);
+    size_t marked = 0;
+    for (size_t e = 0; e < nevents; e++) {
+        if (events[e].output_pos == LEDGER_NO_POS)
+            continue;
+        if (done && events[e].row != LEDGER_NO_ROW && done[events[e].row])
+            continue;
+        /* the first result line that ends past the denial: a test
+         * reports after its calls returned, and the denied one returned
+         * after the ledger read the position */
+        size_t lo = 0, hi = reported;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (tests[order[mid]].reported_pos <= events[e].output_pos)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo + tier < reported && !suspect[order[lo + tier]]) {
+            suspect[order[lo + tier]] = true;
+            marked++;
+        }
+    }
+    free(order);
+    return marked;
+}
+
+bool audit_place_events(const struct ledger_event *events, size_t nevents,
+                        const struct runner_test *tests, size_t n, size_t *owner)
+{
+    /* the announced runs, by where they start: for a serial runner they
+     * do not overlap, and the one that holds a position is found by a
+     * binary search and checked against its neighbour */
+    size_t *order = xcalloc(n + 1, sizeof *order);
+    size_t runs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].announced_pos && tests[i].reported_pos > tests[i].announced_pos)
+            order[runs++] = i;
+    qsort_r(order, runs, sizeof *order, by_announcement, (void *)tests);
+    bool placed = true;
+    for (size_t k = 1; k < runs && placed; k++)
+        /* overlapping runs: two tests at once, nothing can be placed */
+        if (tests[order[k]].announced_pos < tests[order[k - 1]].reported_pos)
+            placed = false;
+    for (size_t e = 0; e < nevents && placed; e++) {
+        uint64_t pos = events[e].output_pos;
+        if (pos == LEDGER_NO_POS) {
+            placed = false;
+            break;
+        }
+        /* the last run announced at or before pos */
+        size_t lo = 0, hi = runs;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (tests[order[mid]].announced_pos <= pos)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (!lo || tests[order[lo - 1]].reported_pos <= pos)
+            placed = false;  /* between runs: the runner's own time */
+        else
+            owner[e] = order[lo - 1];
+    }
+    free(order);
+    return placed;
+}
+
+struct tally_row {
+    char *syscall, *address;
+    int family, socket_family, address_family, errnum;
+    uint64_t count;
+};
+
+struct denial_tally {
+    struct tally_row *rows;
+    size_t n, cap;
+    uint64_t total;
+};
+
+struct denial_tally *denial_tally_new(void)
+{
+    return xcalloc(1, sizeof(struct denial_tally));
+}
+
+/* What was denied, callers left out (no copy: e's strings). */
+static struct tally_row key_of(const struct ledger_entry *e)
+{
+    return (struct tally_row){
+        .syscall = (char *)e->syscall, .address = (char *)(e->address ? e->address : ""),
+        .family = e->family, .socket_family = e->socket_family,
+        .address_family = e->address_family, .errnum = e->errnum,
+    };
+}
+
+static bool same_key(const struct tally_row *a, const struct tally_row *b)
+{
+    return !strcmp(a->syscall, b->syscall) && !strcmp(a->address, b->address) &&
+           a->family == b->family && a->socket_family == b->socket_family &&
+           a->address_family == b->address_family && a->errnum == b->errnum;
+}
+
+bool denial_tally_add(struct denial_tally *t, const struct ledger *l)
+{
+    if (!l)
+        return true;
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (ledger_next(l, &cursor, &e)) {
+        struct tally_row key = key_of(&e), *r = NULL;
+        for (size_t i = 0; i < t->n && !r; i++)
+            if (same_key(&t->rows[i], &key))
+                r = &t->rows[i];
+        if (!r) {
+            if (t->n == t->cap) {
+                t->cap = t->cap ? 2 * t->cap : 16;
+                t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
+            }
+            r = &t->rows[t->n++];
+            *r = key;
+            r->syscall = xstrdup(key.syscall);
+            r->address = xstrdup(key.address);
+        }
+        r->count += e.count;
+        t->total += e.count;
+    }
+    return ledger_unlisted(l) == 0;
+}
+
+static bool contains(const struct denial_tally *a, const struct denial_tally *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        const struct tally_row *r = &b->rows[i];
+        bool found = false;
+        for (size_t k = 0; k < a->n && !found; k++) {
+            found = same_key(&a->rows[k], r) && a->rows[k].count == r->count;
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+bool denial_tally_equal(const struct denial_tally *a, const struct denial_tally *b)
+{
+    /* rows are distinct within a tally: the same rows both ways, with the
+     * same counts, is the same multiset of denials */
+    return a->n == b->n && a->total == b->total && contains(a, b) && contains(b, a);
+}
+
+void denial_tally_rows_done(const struct denial_tally *t, const struct ledger *l, bool *done)
+{
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (l && ledger_next(l, &cursor, &e)) {
+        struct tally_row key = key_of(&e);
+        uint64_t have = 0;
+        for (size_t i = 0; i < t->n; i++)
+            if (same_key(&t->rows[i], &key))
+                have = t->rows[i].count;
+        done[e.id] = have >= e.count;
+    }
+}
+
+uint64_t denial_tally_total(const struct denial_tally *t)
+{
+    return t->total;
+}
+
+void denial_tally_free(struct denial_tally *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->rows[i].syscall);
+        free(t->rows[i].address);
+    }
+    free(t->rows);
+    free(t);
+}

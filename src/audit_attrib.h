@@ -1,0 +1,73 @@
+/* Attributing the denials of a run to its tests, fast and still exact
+ * (issue 16): pure helpers, apart from the runs (audit_per_test.c).
+ *
+ * Re-running every test alone is exact and costs one sandbox and one
+ * runner start per test: 200 tests, 200 runs. Most tests make no denied
+ * call, and the run itself says which could have: a test reports its
+ * result only after the calls it made returned, and a denied call waits
+ * in the kernel until the ledger answered it (ledger_event.ns). So the
+ * test that made a denial is among the first to report after it, and
+ * "after" is exact in bytes, not in time: the ledger reads how much
+ * output the command had written while the caller waits in the call
+ * (capture_position()), and the parser knows where each result line
+ * ends. For a serial runner whose output is not buffered, the first to
+ * report after a denial is the test that made it; a parallel runner
+ * reports the tests running beside it first, a buffered one tests that
+ * ended before it.
+ *
+ * Those suspects are re-run alone, the first after each denial, then the
+ * second after each denial not accounted for yet, and so on. When their own runs together account
+ * for every denial of the whole run, call by call (denial_tally_equal),
+ * no other test made one: they are not re-run. When they do not (a test
+ * that reported long after its call, a runner's own call at start-up, a
+ * result line never read), every other test is re-run alone too, as
+ * before. The hint is never trusted: only the runs alone count.
+ *
+ * One runner needs no re-run: unittest runs one test at a time and
+ * announces each, flushed, before it runs (audit_place_events). A call
+ * made by a thread or process that an earlier test left running counts
+ * for the test running when it is made (a run of the earlier test alone
+ * may end before the call and miss it). */
+#ifndef SBX_AUDIT_ATTRIB_H
+#define SBX_AUDIT_ATTRIB_H
+
+#include "ledger.h"
+#include "runner.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* For each event not yet accounted for (done[row] false; done NULL:
+ * none is), marks suspect[i] for the test of tests[0..n) that is the
+ * tier-th (from 0) to report after it: whose result line ends past the
+ * event's output_pos. An event without a position marks none. Returns
+ * how many tests it marked that were not marked yet. */
+size_t audit_suspects(const struct ledger_event *events, size_t nevents, const bool *done,
+                      const struct runner_test *tests, size_t n, size_t tier, bool *suspect);
+
+/* Places each event in the run of one test, from the output alone: the
+ * one test announced at or before the event's position whose result line
+ * ends after it (announced_pos <= output_pos < reported_pos). For a
+ * runner that runs one test at a time and flushes its announcement
+ * before the test and its result after it (unittest), that test was the
+ * one running when the call was made. owner[e] is its index. False when
+ * some event has no position, or is in no test's run (a class fixture,
+ * module import: the runner's own time) or in more than one. */
+bool audit_place_events(const struct ledger_event *events, size_t nevents,
+                        const struct runner_test *tests, size_t n, size_t *owner);
+
+/* Denials counted by what was denied (call, families, address, errno),
+ * not by who: the same call made alone and in the whole run. */
+struct denial_tally;
+struct denial_tally *denial_tally_new(void);
+/* Adds l's rows. False when some of l's denials are in no row (its table
+ * was full): then nothing can be accounted for exactly. */
+bool denial_tally_add(struct denial_tally *t, const struct ledger *l);
+bool denial_tally_equal(const struct denial_tally *a, const struct denial_tally *b);
+/* done[id] for each row of l (LEDGER_MAX_ROW_IDS of them): true when
+ * t holds at least as many denials of that row's kind as l does. */
+void denial_tally_rows_done(const struct denial_tally *t, const struct ledger *l, bool *done);
+uint64_t denial_tally_total(const struct denial_tally *t);
+void denial_tally_free(struct denial_tally *t);
+
+#endif

@@ -1,0 +1,146 @@
+/* Attributing denials without re-running every test (audit_attrib.c):
+ * where unittest's output places a call, which tests are suspects of a
+ * denial, and the tally that proves the suspects made them all. The
+ * positions come from the parser fed real unittest output, in pieces. */
+#include "config.h"
+
+#include "../tap.h"
+
+#include "audit_attrib.h"
+#include "runner.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static const struct runner unittest = { .kind = RUNNER_UNITTEST, .name = "unittest" };
+
+static const char output[] =
+    "test_a (m.T.test_a) ... ok\n"       /* test_a: announced at 24, ends at 27 */
+    "test_b (m.T.test_b) ... warning\n"  /* test_b: output of its own, then */
+    "ok\n"                               /* its result */
+    "test_c (m.T.test_c) ... ok\n";
+
+/* Feeds s in pieces of `step` bytes: a line split across reads. */
+static struct runner_parser *parse(const char *s, size_t step)
+{
+    struct runner_parser *p = runner_parser_new(&unittest);
+    for (size_t at = 0, len = strlen(s); at < len; at += step)
+        runner_parser_feed(p, s + at, len - at < step ? len - at : step);
+    runner_parser_finish(p, false);
+    return p;
+}
+
+static uint64_t pos_after(const char *needle)
+{
+    return (uint64_t)(strstr(output, needle) - output) + strlen(needle);
+}
+
+static struct ledger_event at(uint64_t pos)
+{
+    return (struct ledger_event){ .output_pos = pos, .row = 0 };
+}
+
+int main(void)
+{
+    plan(26);
+    size_t n;
+    struct runner_parser *p = parse(output, 5);
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    is_int(n, 3, "three tests parsed");
+    is_int(t[0].announced_pos, pos_after("test_a (m.T.test_a) ... "), "test_a: announced where ' ... ' ends");
+    is_int(t[0].reported_pos, pos_after("test_a (m.T.test_a) ... ok\n"), "test_a: reported where its line ends");
+    is_int(t[1].announced_pos, pos_after("test_b (m.T.test_b) ... "), "test_b: announced");
+    is_int(t[1].reported_pos, pos_after("warning\nok\n"), "test_b: reported after its own output");
+
+    /* the same bytes fed one at a time give the same positions */
+    struct runner_parser *q = parse(output, 1);
+    size_t m;
+    const struct runner_test *u = runner_parser_tests(q, &m);
+    ok(m == 3 && u[1].announced_pos == t[1].announced_pos && u[2].reported_pos == t[2].reported_pos,
+       "positions do not depend on how the output was read");
+    runner_parser_free(q);
+
+    /* a line cleaned of an escape sequence has no exact offsets */
+    struct runner_parser *c = parse("test_a (m.T.test_a) ... \x1b[32mok\x1b[0m\n", 64);
+    const struct runner_test *v = runner_parser_tests(c, &m);
+    ok(m == 1 && v[0].announced_pos == 0 && v[0].status == TEST_PASSED,
+       "a line with escape sequences: its result, no announced position");
+    runner_parser_free(c);
+
+    size_t owner[4];
+    struct ledger_event in_b[2] = { at(pos_after("test_b (m.T.test_b) ... ")), at(pos_after("warning\n")) };
+    ok(audit_place_events(in_b, 2, t, n, owner) && owner[0] == 1 && owner[1] == 1,
+       "calls right after test_b's announcement and amid its output are test_b's");
+    struct ledger_event in_a = at(pos_after("test_a (m.T.test_a) ... "));
+    ok(audit_place_events(&in_a, 1, t, n, owner) && owner[0] == 0, "a call in test_a's run is test_a's");
+    struct ledger_event between = at(pos_after("test_a (m.T.test_a) ... ok\n"));
+    ok(!audit_place_events(&between, 1, t, n, owner),
+       "a call between two tests (a class fixture) is placed in none");
+    struct ledger_event before = at(3);
+    ok(!audit_place_events(&before, 1, t, n, owner), "a call before the first test (an import): none");
+    struct ledger_event nowhere = at(LEDGER_NO_POS);
+    ok(!audit_place_events(&nowhere, 1, t, n, owner), "a call without a position: none");
+    ok(audit_place_events(NULL, 0, t, n, owner), "no call: nothing to place");
+
+    /* two runs that overlap: a runner that is not serial; nothing placed */
+    struct runner_test overlap[2] = {
+        { .id = "x", .announced_pos = 10, .reported_pos = 50 },
+        { .id = "y", .announced_pos = 20, .reported_pos = 60 },
+    };
+    struct ledger_event mid = at(30);
+    ok(!audit_place_events(&mid, 1, overlap, 2, owner), "overlapping runs: nothing is placed");
+
+    /* suspects: the tier-th test to report after each denial */
+    struct runner_test r[4] = {
+        { .id = "a", .reported_pos = 10 }, { .id = "b", .reported_pos = 20 },
+        { .id = "c", .reported_pos = 30 }, { .id = "d", .reported_pos = 0 },
+    };
+    bool suspect[4] = { false };
+    struct ledger_event ev[2] = { at(15), at(10) };
+    is_int(audit_suspects(ev, 2, NULL, r, 4, 0, suspect), 1, "tier 0: one new suspect for both denials");
+    ok(!suspect[0] && suspect[1] && !suspect[2] && !suspect[3],
+       "the first to report past each: b (a's line had ended at 10)");
+    is_int(audit_suspects(ev, 2, NULL, r, 4, 1, suspect), 1, "tier 1: the next after each");
+    ok(suspect[2] && !suspect[0], "c is next; a, which had reported, never");
+    is_int(audit_suspects(ev, 2, NULL, r, 4, 2, suspect), 0, "tier 2: nobody left");
+    bool done[LEDGER_MAX_ROW_IDS] = { true };
+    bool fresh[4] = { false };
+    is_int(audit_suspects(ev, 2, done, r, 4, 0, fresh), 0, "a denial whose row is accounted for marks none");
+    struct ledger_event late = at(99);
+    is_int(audit_suspects(&late, 1, NULL, r, 4, 0, fresh), 0,
+           "a denial after every result (the runner's own): no suspect");
+
+    /* the tally: the same calls, in any split, whoever made them */
+    struct profile prof;
+    memset(&prof, 0, sizeof prof);
+    struct deny_rule rule = { .syscall = "bind", .nr = 49, .families = 1u << AF_INET, .errnum = EPERM };
+    prof.deny = &rule;
+    prof.ndeny = 1;
+    struct ledger *whole = ledger_new(&prof), *one = ledger_new(&prof), *two = ledger_new(&prof);
+    ledger_record(whole, "bind", AF_INET, "127.0.0.1:0", EPERM, 2, "python3");
+    ledger_record(whole, "bind", AF_INET, "127.0.0.1:0", EPERM, 3, "child");
+    ledger_record(one, "bind", AF_INET, "127.0.0.1:0", EPERM, 7, "python3");
+    struct denial_tally *w = denial_tally_new(), *s = denial_tally_new();
+    ok(denial_tally_add(w, whole) && denial_tally_add(s, one), "tallies taken");
+    ok(!denial_tally_equal(w, s), "one of two calls: not accounted for");
+    bool rows[LEDGER_MAX_ROW_IDS] = { false };
+    denial_tally_rows_done(s, whole, rows);
+    ok(!rows[0], "its row is not done");
+    ledger_record(two, "bind", AF_INET, "127.0.0.1:0", EPERM, 9, "other");
+    denial_tally_add(s, two);
+    ok(denial_tally_equal(w, s), "both calls, by other callers: accounted for");
+    ledger_record(two, "bind", AF_INET, "127.0.0.1:80", EPERM, 9, "other");
+    struct denial_tally *s2 = denial_tally_new();
+    denial_tally_add(s2, one);
+    denial_tally_add(s2, two);
+    ok(!denial_tally_equal(w, s2), "a call the whole run did not make: not equal");
+    denial_tally_free(w);
+    denial_tally_free(s);
+    denial_tally_free(s2);
+    ledger_free(whole);
+    ledger_free(one);
+    ledger_free(two);
+    runner_parser_free(p);
+    return done_testing();
+}
