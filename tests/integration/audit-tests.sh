@@ -1,11 +1,13 @@
 #!/bin/sh
-# sbx audit test by test (issue 16): a Python unittest suite holding each
-# kind of test (honest, lenient, visibly skipping, pure, and the incident:
-# a server that compares the request's origin with the configured port 0
-# instead of the port it bound, whose test returns early on EPERM), and a
-# go test suite run twice (its result cache must not answer the second
-# time). Every test gets the verdict of sbx(1) AUDIT's table, the record
-# holds them, and an unknown command is judged as a whole, saying why.
+# sbx audit test by test (issue 16): a suite per runner (unittest, pytest
+# alone and with xdist, prove, cargo, node, make check, go), each holding
+# the kinds of test it can (honest, lenient, visibly skipping, pure), the
+# incident in Python and in Rust (a server that compares the request's
+# origin with the configured port 0 instead of the port it bound, whose
+# test returns early on EPERM), a denial made by a test's child process,
+# and go run twice (its result cache must not answer the second time).
+# Every test gets the verdict of sbx(1) AUDIT's table, the record holds
+# them, and an unknown command is judged as a whole, saying why.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 
 work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-tests.XXXXXX" 2>/dev/null) ||
@@ -165,6 +167,13 @@ def test_child_lenient():
                         "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0))"])
     assert r.returncode in (0, 1)
 
+def test_skips():
+    try:
+        bind()
+    except PermissionError:
+        import pytest
+        pytest.skip("no network here")
+
 def test_pure():
     assert sorted("cba") == list("abc")
 PY
@@ -177,10 +186,12 @@ PY
         "pytest -n 2: a denial made by a test's child process is the test's"
     like "$err" "  false-green                passed / passed: test_px.py::test_lenient; denied: bind(" \
         "pytest -n 2: the lenient test is a false green"
-    like "$err" "4 tests: 1 exercised, 2 false green, 0 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
+    like "$err" "  skipped-here               passed / skipped: test_px.py::test_skips" \
+        "pytest -n 2: the skipping test is skipped-here"
+    like "$err" "5 tests: 1 exercised, 2 false green, 0 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
         "pytest -n 2: the summary"
 else
-    for i in 1 2 3 4 5 6; do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
+    for i in 1 2 3 4 5 6 7; do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
 fi
 
 # A denial the output cannot place (a class fixture runs between two
@@ -219,11 +230,15 @@ unlike "$err" "/ passed: test_fixture.Plain.test_three" "the other class's test:
 # alone; once they account for every denial, the others are not.
 if command -v pytest >/dev/null 2>&1; then
     {
-        echo 'import socket'
+        echo 'import socket, pytest'
         i=0
         while [ $i -lt 20 ]; do
             if [ $i = 4 ] || [ $i = 13 ]; then
                 printf 'def test_%02d():\n    try:\n        socket.socket().bind(("127.0.0.1", 0))\n    except PermissionError:\n        pass\n' $i
+            elif [ $i = 7 ]; then
+                printf 'def test_%02d():\n    socket.socket().bind(("127.0.0.1", 0))\n' $i
+            elif [ $i = 9 ]; then
+                printf 'def test_%02d():\n    try:\n        socket.socket().bind(("127.0.0.1", 0))\n    except PermissionError:\n        pytest.skip("no network here")\n' $i
             else
                 printf 'def test_%02d():\n    assert True\n' $i
             fi
@@ -231,14 +246,14 @@ if command -v pytest >/dev/null 2>&1; then
         done
     } >test_many.py
     run_sbx audit --report "$work/m.json" -- pytest test_many.py
-    is "$status" 3 "pytest: two lenient tests, exit 3"
+    is "$status" 3 "pytest: two lenient tests (and an honest, a skipping one), exit 3"
     like "$err" "that reported right after one" "pytest: the tests that reported after a denial re-run first"
     like "$err" "call by call: the other" "pytest: they account for every denial, the others are not re-run"
     reruns=$(printf '%s\n' "$err" | grep -c '^sbx: audit: \[')
-    ok "$([ "$reruns" -ge 2 ] && [ "$reruns" -lt 20 ] && echo 0 || echo 1)" "pytest: $reruns of 20 tests re-run"
+    ok "$([ "$reruns" -ge 4 ] && [ "$reruns" -lt 20 ] && echo 0 || echo 1)" "pytest: $reruns of 20 tests re-run"
     is "$(jq -r '[.tests[] | select(.verdict != "unaffected") | .name + "=" + .verdict] | sort | join(" ")' "$work/m.json")" \
-        "test_many.py::test_04=false-green test_many.py::test_13=false-green" \
-        "pytest: exactly the two lenient tests are false greens"
+        "test_many.py::test_04=false-green test_many.py::test_07=exercised test_many.py::test_09=skipped-here test_many.py::test_13=false-green" \
+        "pytest: every test's verdict: two lenient, one honest, one skipping, sixteen pure"
     is "$(jq -r '[.tests[] | .attributed] | unique | join(" ")' "$work/m.json")" "accounted alone" \
         "record: each test attributed alone or accounted for"
 else
@@ -259,6 +274,13 @@ print "ok 1 - binds, or says nothing when it cannot\n";
 print $bound ? "ok 2 - bound\n" : "ok 2 - bound # SKIP no network\n";
 PL
     printf 'print "1..1\\nok 1 - arithmetic\\n";\n' >t/pure.t
+    cat >t/honest.t <<'PL'
+use strict; use warnings;
+use Socket;
+print "1..1\n";
+socket(my $s, PF_INET, SOCK_STREAM, 0) or die "socket: $!";
+print bind($s, pack_sockaddr_in(0, inet_aton("127.0.0.1"))) ? "ok 1 - binds\n" : "not ok 1 - binds\n# $!\n";
+PL
     run_sbx audit -- prove t/
     is "$status" 3 "prove: a lenient TAP test is a false green: exit 3"
     like "$err" "prove: added -v" "prove: -v added, said so"
@@ -266,17 +288,20 @@ PL
         "prove: the lenient test, with its script's denial"
     like "$err" "(its script's: the runner re-runs a script, not one test)" "prove: attributed to its script, saying so"
     like "$err" "  skipped-here               passed / skipped: t/net.t: bound" "prove: the TAP SKIP is skipped-here"
-    like "$err" "3 tests: 0 exercised, 1 false green, 0 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
+    like "$err" "  exercised                  passed / failed: t/honest.t: binds; denied: bind(" \
+        "prove: the honest script's test is exercised"
+    like "$err" "4 tests: 1 exercised, 1 false green, 0 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
         "prove: the summary"
     cd "$work" || exit 1
 else
-    for i in 1 2 3 4 5 6; do skip "prove is not installed for uid $(id -u)"; done
+    for i in 1 2 3 4 5 6 7; do skip "prove is not installed for uid $(id -u)"; done
 fi
 
 # The incident rebuilt in Rust, under cargo test with libtest's parallel
 # threads: an embedded server compares the request's origin port with the
 # configured 0 instead of the port it bound; its test returns early on
-# EPERM. Next to it an honest test and a pure one.
+# EPERM. Next to it an honest test, a lenient one and a pure one (libtest
+# has no skip a test can take at run time: #[ignore] is decided before).
 if command -v cargo >/dev/null 2>&1; then
     mkdir -p crate/src && cd crate || exit 1
     printf '[package]\nname = "incident"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >Cargo.toml
@@ -309,6 +334,10 @@ mod tests {
     #[test]
     fn binds_honestly() { Server::start(0).expect("bind"); }
     #[test]
+    fn lenient() {
+        if let Ok(s) = Server::start(0) { assert!(s.bound_port > 0); }
+    }
+    #[test]
     fn pure() { assert_eq!(2 + 2, 4); }
 }
 RS
@@ -320,12 +349,14 @@ RS
         "cargo: the incident's test, attributed its own denial"
     like "$err" "  exercised                  passed / failed: tests::binds_honestly; denied: bind(" \
         "cargo: the honest test is exercised"
-    like "$err" "3 tests: 1 exercised, 0 false green, 1 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
+    like "$err" "  false-green                passed / passed: tests::lenient; denied: bind(" \
+        "cargo: the lenient test is a false green, with its own denial"
+    like "$err" "4 tests: 1 exercised, 1 false green, 1 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
         "cargo: the summary"
     cd "$work" || exit 1
     rm -rf crate
 else
-    for i in 1 2 3 4; do skip "cargo is not installed for uid $(id -u)"; done
+    for i in 1 2 3 4 5; do skip "cargo is not installed for uid $(id -u)"; done
 fi
 
 # 100 000 tests: the two runs are joined in linear time (a quadratic join
@@ -359,6 +390,74 @@ like "$err" "did you mean 'pytest'?" "with the nearest runner's name"
 run_sbx run --runner unittest -- true
 is "$status" 125 "--runner belongs to audit"
 
+# node --test: one file of each kind of test, a subtest among them.
+if command -v node >/dev/null 2>&1; then
+    mkdir -p nodesuite && cd nodesuite || exit 1
+    cat >mixed.test.js <<'JS'
+const test = require('node:test');
+const assert = require('node:assert');
+const net = require('node:net');
+const listen = () => new Promise((ok, fail) => {
+  const s = net.createServer();
+  s.once('error', fail);
+  s.listen(0, '127.0.0.1', () => s.close(ok));
+});
+test('honest', async () => { await listen(); });
+test('lenient', async () => {
+  try { await listen(); } catch (e) { if (e.code !== 'EPERM') throw e; }
+});
+test('skips', async (t) => {
+  try { await listen(); } catch (e) { t.skip('no network here'); }
+});
+test('pure', () => { assert.strictEqual(1 + 1, 2); });
+test('group', async (t) => {
+  await t.test('inner lenient', async () => {
+    try { await listen(); } catch (e) { /* swallowed */ }
+  });
+});
+JS
+    run_sbx audit --report "$work/n.json" -- node --test mixed.test.js
+    is "$status" 3 "node: false greens, exit 3"
+    is "$(jq -r '[.tests[] | .name + "=" + .verdict] | sort | join(" ")' "$work/n.json")" \
+        "group > inner lenient=false-green group=false-green honest=exercised lenient=false-green pure=unaffected skips=skipped-here" \
+        "node: every test's verdict, the subtest's and its parent's"
+    cd "$work" || exit 1
+else
+    for i in 1 2; do skip "node is not installed for uid $(id -u)"; done
+fi
+
+# make check of an automake project: its tests re-run one script at a
+# time (TESTS=script), each test's denials are its script's.
+if command -v autoreconf >/dev/null 2>&1 && command -v automake >/dev/null 2>&1; then
+    mkdir -p am && cd am || exit 1
+    printf 'AC_INIT([am], [1])\nAM_INIT_AUTOMAKE([foreign])\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n' >configure.ac
+    printf 'TESTS = honest.sh lenient.sh skips.sh pure.sh\n' >Makefile.am
+    bind_py='import socket; socket.socket().bind(("127.0.0.1", 0))'
+    printf '#!/bin/sh\nexec python3 -c %s\n' "'$bind_py'" >honest.sh
+    printf '#!/bin/sh\npython3 -c %s 2>/dev/null\nexit 0\n' "'$bind_py'" >lenient.sh
+    printf '#!/bin/sh\npython3 -c %s 2>/dev/null || exit 77\n' "'$bind_py'" >skips.sh
+    printf '#!/bin/sh\n[ $((2 + 2)) = 4 ]\n' >pure.sh
+    chmod +x honest.sh lenient.sh skips.sh pure.sh
+    # the outer make check's variables (TESTS=... in MAKEFLAGS) are not
+    # this project's
+    unset MAKEFLAGS MFLAGS MAKELEVEL
+    if autoreconf -i >"$work/am.log" 2>&1 && ./configure >>"$work/am.log" 2>&1; then
+        run_sbx audit --report "$work/am.json" -- make check
+        is "$status" 3 "make check: a lenient script, exit 3"
+        is "$(jq -r '[.tests[] | .name + "=" + .verdict] | sort | join(" ")' "$work/am.json")" \
+            "honest.sh=exercised lenient.sh=false-green pure.sh=unaffected skips.sh=skipped-here" \
+            "make check: every script's verdict"
+        is "$(jq -r '.tests[] | select(.name == "lenient.sh") | .attributed' "$work/am.json")" unit \
+            "make check: counted by a run of its own script"
+    else
+        diag "$(tail -n 5 "$work/am.log")"
+        for i in 1 2 3; do fail "make check: the automake project could not be made"; done
+    fi
+    cd "$work" || exit 1
+else
+    for i in 1 2 3; do skip "autoreconf and automake are not installed"; done
+fi
+
 # go test caches results: run twice, the second run must still run the
 # tests (sbx adds -count=1), so its verdicts are the same.
 if command -v go >/dev/null 2>&1; then
@@ -387,6 +486,29 @@ func TestLenient(t *testing.T) {
 	}
 	l.Close()
 }
+
+func TestSkips(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip("no network here")
+	}
+	l.Close()
+}
+
+func TestPure(t *testing.T) {
+	if 2+2 != 4 {
+		t.Fatal("arithmetic")
+	}
+}
+
+func TestTable(t *testing.T) {
+	t.Run("pure_case", func(t *testing.T) {})
+	t.Run("lenient_case", func(t *testing.T) {
+		if l, err := net.Listen("tcp", "127.0.0.1:0"); err == nil {
+			l.Close()
+		}
+	})
+}
 GO
     # (in the working directory: the only writable place under qa)
     export GOCACHE="$work/gosuite/.gocache" GOPATH="$work/gosuite/.gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
@@ -397,11 +519,16 @@ GO
         like "$err" "added -count=1: go test replays cached results" "go test, round $round: -count=1 defeats the result cache, said so"
         like "$err" "  exercised                  passed / failed: example.com/s TestHonest" "go test, round $round: TestHonest exercised"
         like "$err" "  false-green                passed / passed: example.com/s TestLenient" "go test, round $round: TestLenient false-green"
+        like "$err" "  skipped-here               passed / skipped: example.com/s TestSkips" "go test, round $round: TestSkips skipped-here"
+        like "$err" "  false-green                passed / passed: example.com/s TestTable/lenient_case" \
+            "go test, round $round: a subtest is judged on its own"
+        unlike "$err" "/ passed: example.com/s TestTable/pure_case" "go test, round $round: its pure sibling is unaffected"
+        unlike "$err" "/ passed: example.com/s TestPure" "go test, round $round: TestPure unaffected"
     done
     cd "$work" || exit 1
     # big trees in the build tree slow down whatever walks it meanwhile
     chmod -R u+w gosuite 2>/dev/null; rm -rf gosuite
 else
-    for i in 1 2 3 4 5 6 7 8; do skip "go is not installed for uid $(id -u)"; done
+    for i in $(seq 16); do skip "go is not installed for uid $(id -u)"; done
 fi
 done_testing
