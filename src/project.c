@@ -321,7 +321,9 @@ void project_find(struct project *out, const char *cwd, const char *home, uid_t 
     *out = (struct project){ 0 };
     autofree char *dir = xstrdup(cwd);
     for (;;) {
-        bool top_of_tree = !strcmp(dir, "/") || (home && !strcmp(dir, home));
+        /* / and $HOME, and any directory holding $HOME (a checkout that
+         * holds a test's home): above them the walk does not go */
+        bool top_of_tree = !strcmp(dir, "/") || (home && within(home, dir));
         bool start = !strcmp(dir, cwd);
         enum project_node git_node = PROJECT_NODE_MISSING;
         enum project_kind kind = marker_at(fs, dir, uid, out, &git_node);
@@ -331,7 +333,9 @@ void project_find(struct project *out, const char *cwd, const char *home, uid_t 
              * hand the command every project of the caller's. */
             note(out, xasprintf("the work tree at %s is not taken as the project: that would "
                                 "make %s writable", dir,
-                                !strcmp(dir, "/") ? "the whole host" : "your whole home directory"));
+                                !strcmp(dir, "/") ? "the whole host"
+                                : home && !strcmp(dir, home) ? "your whole home directory"
+                                                             : "your home directory, which it holds,"));
             break;
         }
         if (kind != PROJECT_CWD) {

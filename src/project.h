@@ -52,8 +52,9 @@ struct project {
 };
 
 /* Walks up from cwd (canonical, absolute). home is the caller's $HOME
- * (canonical, or NULL): the walk does not take $HOME or / as the project
- * of a directory below them (they would make every project writable), and
+ * (canonical, or NULL): the walk does not take $HOME, a directory that
+ * holds it, or / as the project of a directory below them (they would
+ * make every project writable), and
  * takes no marker that uid does not own (another user's /tmp/.git, as in
  * git's safe.directory, CVE-2022-24765). */
 void project_find(struct project *out, const char *cwd, const char *home, uid_t uid,

@@ -280,6 +280,10 @@ static void test_boundaries(void)
     find(&p, t, "/home/u", "/home/u");
     is_str(p.root, "/home/u", "started in $HOME itself: $HOME (refused later, as rw = ${CWD} is)");
     project_free(&p);
+    find(&p, t, "/home/u/proj/a", "/home/u/other-home");
+    is_str(p.root, "/home/u/proj/a", "a work tree holding $HOME is not taken either");
+    like_str(p.not_taken ? p.not_taken : "", "your home directory, which it holds", "saying why");
+    project_free(&p);
     find(&p, t, "/srv/x", "/home/u");
     is_int(p.kind, PROJECT_CWD, "a repository at / is no project of /srv/x");
     like_str(p.not_taken ? p.not_taken : "", "the whole host", "saying why");
