@@ -258,8 +258,8 @@ static char *resolve_link(const struct project_fs *fs, const char *top, enum pro
     }
     if (why) {
         char *e = xasprintf("%s (%s): %s; sbx makes no such directory writable (a sandbox may "
-                            "have written this file: check it and remove it; or start sbx "
-                            "elsewhere, --chdir DIR, or use rw = ${CWD})",
+                            "have written this file: check it and remove it, or start sbx "
+                            "elsewhere: --chdir DIR)",
                             marker, out->text, why);
         free(why);
         return e;
