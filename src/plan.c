@@ -79,6 +79,18 @@ static void protect_prepare(struct protect_list *list, const char *home,
         protect_list_add_git_dir(list, project->git_dir, !project->common_dir);
         protect_list_add_git_dir(list, project->common_dir, true);
     }
+    /* Inside the repository's git directory, writable with the project:
+     * its worktrees' and submodules' git directories, whose config,
+     * commondir and hooks git reads in that worktree or submodule. */
+    const char *repo = project->kind == PROJECT_GIT ? project->marker
+                       : project->kind == PROJECT_GIT_LINK
+                           ? (project->common_dir ? project->common_dir : project->git_dir)
+                           : NULL;
+    struct strv inner = { 0 };
+    project_inner_git_dirs(repo, &inner);
+    for (size_t i = 0; i < inner.n; i++)
+        protect_list_add_git_dir(list, inner.v[i], !strstr(inner.v[i], "/worktrees/"));
+    strv_free(&inner);
     profile_search_free(&search);
 }
 

@@ -4,6 +4,7 @@
 
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -467,3 +468,47 @@ static char *host_canonical(const char *path, void *ctx)
 const struct project_fs project_host_fs = {
     .node = host_node, .read = host_read, .canonical = host_canonical, .ctx = NULL,
 };
+
+/* modules/ holds a submodule's git directory at its name, which may have
+ * slashes (modules/libs/foo): below modules/, a directory without HEAD
+ * is descended into. Symlinks are not followed (lstat, O_NOFOLLOW): what
+ * lies inside the project's .git is the command's to make. */
+static void inner_walk(const char *dir, bool descend_without_head, int depth, struct strv *out)
+{
+    if (depth > PROJECT_MAX_NESTING * 2 || out->n >= PROJECT_MAX_INNER)
+        return;
+    autoclose int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return;
+    DIR *d = fdopendir(fd);
+    if (!d)
+        return;
+    fd = -1;
+    struct dirent *de;
+    while ((de = readdir(d)) && out->n < PROJECT_MAX_INNER) {
+        if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
+            continue;
+        autofree char *sub = join(dir, de->d_name);
+        struct stat st;
+        if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+            continue;
+        autofree char *head = join(sub, "HEAD");
+        if (lstat(head, &st) == 0) {
+            strv_push(out, xstrdup(sub));
+            project_inner_git_dirs(sub, out);
+        } else if (descend_without_head) {
+            inner_walk(sub, true, depth + 1, out);
+        }
+    }
+    closedir(d);
+}
+
+void project_inner_git_dirs(const char *git_dir, struct strv *out)
+{
+    if (!git_dir)
+        return;
+    autofree char *worktrees = join(git_dir, "worktrees");
+    autofree char *modules = join(git_dir, "modules");
+    inner_walk(worktrees, false, 0, out);
+    inner_walk(modules, true, 0, out);
+}

@@ -64,6 +64,15 @@ void project_free(struct project *p);
 /* "git work tree: /x/.git" and the like, for -v. Static storage: no. */
 char *project_describe(const struct project *p);
 
+/* The git directories inside git_dir, on the host: each worktree's
+ * (worktrees/NAME) and each submodule's (modules/NAME, nested), whose
+ * configuration and hooks git reads when run in that worktree or
+ * submodule. Bounded (PROJECT_MAX_INNER); appended to out as malloc'd
+ * strings, each a directory holding HEAD. */
+#define PROJECT_MAX_INNER 256
+struct strv;
+void project_inner_git_dirs(const char *git_dir, struct strv *out);
+
 /* The project as the host sees it (lstat, realpath). */
 extern const struct project_fs project_host_fs;
 

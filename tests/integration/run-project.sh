@@ -106,6 +106,21 @@ like "$out" "committed" "a submodule: git status and commit under qa"
 like "$out$err" "modules/lib/config: Read-only file system" "its git directory's config stays read-only"
 like "$err" "git submodule: $super/lib/.git names $super/.git/modules/lib" "-v names its git directory"
 is "$(g -C "$super/lib" log --format=%s -1)" "inside" "the submodule's commit is in its repository"
+# From the superproject (or the main checkout), the git directories of its
+# submodules and worktrees lie inside its writable .git: what git reads
+# there as configuration in the submodule or worktree stays read-only.
+git config -f "$super/.git/modules/lib/config" sbx.planted yes
+is "$(git -C "$super/lib" config sbx.planted)" "yes" \
+    "outside, git in the submodule reads .git/modules/lib/config of the superproject (the attack is real)"
+git config -f "$super/.git/modules/lib/config" --unset sbx.planted
+at "$super"; run_sbx run -p qa -- sh -c \
+    "echo x >>.git/modules/lib/config; echo x >.git/modules/lib/hooks/post-checkout; $commit_inside; true"
+like "$err" "modules/lib/config: Read-only file system" "from the superproject: the submodule's config stays read-only"
+like "$err" "hooks/post-checkout: Read-only file system" "and its hooks"
+like "$out" "committed" "while the superproject commits"
+at "$main"; run_sbx run -p qa -- sh -c "echo / >.git/worktrees/wt/commondir; $commit_inside; true"
+like "$err" "commondir: Read-only file system" "from the main checkout: a worktree's commondir stays read-only"
+like "$out" "committed" "while the main checkout commits"
 
 # --- a .git file a sandbox could write ----------------------------------------
 # A fake home that git takes for a git directory (HEAD, objects/, refs/):
@@ -130,7 +145,7 @@ unlike "$out" "WRITABLE" "nothing ran"
 [ ! -e "$home/owned" ]; ok $? "\$HOME was not written"
 at "$proj/crates/r"; run_cmd env HOME="$home" "$SBX" run -p qa -- sh -c "echo RAN"
 is "$status" 125 "gitdir: / is refused (125)"
-like "$err" "$proj/crates/r/.git (gitdir: /): / is no git directory" "naming the file"
+like "$err" "$proj/crates/r/.git (gitdir: /): / is " "naming the file (/ is no git directory, or not yours)"
 rm -f "$proj/crates/a/.git"; ln -s "$home" "$proj/crates/a/.git"
 is "$(cd "$proj/crates/a" && git rev-parse --absolute-git-dir 2>&1)" "$home" \
     "a .git symlink to \$HOME: git follows it too"
