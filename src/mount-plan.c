@@ -146,6 +146,8 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
             .is_dir = true, .mode = 0755, .at = p->at[K_FS_DEV],
         });
 
+    /* rw rules a later tmpfs or hide replaced: freed on every return */
+    __attribute__((cleanup(strv_free))) struct strv lost_paths = { 0 }, lost_texts = { 0 };
     for (size_t i = 0; i < p->nfs; i++) {
         const struct fs_rule *r = &p->fs[i];
         char where[512];
@@ -197,11 +199,35 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
                 close(res.fd);
             return false;
         }
+        /* Started in /tmp itself, rw = ${PROJECT} is /tmp, and the
+         * profile's later tmpfs = /tmp replaces it: the command's writes
+         * there vanish with the sandbox, which the user must hear of
+         * (unless a still later rw rule, --rw /tmp, gives it back). */
+        for (size_t k = 1; k < plan->n; k++) {
+            if (strcmp(plan->v[k].path, res.path))
+                continue;
+            for (size_t w = 0; r->kind == FS_RW && w < lost_paths.n; w++)
+                if (lost_paths.v[w][0] && !strcmp(lost_paths.v[w], res.path))
+                    lost_paths.v[w][0] = lost_texts.v[w][0] = '\0';
+            if (plan->v[k].op != MOUNT_OP_BIND_RW || (r->kind != FS_TMPFS && r->kind != FS_HIDE))
+                continue;
+            char earlier[512];
+            strv_push(&lost_paths, xstrdup(res.path));
+            strv_push(&lost_texts,
+                      xasprintf("warning: %s: rw = %s is replaced by the later %s = %s (%s): what "
+                                "the command writes there does not reach the host (start sbx in "
+                                "a directory below it, or --rw it)",
+                                origin_format(&plan->v[k].at, earlier, sizeof earlier), res.path,
+                                fs_kind_name(r->kind), r->path, where));
+        }
         plan_put(plan, (struct mount_entry){
             .op = op_for_rule(r->kind), .path = res.path, .fd = res.fd,
             .is_dir = res.is_dir, .mode = res.mode, .at = default_origin(&r->at),
         });
     }
+    for (size_t w = 0; w < lost_texts.n; w++)
+        if (lost_texts.v[w][0])
+            strv_push(&plan->warnings, xstrdup(lost_texts.v[w]));
     plan_order(plan);
     return true;
 }

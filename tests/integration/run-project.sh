@@ -68,6 +68,12 @@ for top in "$tmpdir/co" "$tmp_co/co" "$vartmp_co/co"; do
     [ -f "$top/at-top" ]; ok $? "$top: a write at the top is the host's directory, not the private tmpfs"
 done
 [ ! -e /tmp/in-private-tmp ]; ok $? "the rest of /tmp is still the sandbox's own"
+# Started in /tmp itself, the project is /tmp, which the later tmpfs rule
+# replaces: said, not silent.
+at /tmp; run_sbx run -p qa -- true
+like "$err" "rw = /tmp is replaced by the later tmpfs = /tmp" "started in /tmp: a warning that writes there are lost"
+run_sbx run -p qa --rw /tmp -- true
+unlike "$err" "is replaced by the later tmpfs" "not with --rw /tmp, which gives /tmp back"
 
 # --- a worktree --------------------------------------------------------------
 main=$tmpdir/main wt=$tmpdir/wt
