@@ -6,6 +6,7 @@
 #include "exit.h"
 #include "log.h"
 #include "lookup.h"
+#include "project.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -278,6 +279,21 @@ static const char *user_from_passwd(void)
     return name;
 }
 
+/* ${PROJECT} of the caller's directory, and of --chdir's (project.h):
+ * found on the host before anything of the sandbox exists. */
+static struct project cwd_project, chdir_project;
+static const struct project *current_project = &cwd_project;
+
+static void find_project(struct project *out, struct profile_vars *v)
+{
+    if (!v->cwd)
+        return;
+    autofree char *home_real = v->home ? realpath(v->home, NULL) : NULL;
+    project_find(out, v->cwd, home_real ? home_real : v->home, geteuid(), &project_host_fs);
+    v->project = out->root;
+    v->project_error = out->error;
+}
+
 const struct profile_vars *cli_profile_vars(void)
 {
     static struct profile_vars v;
@@ -300,6 +316,7 @@ const struct profile_vars *cli_profile_vars(void)
     v.gid = gid;
     const char *t = getenv("TMPDIR");
     v.tmpdir = t && t[0] == '/' ? t : "/tmp";
+    find_project(&cwd_project, &v);
     return &v;
 }
 
@@ -307,6 +324,11 @@ static void print_errors(const struct profile_errors *errs)
 {
     for (size_t i = 0; i < errs->n; i++)
         fprintf(stderr, "sbx: %s\n", errs->msg[i]);
+}
+
+const struct project *cli_project(void)
+{
+    return current_project;
 }
 
 void cli_load_profile(struct profile *p, const char *name, const struct run_cli *c)
@@ -325,6 +347,13 @@ void cli_load_profile(struct profile *p, const char *name, const struct run_cli 
         if (!chdir_real)
             die_errno("--chdir %s", asked);
         chdir_vars.cwd = chdir_real;
+    }
+    if (chdir_real) {
+        project_free(&chdir_project);
+        find_project(&chdir_project, &chdir_vars);
+        current_project = &chdir_project;
+    } else {
+        current_project = &cwd_project;
     }
     const struct profile_vars *vars = &chdir_vars;
     profile_init_defaults(p);

@@ -60,6 +60,12 @@ void cli_load_profile(struct profile *p, const char *name, const struct run_cli 
  * live until the process exits. */
 const struct profile_vars *cli_profile_vars(void);
 
+/* The project (${PROJECT}) of the last profile loaded by
+ * cli_load_profile(): the work tree holding the command's working
+ * directory. Empty (root NULL) before. */
+struct project;
+const struct project *cli_project(void);
+
 /* uid's entry in a passwd(5) file, without NSS (sbx's password database
  * in every build, src/cli.c): NULL if the file cannot be read or has
  * none. The entry is fgetpwent()'s static one, valid until the next call. */

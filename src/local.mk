@@ -13,6 +13,7 @@ src_libsbx_a_SOURCES = \
 	src/profile_json.c src/profile_json.h \
 	src/lookup.c src/lookup.h \
 	src/cli.c src/cli.h \
+	src/project.c src/project.h \
 	src/commands.h \
 	src/run_cmd.c \
 	src/profile_cmd.c \

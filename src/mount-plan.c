@@ -146,6 +146,8 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
             .is_dir = true, .mode = 0755, .at = p->at[K_FS_DEV],
         });
 
+    /* rw rules a later tmpfs or hide replaced: freed on every return */
+    __attribute__((cleanup(strv_free))) struct strv lost_paths = { 0 }, lost_texts = { 0 };
     for (size_t i = 0; i < p->nfs; i++) {
         const struct fs_rule *r = &p->fs[i];
         char where[512];
@@ -197,11 +199,35 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
                 close(res.fd);
             return false;
         }
+        /* Started in /tmp itself, rw = ${PROJECT} is /tmp, and the
+         * profile's later tmpfs = /tmp replaces it: the command's writes
+         * there vanish with the sandbox, which the user must hear of
+         * (unless a still later rw rule, --rw /tmp, gives it back). */
+        for (size_t k = 1; k < plan->n; k++) {
+            if (strcmp(plan->v[k].path, res.path))
+                continue;
+            for (size_t w = 0; r->kind == FS_RW && w < lost_paths.n; w++)
+                if (lost_paths.v[w][0] && !strcmp(lost_paths.v[w], res.path))
+                    lost_paths.v[w][0] = lost_texts.v[w][0] = '\0';
+            if (plan->v[k].op != MOUNT_OP_BIND_RW || (r->kind != FS_TMPFS && r->kind != FS_HIDE))
+                continue;
+            char earlier[512];
+            strv_push(&lost_paths, xstrdup(res.path));
+            strv_push(&lost_texts,
+                      xasprintf("warning: %s: rw = %s is replaced by the later %s = %s (%s): what "
+                                "the command writes there does not reach the host (start sbx in "
+                                "a directory below it, or --rw it)",
+                                origin_format(&plan->v[k].at, earlier, sizeof earlier), res.path,
+                                fs_kind_name(r->kind), r->path, where));
+        }
         plan_put(plan, (struct mount_entry){
             .op = op_for_rule(r->kind), .path = res.path, .fd = res.fd,
             .is_dir = res.is_dir, .mode = res.mode, .at = default_origin(&r->at),
         });
     }
+    for (size_t w = 0; w < lost_texts.n; w++)
+        if (lost_texts.v[w][0])
+            strv_push(&plan->warnings, xstrdup(lost_texts.v[w]));
     plan_order(plan);
     return true;
 }
@@ -215,6 +241,89 @@ void mount_plan_free(struct mount_plan *plan)
     plan->n = plan->cap = 0;
     strv_free(&plan->warnings);
     strv_free(&plan->notes);
+}
+
+static const char protect_label[] = "protected path";
+static const char git_dir_why[] = "git directory of the work tree";
+static bool plan_has_path(const struct mount_plan *plan, const char *path);
+
+bool mount_plan_add_git_dirs(struct mount_plan *plan, const char *root, const char *const *dirs,
+                             size_t ndirs, mount_resolve_fn resolve, void *ctx, char **error)
+{
+    *error = NULL;
+    const struct mount_entry *top = NULL;
+    for (size_t i = 1; i < plan->n && !top; i++)
+        if (plan->v[i].op == MOUNT_OP_BIND_RW && plan->v[i].is_dir && !strcmp(plan->v[i].path, root))
+            top = &plan->v[i];
+    if (!top)
+        return true;
+    struct origin at = top->at;
+    for (size_t k = 0; k < ndirs; k++) {
+        if (!dirs[k] || plan_has_path(plan, dirs[k]))
+            continue;
+        struct mount_resolved res = { NULL, -1, false, 0, NULL };
+        int err = resolve(dirs[k], MOUNT_RESOLVE_WRITABLE, &res, ctx);
+        if (err || !res.is_dir) {
+            char where[512];
+            *error = xasprintf("%s: rw = %s: the git directory %s its .git names cannot be "
+                               "opened: %s%s%s", origin_format(&at, where, sizeof where), root,
+                               dirs[k], err ? strerror(err) : "not a directory",
+                               res.refused_link ? ": " : "", res.refused_link ? res.refused_link : "");
+            free(res.refused_link);
+            free(res.path);
+            if (res.fd >= 0)
+                close(res.fd);
+            return false;
+        }
+        plan_put(plan, (struct mount_entry){
+            .op = MOUNT_OP_BIND_RW, .path = res.path, .fd = res.fd, .is_dir = true,
+            .mode = res.mode, .at = at, .why = git_dir_why,
+        });
+        strv_push(&plan->notes, xasprintf("git: %s writable with the work tree %s (%s)",
+                                          res.path, root, git_dir_why));
+    }
+    /* A worktree's git directory lies inside the common one
+     * (.git/worktrees/NAME), both writable: its own mount point cannot be
+     * renamed (EBUSY), but worktrees/ above it could be, and a directory
+     * of the command's put in its place, with a commondir naming a
+     * configuration of its own for the host's next git. Each directory in
+     * between is pinned, as pin_parents() does for protected paths. */
+    for (size_t k = 0; k < ndirs; k++) {
+        if (!dirs[k])
+            continue;
+        const char *outer = NULL;
+        for (size_t i = 1; i < plan->n; i++)
+            if (plan->v[i].op == MOUNT_OP_BIND_RW && strcmp(plan->v[i].path, dirs[k]) &&
+                mount_path_within(dirs[k], plan->v[i].path) &&
+                (!outer || mount_path_depth(plan->v[i].path) > mount_path_depth(outer)))
+                outer = plan->v[i].path;
+        if (!outer)
+            continue;
+        size_t on = strcmp(outer, "/") ? strlen(outer) : 0;
+        autofree char *dir = xstrdup(dirs[k]);
+        for (char *slash = strrchr(dir, '/'); slash && (size_t)(slash - dir) > on;
+             slash = strrchr(dir, '/')) {
+            *slash = '\0';
+            if (plan_has_path(plan, dir))
+                continue;
+            struct mount_resolved res = { NULL, -1, false, 0, NULL };
+            if (resolve(dir, MOUNT_RESOLVE_WRITABLE, &res, ctx) == 0 && res.is_dir &&
+                !strcmp(res.path, dir)) {
+                plan_put(plan, (struct mount_entry){
+                    .op = MOUNT_OP_BIND_RW, .path = res.path, .fd = res.fd, .is_dir = true,
+                    .mode = res.mode, .at = { protect_label, 0 },
+                    .why = "pinned: a git directory lies below it",
+                });
+                continue;
+            }
+            free(res.refused_link);
+            free(res.path);
+            if (res.fd >= 0)
+                close(res.fd);
+        }
+    }
+    plan_order(plan);
+    return true;
 }
 
 bool mount_plan_add_generated(struct mount_plan *plan, const char *path, const char *content,
@@ -271,7 +380,6 @@ const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const
 /* ------------------------------------------------------------------ */
 /* Protected paths                                                      */
 
-static const char protect_label[] = "protected path";
 
 void mount_probe_free(struct mount_probe *pr)
 {
@@ -458,6 +566,7 @@ bool mount_plan_protect(struct mount_plan *plan, const struct protect_list *list
     for (size_t i = 0; i < plan->n; i++)
         if ((plan->v[i].op == MOUNT_OP_BIND_RW || plan->v[i].op == MOUNT_OP_ROOT_HOST) &&
             plan->v[i].is_dir && plan->v[i].at.file != protect_label &&
+            plan->v[i].why != git_dir_why && /* protect_list_add_git_dir()'s */
             !(list && not_a_project(list, plan->v[i].path)))
             strv_push(&roots, xstrdup(plan->v[i].path));
     size_t nnames;

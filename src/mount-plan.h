@@ -76,6 +76,15 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
                       mount_resolve_fn resolve, void *ctx, char **error);
 void mount_plan_free(struct mount_plan *plan);
 
+/* Adds to a built plan the git directories a work tree's .git file names
+ * (a worktree's own and its common directory, a submodule's: project.h),
+ * writable with the work tree, wherever a writable entry of the plan is
+ * that work tree's top (`root`): git there reads and writes them on every
+ * status and commit. A rule of the profile on one of them wins. Returns
+ * false with *error set when one cannot be opened. */
+bool mount_plan_add_git_dirs(struct mount_plan *plan, const char *root, const char *const *dirs,
+                             size_t ndirs, mount_resolve_fn resolve, void *ctx, char **error);
+
 /* Adds, to a built plan, a read-only file holding `content` at `path` (an
  * absolute path taken as it is: when it is a symlink inside, the file is
  * mounted over the link itself, so that it is what the path shows). A

@@ -699,6 +699,8 @@ static void host_writable_places(struct mount_host *h, const struct profile *p,
                                  const struct mount_inputs *in)
 {
     push_place(&h->writable, in->cwd);
+    for (size_t i = 0; in->project_root && i < 2; i++)
+        push_place(&h->writable, in->git_dirs[i]);
     for (size_t i = 0; i < p->nfs; i++)
         if (p->fs[i].kind == FS_RW)
             push_place(&h->writable, p->fs[i].path);
@@ -743,6 +745,10 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
     *plan = (struct mount_plan){ 0 };
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
+        die("%s", error);
+    if (in->project_root &&
+        !mount_plan_add_git_dirs(plan, in->project_root, in->git_dirs, 2, mount_resolve_host,
+                                 &host, &error))
         die("%s", error);
     strv_free(&host.writable);
     if (in->protect && !mount_plan_protect(plan, in->protect, p, mount_probe_host, NULL, &error))

@@ -40,6 +40,10 @@ struct mount_inputs {
     const struct protect_list *protect;       /* NULL: none (test helpers) */
     uid_t outer_uid;                          /* the caller's uid outside */
     const char *home;                         /* the caller's $HOME, or NULL */
+    /* a work tree whose .git file names its git directories elsewhere
+     * (project.h): they are writable where the work tree's top is */
+    const char *project_root;
+    const char *git_dirs[2];                  /* its git and common directories, or NULL */
 };
 
 /* In the supervisor, before clone(): resolves every rule on the host,

@@ -9,6 +9,7 @@
 #include "lookup.h"
 #include "mount.h"
 #include "ns.h"
+#include "project.h"
 #include "report.h"
 #include "util.h"
 
@@ -42,10 +43,24 @@ static void describe_network(const struct profile *p, int flags)
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
 }
 
+/* -v: which directory ${PROJECT} is, and why, when the profile uses it. */
+static void describe_project(const struct profile *p, const struct project *project,
+                             const char *cwd)
+{
+    bool used = false;
+    for (size_t i = 0; i < p->nfs && !used; i++)
+        used = p->fs[i].written && strstr(p->fs[i].written, "${PROJECT}");
+    if (!used || !project->root)
+        return;
+    autofree char *why = project_describe(project);
+    verbose("project root %s (%s), working directory %s", project->root, why, cwd);
+}
+
 /* What stays read-only inside whatever the profile makes writable
  * (protect.h): composed here, from the caller's environment, before
  * anything is created; the mount plan below holds it (mount.h). */
-static void protect_prepare(struct protect_list *list, const char *home)
+static void protect_prepare(struct protect_list *list, const char *home,
+                            const struct project *project)
 {
     struct profile_search search;
     profile_search_from_env(&search);
@@ -58,6 +73,24 @@ static void protect_prepare(struct protect_list *list, const char *home)
         .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
     };
     protect_list_build(list, &in);
+    /* A worktree's or submodule's git directory lies outside the work
+     * tree, where the names below every writable directory do not reach. */
+    if (project->kind == PROJECT_GIT_LINK) {
+        protect_list_add_git_dir(list, project->git_dir, !project->common_dir);
+        protect_list_add_git_dir(list, project->common_dir, true);
+    }
+    /* Inside the repository's git directory, writable with the project:
+     * its worktrees' and submodules' git directories, whose config,
+     * commondir and hooks git reads in that worktree or submodule. */
+    const char *repo = project->kind == PROJECT_GIT ? project->marker
+                       : project->kind == PROJECT_GIT_LINK
+                           ? (project->common_dir ? project->common_dir : project->git_dir)
+                           : NULL;
+    struct strv inner = { 0 };
+    project_inner_git_dirs(repo, &inner);
+    for (size_t i = 0; i < inner.n; i++)
+        protect_list_add_git_dir(list, inner.v[i], !strstr(inner.v[i], "/worktrees/"));
+    strv_free(&inner);
     profile_search_free(&search);
 }
 
@@ -189,9 +222,10 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     filter_job_start(plan->compiling);
 
     refuse_whole_tree_writable(p, plan->home);
+    const struct project *project = cli_project();
     struct protect_list protect = { 0 };
     if (plan->clone_flags & CLONE_NEWNS)
-        protect_prepare(&protect, plan->home);
+        protect_prepare(&protect, plan->home, project);
     record_step("prepare: environment and limits");
     struct env_diff env_diff = { 0 };
     env_build(p, environ, &plan->env, &env_diff);
@@ -213,6 +247,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
     describe_network(p, plan->clone_flags);
+    describe_project(p, project, plan->cwd);
 
     /* The whole of [filesystem] resolved on the host (mount.h); init
      * applies it: private propagation, the new root, the rules, /proc,
@@ -226,6 +261,8 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         struct mount_inputs in = {
             .cwd = plan->cwd, .generated = resolv_conf ? &resolv : NULL,
             .protect = &protect, .outer_uid = plan->outer_uid, .home = plan->home,
+            .project_root = project->kind == PROJECT_GIT_LINK ? project->root : NULL,
+            .git_dirs = { project->git_dir, project->common_dir },
         };
         mount_plan_prepare(p, &in, &plan->mounts);
         plan->has_mounts = true;

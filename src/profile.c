@@ -131,8 +131,10 @@ void profile_free(struct profile *p)
     free(p->labels);
     free(p->hostname);
     free(p->forward);
-    for (size_t i = 0; i < p->nfs; i++)
+    for (size_t i = 0; i < p->nfs; i++) {
         free(p->fs[i].path);
+        free(p->fs[i].written);
+    }
     free(p->fs);
     str_list_free(&p->env_keep);
     str_list_free(&p->env_set);

@@ -74,6 +74,7 @@ enum fs_kind { FS_RW, FS_RO, FS_TMPFS, FS_HIDE };
 struct fs_rule {
     enum fs_kind kind;
     char *path;        /* absolute, variables expanded, not yet resolved */
+    char *written;     /* the value as written, when it holds a ${VAR}; else NULL */
     bool optional;     /* "?" suffix: a missing path is skipped */
     struct origin at;
 };
@@ -173,6 +174,9 @@ struct profile {
  * pure. A NULL value makes its use an error that says it is unset. */
 struct profile_vars {
     const char *home, *cwd, *user, *uid, *gid, *tmpdir;
+    /* ${PROJECT}: the top of the work tree holding cwd (project.h), or
+     * NULL with project_error saying why it has none */
+    const char *project, *project_error;
     /* Asked for ${USER} when user is NULL: the password database is then
      * read only by profiles that use ${USER} (docs/performance.md). */
     const char *(*lookup_user)(void);

@@ -54,6 +54,7 @@ struct key_input {
     char *value;       /* variables expanded; the parser may change it */
     bool remove;       /* "-key = ...": drop inherited entries */
     bool optional;     /* "key? = ...": a missing path is skipped */
+    const char *raw;   /* the value as written (NULL: the same as value) */
 };
 
 struct key_def;

@@ -106,13 +106,25 @@ void print_timeout(const struct profile *p, const struct key_def *d, FILE *out)
 
 /* Every rule of [filesystem] in the order read, whatever its kind: on
  * one path the later rule wins (mount-plan.h), so rules grouped by kind
- * would read back as another profile. */
+ * would read back as another profile. A rule written with a ${VAR} is
+ * printed as written, its expansion in the comment: "rw = ${PROJECT}"
+ * reads back as the same rule wherever it is run, and the user sees both
+ * what the profile says and what it means here. */
 void print_fs_rules(const struct profile *p, const struct key_def *d, FILE *out)
 {
     (void)d;
-    for (size_t j = 0; j < p->nfs; j++)
-        print_line(out, &p->fs[j].at, "%s%s = %s", fs_kind_name(p->fs[j].kind),
-                   p->fs[j].optional ? "?" : "", p->fs[j].path);
+    for (size_t j = 0; j < p->nfs; j++) {
+        const struct fs_rule *r = &p->fs[j];
+        if (!r->written || !strcmp(r->written, r->path)) {
+            print_line(out, &r->at, "%s%s = %s", fs_kind_name(r->kind), r->optional ? "?" : "",
+                       r->path);
+            continue;
+        }
+        char line[1024], where[PATH_MAX + 32];
+        snprintf(line, sizeof line, "%s%s = %s", fs_kind_name(r->kind), r->optional ? "?" : "",
+                 r->written);
+        fprintf(out, "%-40s ; (= %s) %s\n", line, r->path, origin_format(&r->at, where, sizeof where));
+    }
 }
 
 /* a list of strings, one line each, with the origin of each */

@@ -55,7 +55,8 @@ static bool in_list(const char *const *list, const char *s)
 /* Expands ${VAR}; "$$" is a literal "$". NULL and an error on failure. */
 char *expand_vars(struct loader *L, const struct origin *at, const char *in, const char *profile_dir)
 {
-    static const char *const names[] = {"HOME", "CWD", "USER", "UID", "GID", "TMPDIR", "PROFILE_DIR", NULL};
+    static const char *const names[] = {"HOME", "CWD", "PROJECT", "USER", "UID", "GID", "TMPDIR",
+                                         "PROFILE_DIR", NULL};
     size_t cap = strlen(in) + 1, len = 0;
     char *out = xmalloc(cap);
     for (const char *p = in; *p;) {
@@ -74,8 +75,8 @@ char *expand_vars(struct loader *L, const struct origin *at, const char *in, con
             size_t nl = (size_t)(close - (p + 2));
             char name[32];
             if (nl == 0 || nl >= sizeof name) {
-                add_error(L, at, "unknown variable '${%.*s}' (known: ${HOME} ${CWD} ${USER} "
-                          "${UID} ${GID} ${TMPDIR} ${PROFILE_DIR})", (int)(nl > 40 ? 40 : nl), p + 2);
+                add_error(L, at, "unknown variable '${%.*s}' (known: ${HOME} ${CWD} ${PROJECT} "
+                          "${USER} ${UID} ${GID} ${TMPDIR} ${PROFILE_DIR})", (int)(nl > 40 ? 40 : nl), p + 2);
                 free(out);
                 return NULL;
             }
@@ -85,6 +86,7 @@ char *expand_vars(struct loader *L, const struct origin *at, const char *in, con
             bool known = true;
             if (!strcmp(name, "HOME")) val = L->vars->home;
             else if (!strcmp(name, "CWD")) val = L->vars->cwd;
+            else if (!strcmp(name, "PROJECT")) val = L->vars->project;
             else if (!strcmp(name, "USER"))
                 val = L->vars->user ? L->vars->user
                                     : L->vars->lookup_user ? L->vars->lookup_user() : NULL;
@@ -96,8 +98,8 @@ char *expand_vars(struct loader *L, const struct origin *at, const char *in, con
             if (!known) {
                 char hint[96];
                 suggest(name, names, hint, sizeof hint);
-                add_error(L, at, "unknown variable '${%s}'%s (known: ${HOME} ${CWD} ${USER} "
-                          "${UID} ${GID} ${TMPDIR} ${PROFILE_DIR})", name, hint);
+                add_error(L, at, "unknown variable '${%s}'%s (known: ${HOME} ${CWD} ${PROJECT} "
+                          "${USER} ${UID} ${GID} ${TMPDIR} ${PROFILE_DIR})", name, hint);
                 free(out);
                 return NULL;
             }
@@ -107,6 +109,8 @@ char *expand_vars(struct loader *L, const struct origin *at, const char *in, con
                               "password database has no entry for uid %s; set %s)", name,
                               !strcmp(name, "HOME") ? "no absolute $HOME" : "no $USER",
                               L->vars->uid ? L->vars->uid : "?", name);
+                else if (!strcmp(name, "PROJECT") && L->vars->project_error)
+                    add_error(L, at, "'${PROJECT}' has no value here: %s", L->vars->project_error);
                 else
                     add_error(L, at, "'${%s}' has no value here%s", name,
                               !strcmp(name, "PROFILE_DIR") ? " (not set from a file)"
@@ -637,6 +641,7 @@ bool parse_fs_rule(struct key_input *in, const struct key_def *d)
         for (size_t i = 0; i < p->nfs; i++) {
             if (p->fs[i].kind == kind && (all || !strcmp(p->fs[i].path, value))) {
                 free(p->fs[i].path);
+                free(p->fs[i].written);
                 removed++;
             } else {
                 p->fs[w++] = p->fs[i];
@@ -664,6 +669,7 @@ bool parse_fs_rule(struct key_input *in, const struct key_def *d)
     xgrow((void **)&p->fs, &p->capfs, p->nfs + 1, sizeof *p->fs);
     p->fs[p->nfs].kind = kind;
     p->fs[p->nfs].path = xstrdup(value);
+    p->fs[p->nfs].written = in->raw && strchr(in->raw, '$') ? xstrdup(in->raw) : NULL;
     p->fs[p->nfs].optional = in->optional;
     p->fs[p->nfs].at = *in->at;
     p->nfs++;
@@ -892,7 +898,7 @@ bool profile_apply_entry(struct loader *L, const char *section, const char *rawk
     bool list = d->flags & KEY_LIST;
     if (!list && !scalar_ok(L, d, at))
         return false;
-    struct key_input in = {L, p, at, value, remove, optional};
+    struct key_input in = {L, p, at, value, remove, optional, rawvalue};
     if (!d->parse(&in, d))
         return false;
     if (!list)

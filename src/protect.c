@@ -241,6 +241,32 @@ void protect_list_build(struct protect_list *out, const struct protect_inputs *i
     }
 }
 
+/* gitrepository-layout(5): what git reads there as configuration or runs.
+ * A worktree's git directory has config.worktree (extensions.worktreeConfig)
+ * and commondir, which names where the rest, config included, is read. */
+void protect_list_add_git_dir(struct protect_list *l, const char *git_dir, bool hooks_run_here)
+{
+    if (!git_dir || git_dir[0] != '/')
+        return;
+    static const struct {
+        const char *rel;
+        enum protect_kind kind;
+        const char *why;
+    } names[] = {
+        { "config", PROTECT_FILE,
+          "the repository's git configuration: core.fsmonitor, core.hooksPath run commands" },
+        { "config.worktree", PROTECT_FILE, "the repository's per-worktree git configuration" },
+        { "commondir", PROTECT_FILE, "where a worktree's git finds the repository and its configuration" },
+        { "hooks", PROTECT_DIR, "git hooks: run by git commit, checkout, push" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        autofree char *p = join(git_dir, names[i].rel);
+        bool create = names[i].kind == PROTECT_DIR && hooks_run_here;
+        protect_list_add(l, p, names[i].kind, create ? PROTECT_MISSING_CREATE : PROTECT_MISSING_IGNORE,
+                         false, names[i].why, NULL);
+    }
+}
+
 void protect_list_free(struct protect_list *l)
 {
     for (size_t i = 0; i < l->n; i++)

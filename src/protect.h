@@ -78,6 +78,12 @@ const struct protected_name *protect_project_names(size_t *n);
  * checks it against every rw rule of the shipped profiles. */
 const char *const *protect_shipped_writable(size_t *n);
 
+/* Adds what keeps a git directory outside the work tree (a worktree's or
+ * a submodule's, project.h) from running the command's code in git:
+ * config, config.worktree, commondir, and hooks (made when missing where
+ * hooks_run_here: a worktree's own git directory runs the common one's). */
+void protect_list_add_git_dir(struct protect_list *l, const char *git_dir, bool hooks_run_here);
+
 /* Adds one entry (the path is copied); an existing entry on the same path
  * is kept. */
 void protect_list_add(struct protect_list *l, const char *path, enum protect_kind kind,

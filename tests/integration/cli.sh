@@ -128,10 +128,10 @@ like "$err" "broken.ini:4: nofile: 'bogus' is not valid" "\$SBX_PROFILE: its err
 me=$(id -u)
 home=$(getent passwd "$me" | cut -d: -f6)
 run_cmd env -u HOME "$SBX" profile show default
-like "$out" "hide? = $home/.ssh" "HOME unset: \${HOME} is uid $me's home from the password database"
+like "$out" "(= $home/.ssh)" "HOME unset: \${HOME} is uid $me's home from the password database"
 printf '[profile]\ninclude = default\n[filesystem]\nhide? = /nonexistent/${USER}\n' >"$tmpdir/env/user.ini"
 run_cmd env -u USER SBX_PROFILE_PATH="$tmpdir/env" "$SBX" profile show user
-like "$out" "hide? = /nonexistent/$(getent passwd "$me" | cut -d: -f1)" \
+like "$out" "(= /nonexistent/$(getent passwd "$me" | cut -d: -f1)" \
     "USER unset: \${USER} is uid $me's name from the password database"
 # ... and a caller it does not know (uid 54321 of a user namespace of our
 # own) gets an error naming the uid and the fix, never a crash.

@@ -18,7 +18,11 @@ mkdir -p "$work" "$outside" "$secret" "$tmpdir/robind"
 echo host-data >"$outside/file"
 echo key >"$secret/id"
 echo token >"$tmpdir/token"
-cd "$work" || exit 1          # rw = ${CWD}: only $work is writable
+# rw = ${PROJECT}: $work is a work tree of its own, so only it is
+# writable (the build tree is itself a git checkout, whose top the
+# default profile would make writable from any directory below it).
+git init -q "$work" || exit 1
+cd "$work" || exit 1
 # The helpers are run from $work: the build tree may lie where the default
 # profile puts a tmpfs (/tmp, /var/tmp), as in an unprivileged test run.
 cp "$H/escape-probe" "$H/nested-remount" "$work/"

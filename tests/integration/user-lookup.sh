@@ -43,10 +43,10 @@ sbxlookup:x:4242:4242:sbx lookup test:/nonexistent/sbx-lookup-home:/bin/sh" \
 
 run_cmd as_uid 4242 env -u HOME "$SBX" profile show default
 is "$status" 0 "HOME unset: profile show runs"
-like "$out" "hide? = /nonexistent/sbx-lookup-home/.ssh" \
+like "$out" "(= /nonexistent/sbx-lookup-home/.ssh)" \
     "HOME unset: \${HOME} is the home /etc/passwd gives uid 4242, not NSS's (none)"
 run_cmd as_uid 4242 env HOME=relative "$SBX" profile show default
-like "$out" "hide? = /nonexistent/sbx-lookup-home/.ssh" "HOME relative: the same home from /etc/passwd"
+like "$out" "(= /nonexistent/sbx-lookup-home/.ssh)" "HOME relative: the same home from /etc/passwd"
 
 run_cmd as_uid 4242 env -u USER HOME="$tmpdir" "$SBX" run -p "$tmpdir/env/who.ini" -- sh -c 'echo "$WHO"'
 is "$status $out" "0 sbxlookup" "USER unset: sbx run gets \${USER} from /etc/passwd"

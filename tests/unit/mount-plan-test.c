@@ -32,6 +32,10 @@ static const struct fake_path fake_fs[] = {
     { "/etc/x", "/etc/x", true },
     { "/etc/resolv.conf", "/etc/resolv.conf", false },
     { "/missing", NULL, false },
+    { "/w/wt", "/w/wt", true },
+    { "/w/main/.git", "/w/main/.git", true },
+    { "/w/main/.git/worktrees", "/w/main/.git/worktrees", true },
+    { "/w/main/.git/worktrees/wt", "/w/main/.git/worktrees/wt", true },
 };
 
 static int fake_resolve(const char *path, unsigned flags, struct mount_resolved *out, void *ctx)
@@ -90,7 +94,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(51);
+    plan(59);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -285,6 +289,41 @@ int main(void)
     mount_plan_build(&mp, &p, fake_resolve, &calls, &err);
     ok(!mount_plan_add_generated(&mp, "/etc/resolv.conf", "x", (struct origin){ NULL, 0 }),
        "hide = /etc/resolv.conf wins over the generated file");
+    mount_plan_free(&mp);
+
+    /* A worktree's git directories come with an rw rule on its top, the
+     * directory between them pinned; no rule on the top, no git dirs. */
+    const char *git_dirs[] = { "/w/main/.git/worktrees/wt", "/w/main/.git" };
+    profile_reset(&p, ROOT_RO, false, DEV_NONE);
+    add(&p, FS_RW, "/w/wt", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "rw = the worktree's top builds");
+    ok(mount_plan_add_git_dirs(&mp, "/w/wt", git_dirs, 2, fake_resolve, &calls, &err),
+       "its git directories are added");
+    text = plan_text(&mp);
+    is_str(text, "root (read-only):/ rw:/w/wt rw:/w/main/.git rw:/w/main/.git/worktrees "
+           "rw:/w/main/.git/worktrees/wt",
+           "both writable, worktrees/ between them pinned, parent first");
+    free(text);
+    is_int(mp.v[4].at.line, 1, "with the origin of the rule on the top");
+    mount_plan_free(&mp);
+    profile_reset(&p, ROOT_RO, false, DEV_NONE);
+    add(&p, FS_RW, "/tmp/proj", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err) &&
+       mount_plan_add_git_dirs(&mp, "/w/wt", git_dirs, 2, fake_resolve, &calls, &err),
+       "no rule on the worktree's top builds");
+    is_int((int)mp.n, 2, "and adds no git directory");
+    mount_plan_free(&mp);
+    /* rw = /tmp (started in /tmp) and the later tmpfs = /tmp: said */
+    profile_reset(&p, ROOT_RO, false, DEV_NONE);
+    add(&p, FS_RW, "/tmp", false);
+    add(&p, FS_TMPFS, "/tmp", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err) && mp.warnings.n == 1 &&
+       strstr(mp.warnings.v[0], "t.ini:1: rw = /tmp is replaced by the later tmpfs = /tmp (t.ini:2)"),
+       "an rw rule replaced by a later tmpfs is warned about");
+    mount_plan_free(&mp);
+    add(&p, FS_RW, "/tmp", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err) && mp.warnings.n == 0,
+       "not when a still later rw rule gives it back");
     mount_plan_free(&mp);
 
     profile_reset(&p, ROOT_RO, false, DEV_NONE);

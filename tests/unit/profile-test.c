@@ -23,6 +23,7 @@ static char dir[1024];
 
 static const struct profile_vars vars = {
     .home = "/home/u", .cwd = "/work/proj", .user = "u", .uid = "1000", .gid = "1000", .tmpdir = "/tmp",
+    .project = "/work",
 };
 
 static void write_file(const char *name, const char *text)
@@ -217,6 +218,36 @@ static void test_includes(void)
     is_str(p.description, "mine", "shadow: the user's file wins");
     is_int(p.limits[LIMIT_NOFILE].value, 100, "shadow: the shadowed profile was applied");
     profile_search_free(&s);
+    profile_errors_free(&e);
+    profile_free(&p);
+
+    /* ${PROJECT}: the work tree's top, or why it has none (project.h) */
+    write_file("project.ini", "[filesystem]\nrw = ${PROJECT}\nro = ${CWD}/x\n");
+    ok(load(&p, "project", &e) == 0 && p.nfs == 2 &&
+       !strcmp(p.fs[0].path, "/work") && !strcmp(p.fs[1].path, "/work/proj/x"),
+       "variables: ${PROJECT} is the project, ${CWD} the working directory below it");
+    ok(p.fs[0].written && !strcmp(p.fs[0].written, "${PROJECT}"), "variables: the rule as written is kept");
+    char *shown = NULL;
+    size_t shown_len = 0;
+    FILE *sf = open_memstream(&shown, &shown_len);
+    profile_print(&p, sf);
+    fclose(sf);
+    like_str(shown, "rw = ${PROJECT}", "show: the rule as written");
+    like_str(shown, "; (= /work) ", "show: and what it means here, before its origin");
+    free(shown);
+    profile_errors_free(&e);
+    profile_free(&p);
+    struct profile_vars noproject = vars;
+    noproject.project = NULL;
+    noproject.project_error = "/w/a/.git (gitdir: /): refused";
+    struct profile_search ps = {0};
+    profile_search_add(&ps, dir);
+    profile_init_defaults(&p);
+    memset(&e, 0, sizeof e);
+    ok(!profile_load(&p, "project", &ps, &noproject, &e), "variables: ${PROJECT} without a value is an error");
+    profile_search_free(&ps);
+    like_str(e.n ? e.msg[0] : NULL, "project.ini:2: '${PROJECT}' has no value here: /w/a/.git (gitdir: /): refused",
+             "variables: the error says why the walk found none");
     profile_errors_free(&e);
     profile_free(&p);
 }
@@ -423,7 +454,7 @@ static const char roundtrip_ini[] =
     "nofile = 256\nnproc = max\ncore = 0\ncpu = 2m\nfsize = 64M\nas = unlimited\n"
     "stack = 8M\nmemlock = 64K\nsigpending = 100\ntimeout = 90m\n"
     "[filesystem]\n"
-    "root = tmpfs\nrw = /work/proj\nro? = /opt/tools\nro = /usr\ntmpfs = /scratch\nhide = /etc/shadow\n"
+    "root = tmpfs\nrw = /work/proj\nro? = /opt/tools\nro = /usr\nro = ${PROJECT}/vendor\ntmpfs = /scratch\nhide = /etc/shadow\n"
     "unprotect = /home/u/.bashrc\nunprotect = /srv/a path\nproc = no\ndev = none\n"
     "[environment]\n"
     "clear = yes\nunset = AWS_* GH_TOKEN\nkeep = PATH\nset = LANG=C.UTF-8\nunset = LC_?\n"
@@ -513,7 +544,7 @@ static void test_roundtrip(void)
         const struct key_def *d = &profile_keys[i];
         if (d->key == K_INCLUDE) {
             /* applied when read: show lists the files instead */
-            ok(first.nfiles == 2 && first.nfs == 6, "round trip: [profile] include read rt-base");
+            ok(first.nfiles == 2 && first.nfs == 7, "round trip: [profile] include read rt-base");
             continue;
         }
         char *a = row_lines(&first, d), *b = row_lines(&again, d);

@@ -107,7 +107,7 @@ static void profile_clear(struct profile *p)
 
 int main(void)
 {
-    plan(30);
+    plan(33);
 
     /* --- the list ---------------------------------------------------- */
     char *dirs[] = { (char *)"/home/u/.config/sbx/profiles", (char *)"/etc/sbx/profiles" };
@@ -232,5 +232,24 @@ int main(void)
         pclose(f);
     ok(rules > 10 && outside == 0, "all %d rw rules below ${HOME} of the shipped profiles are known",
        rules);
+
+    /* The git directories of a worktree (elsewhere, project.h) */
+    struct protect_list g = { 0 };
+    protect_list_add_git_dir(&g, "/w/main/.git/worktrees/wt", false);
+    protect_list_add_git_dir(&g, "/w/main/.git", true);
+    protect_list_add_git_dir(&g, NULL, true);
+    bool cfg = false, commondir = false, hooks_made = false, wt_hooks_left = false;
+    for (size_t i = 0; i < g.n; i++) {
+        const struct protected_path *gp = &g.v[i];
+        cfg |= !strcmp(gp->path, "/w/main/.git/config") && gp->kind == PROTECT_FILE;
+        commondir |= !strcmp(gp->path, "/w/main/.git/worktrees/wt/commondir");
+        hooks_made |= !strcmp(gp->path, "/w/main/.git/hooks") && gp->missing == PROTECT_MISSING_CREATE;
+        wt_hooks_left |= !strcmp(gp->path, "/w/main/.git/worktrees/wt/hooks") &&
+                         gp->missing == PROTECT_MISSING_IGNORE;
+    }
+    ok(cfg && commondir, "a worktree: the common config and its own commondir are protected");
+    ok(hooks_made && wt_hooks_left, "hooks made where git runs them (the common directory) only");
+    is_int((int)g.n, 8, "four names each, nothing for NULL");
+    protect_list_free(&g);
     return done_testing();
 }

@@ -1,0 +1,295 @@
+#!/bin/bash
+# sbx against bubblewrap, side by side (issue 8). Run through `make bench`.
+#
+# Prints, as root and as an unprivileged user (uid 65534, or only the
+# calling user when not run as root):
+#   - start-up medians (hyperfine -N) of sbx, bubblewrap with the same
+#     isolation, `unshare -Urnm true` (the floor) and plain `true`,
+#     interleaved: BENCH_ROUNDS rounds of every command, the order reversed
+#     each round, so that load from elsewhere on the machine falls on all
+#     of them alike; the ratio sbx/bwrap;
+#   - the peak RSS of each (GNU time's %M: the largest process the launcher
+#     reaped), median of BENCH_RSS_RUNS runs, and that of the init inside;
+#   - throughput: BENCH_STREAMS concurrent streams x BENCH_PER_STREAM
+#     sandboxes, wall time, sbx and bwrap alternated over two rounds;
+# and once, as the calling user, the run-time overhead of two syscall-heavy
+# workloads under --profile restrictive (seccomp filter and ledger) against
+# the same workload without sbx: a stat-heavy build (a no-op `make` over
+# BENCH_BUILD_FILES up-to-date objects, the issue's example) and, as the
+# worst case, bench/stat-loop (a system call every ~250 ns and nothing
+# else), in BENCH_OVERHEAD_PAIRS pairs of runs back to back (with other
+# work on the machine, one command's runs all in a row can take twice as
+# long as the other's for no reason of their own).
+#
+# BENCH_PARTS (default "startup overhead calls"; also "audit") picks what to measure.
+#
+# Timings are noisy: this is not part of `make check`. docs/performance.md
+# has the figures and what they mean.
+set -u
+export LC_ALL=C   # decimal points in $EPOCHREALTIME, printf and bc
+SBX=${SBX:?set SBX to the sbx binary} STATLOOP=${STATLOOP:?set STATLOOP to bench/stat-loop}
+CALLCOST=${CALLCOST:-}
+RUNS=${BENCH_RUNS:-300}
+ROUNDS=${BENCH_ROUNDS:-5}
+RSS_RUNS=${BENCH_RSS_RUNS:-11}
+STREAMS=${BENCH_STREAMS:-8} PER_STREAM=${BENCH_PER_STREAM:-100}
+LOOP_ROUNDS=${BENCH_LOOP_ROUNDS:-300000}
+BUILD_FILES=${BENCH_BUILD_FILES:-30000}
+for t in hyperfine bwrap jq bc /usr/bin/time unshare setpriv xargs make; do
+    command -v "$t" >/dev/null ||
+        { echo "bench: $t is missing (apt-get install hyperfine bubblewrap jq bc time util-linux findutils make)"; exit 1; }
+done
+
+if [ "$(id -u)" = 0 ]; then
+    users="root ${BENCH_USER:-65534}"
+else
+    users=$(id -u)
+    echo "bench: not root: measuring as uid $users only (run as root for the root and uid 65534 figures)"
+fi
+
+work=$(mktemp -d /tmp/sbx-bench.XXXXXX)
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+cp "$STATLOOP" "$work/stat-loop"
+chmod 755 "$work/stat-loop"
+[ -z "$CALLCOST" ] || { cp "$CALLCOST" "$work/call-cost"; chmod 755 "$work/call-cost"; }
+
+as_user() { # USER CMD...: run as root, the calling user, or the given uid
+    local u=$1; shift
+    if [ "$u" = root ] || [ "$u" = "$(id -u)" ]; then
+        "$@"
+    else
+        # HOME beside the working directory: sbx refuses to make the whole
+        # home directory writable as the working directory
+        setpriv --reuid="$u" --regid="$u" --clear-groups env HOME="$work/$u.home" USER=bench "$@"
+    fi
+}
+
+# bubblewrap with the isolation of sbx's default profile (profiles/default.ini):
+# user, net (bwrap brings lo up), pid, ipc and uts namespaces, hostname sbx,
+# the host's / read-only, private /tmp and /var/tmp, minimal /dev, a fresh
+# /proc, the working directory writable, every path default.ini hides that
+# exists here hidden (read from `sbx profile show default`), no capabilities (bwrap run by root keeps them all without
+# --cap-drop ALL), no_new_privs (bwrap always sets it). Not
+# --unshare-all: that adds a cgroup namespace sbx does not create.
+# One thing sbx does that this command does not: the default seccomp
+# deny-list (docs/performance.md says what it costs).
+bwrap_cmd() { # USER DIR: prints the command line
+    local hide="" p
+    for p in $(as_user "$1" "$SBX" profile show default | sed -n 's/^hide?* = \([^ ]*\) .*/\1/p'); do
+        if [ -d "$p" ]; then hide="$hide --tmpfs $p --remount-ro $p"
+        elif [ -e "$p" ]; then hide="$hide --ro-bind /dev/null $p"; fi
+    done
+    echo "bwrap --unshare-user --unshare-net --unshare-pid --unshare-ipc --unshare-uts" \
+        "--hostname sbx --cap-drop ALL --die-with-parent --ro-bind / / --dev /dev --proc /proc" \
+        "--tmpfs /tmp --tmpfs /var/tmp --bind $2 $2$hide --chdir $2"
+}
+
+# The median of every sample each command got over all the rounds' JSON files.
+medians_ms() { # FILE...: prints "median_ms<TAB>command" per command
+    jq -rs '[.[].results[]] | group_by(.command)
+        | map({c: .[0].command, t: ([.[].times[]] | sort)}) | .[]
+        | "\(.t[(.t | length) / 2 | floor] * 1000)\t\(.c)"' "$@"
+}
+median_of() { # COMMAND FILE...
+    local c=$1; shift
+    medians_ms "$@" | awk -F'\t' -v c="$c" '$2 == c { print $1 }'
+}
+
+rss_kb() { # USER CMD...: median peak RSS of RSS_RUNS runs, in kB
+    local u=$1; shift
+    for _ in $(seq "$RSS_RUNS"); do
+        as_user "$u" /usr/bin/time -f 'RSS %M' "$@" 2>&1 >/dev/null | sed -n 's/^RSS //p'
+    done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# interleaved USER PREFIX ROUNDS RUNS WARMUP CMD...: hyperfine -N in ROUNDS
+# rounds of RUNS runs of every command, the order reversed every other
+# round; JSON in PREFIX-<round>.json. Returns hyperfine's status.
+interleaved() {
+    local user=$1 prefix=$2 rounds=$3 runs=$4 warmup=$5 r i
+    shift 5
+    local -a cmds=("$@") ordered
+    for r in $(seq "$rounds"); do
+        ordered=()
+        if [ $((r % 2)) = 0 ]; then
+            for ((i = ${#cmds[@]} - 1; i >= 0; i--)); do ordered+=("${cmds[i]}"); done
+        else
+            ordered=("${cmds[@]}")
+        fi
+        as_user "$user" hyperfine -N --warmup "$warmup" --runs "$runs" --style none \
+            --export-json "$prefix-$r.json" "${ordered[@]}" >/dev/null 2>&1 || return 1
+    done
+}
+
+# What each sandbox looks like from inside, so a reader can see the
+# isolation is the same: / read-only, the working directory writable, /tmp
+# private and empty, lo up (::1 is there only then) and alone, the hostname,
+# the processes seen, uid, capabilities, no_new_privs and /dev.
+parity_probe='w=no; touch .bench-w 2>/dev/null && w=yes && rm -f .bench-w
+r=rw; touch /etc/.bench-ro 2>/dev/null && rm -f /etc/.bench-ro || r=ro
+echo "root=$r cwd-writable=$w tmp-entries=$(ls -A /tmp | wc -l) lo=$(grep -q " lo$" /proc/net/if_inet6 && echo up || echo down)" \
+ "links=$(($(wc -l < /proc/net/dev) - 2)) host=$(hostname) pids=$([ $(ls -d /proc/[0-9]* | wc -l) -lt 10 ] && echo own || echo host)" \
+ "uid=$(id -u) capeff=$(sed -n "s/^CapEff:\t//p" /proc/self/status) nnp=$(sed -n "s/^NoNewPrivs:\t//p" /proc/self/status)" \
+ "dev=$(ls /dev | tr "\n" " ")"'
+
+PARTS=" ${BENCH_PARTS:-startup overhead calls} "
+part() { case "$PARTS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+part startup && for user in $users; do
+    if [ "$user" = root ]; then label=root; dir=$work/root; else label="unprivileged (uid $user)"; dir=$work/$user; fi
+    mkdir -p "$dir" "$dir.home"
+    [ "$user" = root ] || chown "$user:$user" "$dir" "$dir.home"
+    cd "$dir" || exit 1
+    BWRAP=$(bwrap_cmd "$user" "$dir")
+    SBXRUN="$SBX run --profile default --"
+
+    echo "== isolation, $label: what the command sees"
+    for tool in sbx bwrap; do
+        cmd=$([ $tool = sbx ] && echo "$SBXRUN" || echo "$BWRAP")
+        printf '  %-6s %s\n' "$tool" "$(as_user "$user" $cmd /bin/sh -c "$parity_probe" 2>&1)"
+    done
+
+    echo "== start-up, $label: medians of $RUNS runs each, $ROUNDS interleaved rounds"
+    per_round=$(( (RUNS + ROUNDS - 1) / ROUNDS ))
+    cmds=("$SBXRUN /bin/true" "$BWRAP /bin/true" "unshare -Urnm /bin/true" "/bin/true")
+    interleaved "$user" "$dir/start" "$ROUNDS" "$per_round" 10 "${cmds[@]}" ||
+        { echo "bench: hyperfine failed as $label; the sbx run says:"; as_user "$user" $SBXRUN /bin/true; exit 1; }
+    s=$(median_of "${cmds[0]}" "$dir"/start-*.json) b=$(median_of "${cmds[1]}" "$dir"/start-*.json)
+    u=$(median_of "${cmds[2]}" "$dir"/start-*.json) t=$(median_of "${cmds[3]}" "$dir"/start-*.json)
+    printf '  %-40s %8.2f ms\n' "sbx run --profile default -- true" "$s" "bwrap (same isolation) true" "$b" \
+        "unshare -Urnm true (floor)" "$u" "true" "$t"
+    printf '  ratio sbx/bwrap: %.2f (target <= 0.80)\n' "$(echo "$s / $b" | bc -l)"
+    rs=$(rss_kb "$user" $SBXRUN /bin/true) rb=$(rss_kb "$user" $BWRAP /bin/true)
+    printf '  peak RSS (median of %d): sbx %s kB, bwrap %s kB (target: sbx <= bwrap)\n' "$RSS_RUNS" "$rs" "$rb"
+    # GNU time sees the processes the launcher reaps; neither reaps its
+    # init when the command's status is known, so ask init itself.
+    is=$(as_user "$user" $SBXRUN /bin/sed -n 's/^VmHWM:[\t ]*//p' /proc/1/status)
+    ib=$(as_user "$user" $BWRAP /bin/sed -n 's/^VmHWM:[\t ]*//p' /proc/1/status)
+    printf '  peak RSS of the init inside (VmHWM of PID 1): sbx %s, bwrap %s\n' "$is" "$ib"
+
+    echo "== throughput, $label: $STREAMS streams x $PER_STREAM sandboxes, wall time, best of 2"
+    declare -A best=()
+    for tool in sbx bwrap bwrap sbx; do
+        cmd=$([ $tool = sbx ] && echo "$SBXRUN" || echo "$BWRAP")
+        start=$(date +%s%N)
+        seq $((STREAMS * PER_STREAM)) | as_user "$user" xargs -P "$STREAMS" -I{} $cmd /bin/true
+        rc=$?
+        end=$(date +%s%N)
+        [ $rc = 0 ] || { echo "bench: some $tool runs FAILED (xargs exit $rc)"; exit 1; }
+        ms=$(( (end - start) / 1000000 ))
+        if [ -z "${best[$tool]:-}" ] || [ "$ms" -lt "${best[$tool]}" ]; then best[$tool]=$ms; fi
+    done
+    printf '  %-6s %6d ms wall\n' sbx "${best[sbx]}" bwrap "${best[bwrap]}"
+    printf '  throughput sbx/bwrap: %.2f (target >= 1.00)\n' "$(echo "${best[bwrap]} / ${best[sbx]}" | bc -l)"
+    unset best
+done
+
+if part overhead; then
+cd "$work" || exit 1
+filter=$("$SBX" run -q --profile restrictive -- /bin/sed -n 's/^Seccomp:\t//p' /proc/self/status)
+case "$filter" in
+    2) echo "== run-time overhead under --profile restrictive (seccomp filter active inside: Seccomp 2)" ;;
+    *) echo "== run-time overhead under --profile restrictive: WARNING: no seccomp filter inside" \
+            "(Seccomp: $filter), the figures below are without filter and ledger" ;;
+esac
+PAIRS=${BENCH_OVERHEAD_PAIRS:-20}
+# Wall time of one run in ms (bash's $EPOCHREALTIME: no fork to read it).
+timed_ms() {
+    local t0=$EPOCHREALTIME t1
+    "$@" >/dev/null 2>&1 || return 1
+    t1=$EPOCHREALTIME
+    echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) * 1000 }'
+}
+# PAIRS pairs of runs, inside sbx and bare one right after the other, the
+# order swapped every pair; the overhead is the median of the pairs' own
+# ratios. On this kind of machine a one-second run can take 20 % longer
+# for no reason of its own, for seconds at a time: runs that close
+# together see the same machine, so pairing cancels that drift, where
+# medians of separate rounds did not (a no-op make read 0.3, 3.4 and
+# 2.2 % in three runs that way).
+overhead() { # NAME LABEL CMD...
+    local name=$1 label=$2 i a b
+    shift 2
+    local -a inside=("$SBX" run --profile restrictive -- "$@")
+    timed_ms "${inside[@]}" >/dev/null && timed_ms "$@" >/dev/null ||   # warm-up, and a check
+        { echo "bench: $name failed; inside sbx it says:"; "${inside[@]}"; exit 1; }
+    : >"$work/$name.pairs"
+    for i in $(seq "$PAIRS"); do
+        if [ $((i % 2)) = 1 ]; then a=$(timed_ms "${inside[@]}") && b=$(timed_ms "$@")
+        else b=$(timed_ms "$@") && a=$(timed_ms "${inside[@]}"); fi ||
+            { echo "bench: a run of $name failed"; exit 1; }
+        echo "$a $b" >>"$work/$name.pairs"
+    done
+    # medians of each column and of the per-pair overhead, its quartiles
+    awk '{ a[NR] = $1; b[NR] = $2; r[NR] = ($1 / $2 - 1) * 100 }
+         function med(v, n,   i, j, t) {
+             for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+             return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+         END { n = NR; ma = med(a, n); mb = med(b, n); mr = med(r, n)
+               printf "  %-40s inside sbx %7.1f ms, bare %7.1f ms: overhead %4.1f %%\n", label, ma, mb, mr
+               printf "  %-40s (per pair: quartiles %.1f to %.1f %%)\n", "", r[int((n + 3) / 4)], r[int((3 * n + 3) / 4)] }' \
+        label="$label" "$work/$name.pairs"
+}
+echo "  medians of $PAIRS pairs (inside, bare) run back to back, sbx start-up included; target <= 3 %"
+# The build: every object up to date, so make stats each source, header
+# and object (about two stat() calls per object) and runs nothing.
+tree=$work/build-tree
+mkdir -p "$tree/include" && touch -d '1 minute ago' "$tree/include/a.h" "$tree/include/b.h" "$tree/include/c.h"
+for d in $(seq 0 99); do mkdir -p "$tree/src/d$d" "$tree/obj/d$d"; done
+seq 0 $((BUILD_FILES - 1)) | awk '{ printf "src/d%d/f%d.c\n", $1 % 100, $1 }' | (cd "$tree" && xargs touch -d '1 minute ago')
+seq 0 $((BUILD_FILES - 1)) | awk '{ printf "obj/d%d/f%d.o\n", $1 % 100, $1 }' | (cd "$tree" && xargs touch)
+cat >"$tree/Makefile" <<'MAKEFILE'
+SRCS := $(wildcard src/*/*.c)
+OBJS := $(SRCS:src/%.c=obj/%.o)
+all: $(OBJS)
+obj/%.o: src/%.c include/a.h include/b.h include/c.h
+	cp $< $@
+MAKEFILE
+make -s -C "$tree" -q all || { echo "bench: the build tree is not up to date"; exit 1; }
+overhead build "no-op make, $BUILD_FILES objects (the target)" make -s -C "$tree"
+overhead loop "stat-loop $LOOP_ROUNDS (worst case)" "$work/stat-loop" "$LOOP_ROUNDS"
+
+fi
+
+if [ -n "$CALLCOST" ] && part calls; then
+    echo "== what a sandbox adds to each call (ns per call, 200000 calls each; noisy: compare rows)"
+    printf '  %-18s %s\n' bare "$("$work/call-cost")"
+    printf '  %-18s %s\n' "bwrap (no filter)" "$(bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc "$work/call-cost")"
+    printf '  %-18s %s\n' "sbx default" "$("$SBX" run -q --profile default -- "$work/call-cost")"
+    printf '  %-18s %s\n' "sbx restrictive" "$("$SBX" run -q --profile restrictive -- "$work/call-cost")"
+fi
+
+# sbx audit test by test (issue 16): a unittest suite of 200 tests, 5 of
+# which make a denied call, judged under qa against restrictive; the
+# target is audit's wall time <= 2.5 x (one run under qa + one under
+# restrictive). Not in the default parts: it takes a minute.
+if part audit; then
+    echo "== sbx audit test by test: 200 unittest tests, 5 of them denied (target: <= 2.5 x both runs)"
+    adir=$work/audit
+    mkdir -p "$adir" && cd "$adir" || exit 1
+    {
+        echo 'import socket, unittest'
+        echo 'class T(unittest.TestCase):'
+        i=0
+        while [ $i -lt 200 ]; do
+            if [ $((i % 40)) = 0 ]; then
+                echo "    def test_$i(self):"
+                echo '        try: socket.socket().bind(("127.0.0.1", 0))'
+                echo '        except PermissionError: pass'
+            else
+                echo "    def test_$i(self): self.assertEqual($i + 1, $((i + 1)))"
+            fi
+            i=$((i + 1))
+        done
+    } >test_bench.py
+    ms() { echo $(($(date +%s%N) / 1000000)); }
+    t0=$(ms); "$SBX" run -q --profile qa -- python3 -m unittest -q test_bench 2>/dev/null; t1=$(ms)
+    "$SBX" run -q --profile restrictive -- python3 -m unittest -q test_bench 2>/dev/null; t2=$(ms)
+    "$SBX" audit -- python3 -m unittest test_bench >/dev/null 2>"$adir/audit.err"; t3=$(ms)
+    both=$((t2 - t0)) audit=$((t3 - t2))
+    echo "  run under qa + under restrictive   $both ms"
+    echo "  sbx audit                          $audit ms ($(grep -c '^sbx: audit: \[' "$adir/audit.err") tests re-run alone)"
+    echo "  ratio audit/(both runs): $(awk -v a=$audit -v b=$both 'BEGIN { printf "%.1f", a / b }') (target <= 2.5)"
+    grep '^sbx: audit: [0-9]* tests:' "$adir/audit.err" | sed 's/^/  /'
+fi

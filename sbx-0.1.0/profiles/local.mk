@@ -1,0 +1,12 @@
+# Shipped profiles, installed to $(pkgdatadir)/profiles.
+profilesdir = $(pkgdatadir)/profiles
+dist_profiles_DATA = \
+	profiles/default.ini \
+	profiles/qa.ini \
+	profiles/devbackend.ini \
+	profiles/deny-network.ini \
+	profiles/no-loopback.ini \
+	profiles/low-nofile.ini \
+	profiles/restrictive.ini \
+	profiles/qa-session.ini \
+	profiles/devbackend-session.ini

@@ -1,0 +1,13 @@
+/* The subcommands main() (main.c) dispatches to; argv[0] is the subcommand. */
+#ifndef SBX_COMMANDS_H
+#define SBX_COMMANDS_H
+
+int cmd_run(int argc, char **argv);      /* run_cmd.c */
+int cmd_audit(int argc, char **argv);    /* audit_cmd.c */
+int cmd_probe(int argc, char **argv);    /* probe_cmd.c */
+int cmd_profile(int argc, char **argv);  /* profile_cmd.c */
+
+/* "sbx: MSG" and a pointer to `sbx help SUB`; returns 125. */
+int cli_run_usage_error(const char *sub, const char *msg);
+
+#endif

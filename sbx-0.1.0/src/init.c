@@ -1,0 +1,276 @@
+#include "config.h"
+
+#include "init.h"
+
+#include "channel.h"
+#include "command.h"
+#include "exit.h"
+#include "log.h"
+#include "mount.h"
+#include "report.h"
+#include "ns.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+const int forwarded_signal_count = sizeof forwarded_signals / sizeof forwarded_signals[0];
+
+/* The supervisor holds the only other end of the channel: a hang-up on
+ * ours means it is gone. */
+static bool supervisor_gone(int channel_fd)
+{
+    struct pollfd pfd = { .fd = channel_fd, .events = 0 };
+    return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* Kills everything left inside once the command is gone, and reaps it:
+ * when this returns no process of the sandbox but init runs any more, so
+ * the supervisor can return the status at once instead of waiting for the
+ * kernel to dismantle the namespaces (docs/performance.md). In a PID
+ * namespace kill(-1) from its init reaches every process in it and no
+ * other, and orphans are reparented to init, so waiting until ECHILD
+ * reaps them all (kill again after each reap: a process that was forking
+ * when the first kill came is caught by the next); without one, init is a
+ * child subreaper, so orphans of the command became our children and
+ * /proc lists them. */
+static void kill_leftovers(void)
+{
+    if (getpid() == 1) {
+        kill(-1, SIGKILL);
+        for (;;) {
+            pid_t w = waitpid(-1, NULL, 0);
+            if (w < 0 && errno != EINTR)
+                break;
+            kill(-1, SIGKILL);
+        }
+        return;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    for (int round = 0; round < 1000; round++) {
+        char *text = read_file_text(path, 1 << 20, NULL);
+        if (!text || !*text) {
+            free(text);
+            break;
+        }
+        for (char *s = text; *s;) {
+            char *end;
+            long pid = strtol(s, &end, 10);
+            if (end == s)
+                break;
+            if (pid > 0)
+                kill((pid_t)pid, SIGKILL);
+            s = end;
+        }
+        free(text);
+        while (waitpid(-1, NULL, 0) > 0)
+            ;
+    }
+}
+
+/* init is a copy of the supervisor and holds every descriptor the caller
+ * leaked to sbx without close-on-exec (a shell's `exec 7<file`, a parent's
+ * listening socket, an O_PATH of a host directory). The command never gets
+ * them (command.c marks them close-on-exec), but init keeps running next
+ * to the command in the sandbox's namespaces for the whole run, and
+ * anything that lets the command reach init's table (/proc/1/fd is guarded
+ * only by the ptrace access check) would hand it the host objects. init
+ * needs none of them: only the channel survives. */
+static void close_inherited_fds(int keep)
+{
+    unsigned k = (unsigned)keep;
+    if ((k <= 3 || close_range(3, k - 1, 0) == 0) && close_range(k + 1, ~0U, 0) == 0)
+        return;
+    long max = sysconf(_SC_OPEN_MAX);
+    for (long fd = 3; fd < max && fd < 65536; fd++)
+        if (fd != keep)
+            close((int)fd);
+}
+
+/* Waits for the supervisor's answer of type `want`. A hang-up means the
+ * supervisor failed, said why and exits 125: so do we, silently. */
+static void await_supervisor(int channel_fd, int want, const char *what)
+{
+    struct channel_msg m;
+    int fd;
+    int r;
+    do
+        r = channel_recv(channel_fd, &m, &fd, false);
+    while (r < 0 && errno == EINTR);
+    if (r <= 0)
+        /* The supervisor failed to start pasta and said why. */
+        _exit(SBX_EXIT_FAILURE);
+    if (fd >= 0)
+        close(fd);
+    if (m.type != want)
+        die("unexpected message %d from the supervisor while waiting for %s", (int)m.type, what);
+}
+
+/* Bringing lo up takes loading libnl and a netlink round trip; the
+ * supervisor does it while we mount, through a socket we open here, in
+ * the sandbox's network namespace. rtnetlink wants CAP_NET_ADMIN over the
+ * socket's namespace from the sender, and (since CVE-2014-0181) from the
+ * socket's opener too (__netlink_ns_capable()). The opener is us; the
+ * sender is the supervisor, which as the owner of our user namespace,
+ * from its parent namespace, holds every capability in it
+ * (user_namespaces(7)), root or not. */
+static void hand_out_netlink_socket(int channel_fd)
+{
+    int sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (sock < 0)
+        die_errno("opening an rtnetlink socket in the sandbox's network namespace");
+    if (!channel_send(channel_fd, CHANNEL_NETLINK_FD, 0, sock))
+        die_errno("passing the rtnetlink socket to the supervisor");
+    close(sock);
+}
+
+/* The supervisor attaches pasta to our namespaces (it needs the id maps
+ * written) and answers once the tap device and routes are configured, so
+ * that the command's first connect() already has a route. */
+static void wait_for_outbound(int channel_fd)
+{
+    if (!channel_send(channel_fd, CHANNEL_NETWORK_READY, 0, -1))
+        die_errno("asking the supervisor for outbound network");
+    await_supervisor(channel_fd, CHANNEL_OUTBOUND_READY, "outbound network");
+    verbose_step("outbound network ready");
+}
+
+noreturn void init_main(struct sandbox_plan *ctx)
+{
+    const struct profile *p = ctx->profile;
+    log_use_underscore_exit = 1;
+    /* close_inherited_fds() below may close sbx's saved stderr (log.h) */
+    log_output_fd = STDERR_FILENO;
+    /* Not the supervisor's hook: this one only adds the message to the run
+     * record (--report), which the supervisor writes. */
+    die_hook = report_child_die_hook;
+
+    /* If the supervisor dies, even by SIGKILL, init dies, and with PID 1
+     * gone the kernel kills everything in the PID namespace. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+        die_errno("prctl(PR_SET_PDEATHSIG)");
+    /* The race: the supervisor may have died before prctl(); we were then
+     * reparented and no signal will ever come. */
+    if (supervisor_gone(ctx->channel_fd))
+        _exit(SBX_EXIT_FAILURE);
+    if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+        die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
+    close_inherited_fds(ctx->channel_fd);
+    bool loopback = ctx->loopback;
+    if (loopback)
+        hand_out_netlink_socket(ctx->channel_fd);
+
+    if (ctx->clone_flags & CLONE_NEWUSER) {
+        record_step("write uid/gid maps");
+        struct ns_id_maps written;
+        ns_write_id_maps(p, ctx->outer_uid, ctx->outer_gid, &written);
+        record_id_maps(&written);
+        verbose_step("uid/gid maps written");
+    }
+    if (ctx->clone_flags & CLONE_NEWUTS)
+        ns_set_hostname(p);
+    /* The mount plan the supervisor resolved (mount.h): private
+     * propagation, the new root, the rules, /proc, /dev, pivot_root, the
+     * working directory. */
+    record_step("mounts");
+    if (ctx->has_mounts)
+        mount_apply(p, &ctx->mounts, ctx->cwd);
+    verbose_step("mounts done");
+    /* Everything the command forks must be counted by the pids cgroup,
+     * so init forks nothing before the supervisor has moved it there. The
+     * move takes the kernel a grace period (cgroup_threadgroup_rwsem,
+     * milliseconds), which the maps and mounts above overlap. The
+     * supervisor sends this before anything else, so it comes first. */
+    if (ctx->await_cgroup) {
+        await_supervisor(ctx->channel_fd, CHANNEL_CGROUP_ENTERED, "the pids cgroup");
+        verbose_step("in the pids cgroup");
+    }
+    if (loopback) {
+        record_step("bring up lo (the supervisor)");
+        await_supervisor(ctx->channel_fd, CHANNEL_LOOPBACK_UP, "lo to come up");
+        verbose_step("loopback up");
+    }
+    if ((ctx->clone_flags & CLONE_NEWNET) && p->outbound)
+        wait_for_outbound(ctx->channel_fd);
+
+    /* Every forwarded signal and SIGCHLD are blocked since before clone()
+     * (the supervisor did it), so none was lost in between: they wait in
+     * the queue signalfd reads. Blocked signals also reach a PID 1 that
+     * has no handler, which the kernel would otherwise drop. */
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    for (int i = 0; i < forwarded_signal_count; i++)
+        sigaddset(&mask, forwarded_signals[i]);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+    if (sfd < 0)
+        die_errno("signalfd in the sandbox's init");
+
+    record_step("start the command");
+    pid_t command = command_spawn(ctx);
+    if (command < 0 && errno == EAGAIN) {
+        char why[256];
+        die_with_errno(EAGAIN, "starting the command (clone) failed: %s",
+                       ns_explain_failure(EAGAIN, 0, why, sizeof why));
+    }
+    if (command < 0)
+        die_errno("starting the command (clone)");
+    verbose_step("command started");
+
+    struct pollfd pfd[2] = {
+        { .fd = sfd, .events = POLLIN },
+        { .fd = ctx->channel_fd, .events = 0 },
+    };
+    int status = 0;
+    for (bool done = false; !done;) {
+        if (poll(pfd, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            die_errno("poll in the sandbox's init");
+        }
+        if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+            /* The supervisor is gone; PR_SET_PDEATHSIG should have got us
+             * first, this is the backstop. */
+            kill_leftovers();
+            _exit(SBX_EXIT_FAILURE);
+        }
+        if (!(pfd[0].revents & POLLIN))
+            continue;
+        struct signalfd_siginfo si;
+        ssize_t n = read(sfd, &si, sizeof si);
+        if (n != (ssize_t)sizeof si)
+            continue;
+        if (si.ssi_signo == SIGCHLD) {
+            pid_t w;
+            int st;
+            while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+                if (w == command) {
+                    status = st;
+                    done = true;
+                }
+            }
+        } else if (si.ssi_code != SI_KERNEL) {
+            /* SI_KERNEL: the terminal sent it to the whole foreground
+             * process group, which holds the command too; forwarding it
+             * would deliver it twice. */
+            kill(command, (int)si.ssi_signo);
+        }
+    }
+    kill_leftovers();
+    if (!channel_send(ctx->channel_fd, CHANNEL_COMMAND_STATUS, status, -1))
+        _exit(SBX_EXIT_FAILURE);
+    _exit(0);
+}

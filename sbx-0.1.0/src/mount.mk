@@ -1,0 +1,10 @@
+# Sources of the mount concern (added to src/libsbx.a).
+src_libsbx_a_SOURCES += \
+	src/mount-plan.c src/mount-plan.h \
+	src/mount-walk.c src/mount-walk.h \
+	src/protect.c src/protect.h \
+	src/mount.c src/mount.h \
+	src/mount-api.c src/mount-api.h \
+	src/mount-newapi.c \
+	src/mount-legacy.c
+EXTRA_DIST += docs/mount.md

@@ -1,0 +1,224 @@
+#include "config.h"
+
+#include "ns.h"
+
+#include "caps.h"
+#include "log.h"
+#include "ns_diagnosis.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+int ns_clone_flags(const struct profile *p)
+{
+    int flags = 0;
+    if (p->ns[NS_USER])
+        flags |= CLONE_NEWUSER;
+    if (p->ns[NS_MOUNT])
+        flags |= CLONE_NEWNS;
+    if (p->ns[NS_NET] && p->net_mode != NET_HOST)
+        flags |= CLONE_NEWNET;
+    if (p->ns[NS_PID])
+        flags |= CLONE_NEWPID;
+    if (p->ns[NS_IPC])
+        flags |= CLONE_NEWIPC;
+    if (p->ns[NS_UTS])
+        flags |= CLONE_NEWUTS;
+    return flags;
+}
+
+const char *ns_flags_text(int flags, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NS_TYPE_COUNT; i++) {
+        if (!(flags & ns_types[i].flag))
+            continue;
+        int n = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", ns_types[i].flag_name);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+    if (!used)
+        snprintf(buf, len, "no new namespace");
+    return buf;
+}
+
+/* The "Seccomp:" mode of /proc/self/status: 2 means a filter is installed,
+ * as in another agent's sandbox or a container runtime. */
+static long long seccomp_mode(void)
+{
+    char *status = read_file_text("/proc/self/status", 1 << 16, NULL);
+    if (!status)
+        return -1;
+    long long mode = -1;
+    const char *line = strstr(status, "\nSeccomp:");
+    if (line)
+        mode = strtoll(line + strlen("\nSeccomp:"), NULL, 10);
+    free(status);
+    return mode;
+}
+
+void ns_read_facts(struct ns_facts *f, int err, int flags)
+{
+    int saved = errno;
+    memset(f, 0, sizeof *f);
+    f->err = err;
+    f->clone_flags = flags;
+    f->uid = getuid();
+    f->euid = geteuid();
+    f->cap_setfcap = capability_in_effective_set(CAP_SETFCAP);
+    f->seccomp_mode = seccomp_mode();
+    f->unprivileged_userns_clone = read_sysctl("/proc/sys/kernel/unprivileged_userns_clone");
+    f->apparmor_restrict_userns = read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+    for (int i = 0; i < NS_TYPE_COUNT; i++) {
+        f->max_namespaces[i] = -1;
+        if (flags & ns_types[i].flag) {
+            char path[64];
+            snprintf(path, sizeof path, "/proc/sys/user/%s", ns_types[i].limit_sysctl);
+            f->max_namespaces[i] = read_sysctl(path);
+        }
+    }
+    /* fork and clone say EAGAIN when the caller's user already runs
+     * RLIMIT_NPROC processes (or the system is at kernel.threads-max). */
+    struct rlimit nproc;
+    if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY) {
+        f->nproc_limited = true;
+        f->nproc_limit = (unsigned long long)nproc.rlim_cur;
+    }
+    errno = saved;
+}
+
+const char *ns_explain_failure(int err, int flags, char *buf, size_t len)
+{
+    struct ns_facts f;
+    ns_read_facts(&f, err, flags);
+    return ns_describe_refusal(&f, ns_diagnose(&f), buf, len);
+}
+
+pid_t ns_clone(int flags)
+{
+    /* The raw syscall, as bubblewrap does: glibc's clone() wants a stack
+     * and a function, while fork semantics (the child continues here with
+     * a copy of everything) are what the sandbox's init needs. */
+    pid_t pid = (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
+    if (pid < 0) {
+        int e = errno;
+        char fbuf[160], why[512];
+        die_with_errno(e, "creating the sandbox's namespaces (clone %s) failed: %s",
+                       ns_flags_text(flags, fbuf, sizeof fbuf),
+                       ns_explain_failure(e, flags, why, sizeof why));
+    }
+    return pid;
+}
+
+bool kernel_at_least(int major, int minor)
+{
+    struct utsname u;
+    int ma = 0, mi = 0;
+    if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+        return true; /* unknown: assume the newer rules */
+    return ma > major || (ma == major && mi >= minor);
+}
+
+void ns_check_uid_map_allowed(uid_t outer_uid)
+{
+    if (outer_uid != 0 || !kernel_at_least(5, 12))
+        return;
+    if (capability_in_effective_set(CAP_SETFCAP))
+        return;
+    die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
+        "CAP_SETFCAP, which this uid 0 lacks (sbx runs inside another sandbox or a container "
+        "that dropped it); run the outer sandbox as a non-root uid, or keep CAP_SETFCAP there "
+        "(for an outer sbx: capabilities = cap_setfcap)");
+}
+
+uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid)
+{
+    return p->uid.current ? outer_uid : (uid_t)p->uid.value;
+}
+
+gid_t ns_inside_gid(const struct profile *p, gid_t outer_gid)
+{
+    return p->gid.current ? outer_gid : (gid_t)p->gid.value;
+}
+
+/* Returns 0 or an errno. */
+static int write_proc_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int e = 0;
+    ssize_t n = write(fd, text, strlen(text));
+    if (n < 0)
+        e = errno;
+    else if ((size_t)n != strlen(text))
+        e = EIO;
+    close(fd);
+    return e;
+}
+
+static noreturn void die_map(int e, const char *path, const char *text)
+{
+    /* Not ns_explain_failure(): clone() already succeeded, so an outer
+     * seccomp filter or a disabled sysctl is not the cause here. */
+    const char *why = "";
+    if ((e == EPERM || e == EACCES) &&
+        read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+        why = "AppArmor restricts unprivileged user namespaces "
+              "(kernel.apparmor_restrict_unprivileged_userns = 1): the namespace was created "
+              "without capabilities; allow sbx with an AppArmor profile granting `userns,`, "
+              "or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` as root";
+    else if (e == EPERM || e == EACCES)
+        why = "the kernel or a security module refused a one-line mapping of the caller's own "
+              "id, which user_namespaces(7) allows; run `sbx probe` for details";
+    char line[64];
+    snprintf(line, sizeof line, "%s", text);
+    line[strcspn(line, "\n")] = '\0';
+    die_with_errno(e, "writing '%s' to %s failed%s%s", line, path, *why ? ": " : "", why);
+}
+
+void ns_write_id_maps(const struct profile *p, uid_t outer_uid, gid_t outer_gid,
+                      struct ns_id_maps *written)
+{
+    char text[64];
+    /* Kernels before 3.19 have no setgroups file and need none. */
+    int e = write_proc_file("/proc/self/setgroups", "deny");
+    if (e && e != ENOENT)
+        die_map(e, "/proc/self/setgroups", "deny");
+
+    struct ns_id_map_line uid = { ns_inside_uid(p, outer_uid), outer_uid, 1 };
+    snprintf(text, sizeof text, "%u %u %u\n", (unsigned)uid.inside, (unsigned)uid.outside,
+             (unsigned)uid.count);
+    if ((e = write_proc_file("/proc/self/uid_map", text)))
+        die_map(e, "/proc/self/uid_map", text);
+
+    struct ns_id_map_line gid = { ns_inside_gid(p, outer_gid), outer_gid, 1 };
+    snprintf(text, sizeof text, "%u %u %u\n", (unsigned)gid.inside, (unsigned)gid.outside,
+             (unsigned)gid.count);
+    if ((e = write_proc_file("/proc/self/gid_map", text)))
+        die_map(e, "/proc/self/gid_map", text);
+    written->uid = uid;
+    written->gid = gid;
+}
+
+void ns_set_hostname(const struct profile *p)
+{
+    if (!p->hostname || !*p->hostname)
+        return;
+    if (sethostname(p->hostname, strlen(p->hostname)) < 0)
+        die_errno("sethostname('%s') in the new UTS namespace", p->hostname);
+}

@@ -1,0 +1,166 @@
+#include "config.h"
+
+#include "ns_diagnosis.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct ns_type ns_types[NS_TYPE_COUNT] = {
+    { CLONE_NEWUSER, "CLONE_NEWUSER", "max_user_namespaces" },
+    { CLONE_NEWNS, "CLONE_NEWNS", "max_mnt_namespaces" },
+    { CLONE_NEWNET, "CLONE_NEWNET", "max_net_namespaces" },
+    { CLONE_NEWPID, "CLONE_NEWPID", "max_pid_namespaces" },
+    { CLONE_NEWIPC, "CLONE_NEWIPC", "max_ipc_namespaces" },
+    { CLONE_NEWUTS, "CLONE_NEWUTS", "max_uts_namespaces" },
+};
+
+/* The first type asked for whose limit is 0, or -1. */
+static int zero_limit(const struct ns_facts *f)
+{
+    for (int i = 0; i < NS_TYPE_COUNT; i++)
+        if ((f->clone_flags & ns_types[i].flag) && f->max_namespaces[i] == 0)
+            return i;
+    return -1;
+}
+
+unsigned ns_diagnose(const struct ns_facts *f)
+{
+    bool userns = f->clone_flags & CLONE_NEWUSER;
+    bool root = f->euid == 0;
+    switch (f->err) {
+    case ENOSPC:
+        return zero_limit(f) >= 0 ? NS_CAUSE_LIMIT_ZERO : NS_CAUSE_LIMIT_REACHED;
+    case EUSERS:
+        return NS_CAUSE_TOO_DEEP;
+    case EINVAL:
+        return NS_CAUSE_NO_KERNEL_SUPPORT;
+    case EAGAIN:
+        return NS_CAUSE_NPROC;
+    case EPERM:
+    case EACCES: {
+        unsigned c = 0;
+        if (f->seccomp_mode == 2)
+            c |= NS_CAUSE_SECCOMP;
+        if (!userns && !root)
+            c |= NS_CAUSE_NEEDS_USERNS;
+        if (userns && !root && f->unprivileged_userns_clone == 0)
+            c |= NS_CAUSE_USERNS_CLONE_OFF;
+        if (userns && f->apparmor_restrict_userns == 1)
+            c |= NS_CAUSE_APPARMOR;
+        if (f->err == EPERM && f->uid_map_step && root && !f->cap_setfcap)
+            c |= NS_CAUSE_UID0_SETFCAP;
+        return c ? c : NS_CAUSE_REFUSED;
+    }
+    }
+    return 0;
+}
+
+const char *ns_describe_refusal(const struct ns_facts *f, unsigned causes, char *buf, size_t len)
+{
+    int zero = zero_limit(f);
+    if ((causes & NS_CAUSE_LIMIT_ZERO) && zero >= 0)
+        snprintf(buf, len,
+                 "%s are disabled (user.%s = 0); enable them with "
+                 "`sysctl -w user.%s=15000` as root (in a container: on the host)",
+                 zero == 0 ? "user namespaces" : "these namespaces", ns_types[zero].limit_sysctl,
+                 ns_types[zero].limit_sysctl);
+    else if (causes & (NS_CAUSE_LIMIT_ZERO | NS_CAUSE_LIMIT_REACHED))
+        snprintf(buf, len,
+                 "a namespace limit is reached (see /proc/sys/user/max_*_namespaces); "
+                 "raise it with sysctl, or end other sandboxes");
+    else if (causes & NS_CAUSE_TOO_DEEP)
+        snprintf(buf, len, "namespaces are nested too deeply (the kernel allows 32 levels)");
+    else if (causes & NS_CAUSE_NO_KERNEL_SUPPORT)
+        snprintf(buf, len,
+                 "the kernel lacks one of these namespace types (CONFIG_USER_NS, CONFIG_NET_NS, ...); "
+                 "disable it in the profile's [namespaces]");
+    else if (causes & NS_CAUSE_SECCOMP)
+        snprintf(buf, len,
+                 "a seccomp filter around sbx (Seccomp: 2 in /proc/self/status: another "
+                 "sandbox or a container runtime) refuses clone/unshare; run sbx outside that "
+                 "sandbox or allow namespace creation in its policy");
+    else if (causes & NS_CAUSE_NEEDS_USERNS)
+        snprintf(buf, len,
+                 "these namespaces need CAP_SYS_ADMIN without a user namespace; "
+                 "set user = yes in [namespaces]");
+    else if (causes & NS_CAUSE_USERNS_CLONE_OFF)
+        snprintf(buf, len,
+                 "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone "
+                 "= 0); enable them with `sysctl -w kernel.unprivileged_userns_clone=1` as root");
+    else if (causes & NS_CAUSE_APPARMOR)
+        snprintf(buf, len,
+                 "AppArmor restricts unprivileged user namespaces "
+                 "(kernel.apparmor_restrict_unprivileged_userns = 1); allow sbx with an "
+                 "AppArmor profile granting `userns,`, or `sysctl -w "
+                 "kernel.apparmor_restrict_unprivileged_userns=0` as root");
+    else if (causes & NS_CAUSE_UID0_SETFCAP)
+        snprintf(buf, len,
+                 "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
+                 "which this uid 0 lacks; run the outer sandbox as a non-root uid, or keep "
+                 "CAP_SETFCAP there");
+    else if (causes & NS_CAUSE_REFUSED)
+        snprintf(buf, len,
+                 "the kernel or a security module refuses namespace creation here "
+                 "(a chroot, a container without user namespaces, or a Linux security module); "
+                 "run `sbx probe` for details");
+    else if ((causes & NS_CAUSE_NPROC) && f->nproc_limited)
+        snprintf(buf, len,
+                 "too many processes: uid %u may run %llu (RLIMIT_NPROC, `ulimit -u`) and "
+                 "no more can be created; end some, or raise the limit",
+                 (unsigned)f->uid, f->nproc_limit);
+    else if (causes & NS_CAUSE_NPROC)
+        snprintf(buf, len,
+                 "no more processes can be created (kernel.threads-max or pid_max reached)");
+    else
+        snprintf(buf, len, "unexpected error");
+    return buf;
+}
+
+static void add_hint(char **hints, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_hint(char **hints, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *h = xvasprintf(fmt, ap);
+    va_end(ap);
+    char *next = xasprintf("%s%s%s", *hints, **hints ? "; " : "", h);
+    free(h);
+    free(*hints);
+    *hints = next;
+}
+
+char *ns_describe_hints(const struct ns_facts *f, unsigned causes)
+{
+    char *hints = xstrdup("");
+    int zero = zero_limit(f);
+    if (causes & NS_CAUSE_USERNS_CLONE_OFF)
+        add_hint(&hints, "kernel.unprivileged_userns_clone = 0 (sysctl -w kernel.unprivileged_userns_clone=1)");
+    if ((causes & NS_CAUSE_LIMIT_ZERO) && zero >= 0)
+        add_hint(&hints, "user.%s = 0 (sysctl -w user.%s=15000)", ns_types[zero].limit_sysctl,
+                 ns_types[zero].limit_sysctl);
+    else if (causes & (NS_CAUSE_LIMIT_ZERO | NS_CAUSE_LIMIT_REACHED | NS_CAUSE_TOO_DEEP))
+        add_hint(&hints, "user.max_user_namespaces (%lld) reached, or 32 nested user namespaces",
+                 f->max_namespaces[0]);
+    if (causes & NS_CAUSE_APPARMOR)
+        add_hint(&hints, "AppArmor restricts unprivileged user namespaces "
+                 "(kernel.apparmor_restrict_unprivileged_userns = 1): give sbx an AppArmor "
+                 "profile with 'userns,' or set the sysctl to 0");
+    if (causes & NS_CAUSE_SECCOMP)
+        add_hint(&hints, "an inherited seccomp filter may deny unshare (container runtimes do; "
+                 "docker: --security-opt seccomp=unconfined)");
+    if (causes & NS_CAUSE_NO_KERNEL_SUPPORT)
+        add_hint(&hints, "the kernel lacks CONFIG_USER_NS");
+    if (causes & NS_CAUSE_UID0_SETFCAP)
+        add_hint(&hints, "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
+                 "which this process lacks: a nested user namespace works here only for a "
+                 "non-root uid");
+    if (causes & NS_CAUSE_REFUSED)
+        add_hint(&hints, "refused by the kernel or an LSM (inside a chroot, or a sandbox that forbids nesting?)");
+    return hints;
+}

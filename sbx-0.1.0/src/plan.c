@@ -1,0 +1,300 @@
+#include "config.h"
+
+#include "plan.h"
+
+#include "caps.h"
+#include "channel.h"
+#include "cli.h"
+#include "log.h"
+#include "lookup.h"
+#include "mount.h"
+#include "ns.h"
+#include "project.h"
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static void describe_network(const struct profile *p, int flags)
+{
+    if (p->net_mode == NET_HOST)
+        verbose("network: mode = host: the command shares the host's network namespace "
+                "(no network isolation)");
+    else if (!(flags & CLONE_NEWNET))
+        verbose("network: net = no in [namespaces]: the command shares the host's network "
+                "namespace (no network isolation; mode = %s has no effect)",
+                net_mode_name(p->net_mode));
+    else if (p->net_mode == NET_NONE)
+        verbose("network: mode = none: own network namespace, lo left down");
+    else if (p->outbound)
+        verbose("network: mode = loopback, outbound = yes: own network namespace and lo, "
+                "outbound TCP/UDP/DNS through pasta; host loopback ports forwarded: %zu",
+                p->nforward);
+    else
+        verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
+}
+
+/* -v: which directory ${PROJECT} is, and why, when the profile uses it. */
+static void describe_project(const struct profile *p, const struct project *project,
+                             const char *cwd)
+{
+    bool used = false;
+    for (size_t i = 0; i < p->nfs && !used; i++)
+        used = p->fs[i].written && strstr(p->fs[i].written, "${PROJECT}");
+    if (!used || !project->root)
+        return;
+    autofree char *why = project_describe(project);
+    verbose("project root %s (%s), working directory %s", project->root, why, cwd);
+}
+
+/* What stays read-only inside whatever the profile makes writable
+ * (protect.h): composed here, from the caller's environment, before
+ * anything is created; the mount plan below holds it (mount.h). */
+static void protect_prepare(struct protect_list *list, const char *home,
+                            const struct project *project)
+{
+    struct profile_search search;
+    profile_search_from_env(&search);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    struct protect_inputs in = {
+        .home = home, .xdg_config_home = getenv("XDG_CONFIG_HOME"), .path_env = getenv("PATH"),
+        .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
+    };
+    protect_list_build(list, &in);
+    /* A worktree's or submodule's git directory lies outside the work
+     * tree, where the names below every writable directory do not reach. */
+    if (project->kind == PROJECT_GIT_LINK) {
+        protect_list_add_git_dir(list, project->git_dir, !project->common_dir);
+        protect_list_add_git_dir(list, project->common_dir, true);
+    }
+    /* Inside the repository's git directory, writable with the project:
+     * its worktrees' and submodules' git directories, whose config,
+     * commondir and hooks git reads in that worktree or submodule. */
+    const char *repo = project->kind == PROJECT_GIT ? project->marker
+                       : project->kind == PROJECT_GIT_LINK
+                           ? (project->common_dir ? project->common_dir : project->git_dir)
+                           : NULL;
+    struct strv inner = { 0 };
+    project_inner_git_dirs(repo, &inner);
+    for (size_t i = 0; i < inner.n; i++)
+        protect_list_add_git_dir(list, inner.v[i], !strstr(inner.v[i], "/worktrees/"));
+    strv_free(&inner);
+    profile_search_free(&search);
+}
+
+static bool origin_is_option(const struct profile *p, const struct origin *o)
+{
+    for (size_t i = 0; i < p->nlabels; i++)
+        if (o->file == p->labels[i])
+            return true;
+    return false;
+}
+
+/* --rw DIR on the command line for this very directory. */
+static bool explicitly_writable(const struct profile *p, const char *path)
+{
+    for (size_t i = 0; i < p->nfs; i++)
+        if (p->fs[i].kind == FS_RW && origin_is_option(p, &p->fs[i].at) &&
+            !strcmp(p->fs[i].path, path))
+            return true;
+    return false;
+}
+
+/* Started from / or from $HOME, `rw = ${CWD}` would hand the command the
+ * whole tree: every later login, every project, sbx's own configuration.
+ * A profile's rule on such a directory is refused; one given on the
+ * command line (--rw ~) is the caller's explicit choice. */
+static void refuse_whole_tree_writable(const struct profile *p, const char *home)
+{
+    autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
+    for (size_t i = 0; i < p->nfs; i++) {
+        const struct fs_rule *r = &p->fs[i];
+        if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
+            continue;
+        /* The path as written (${CWD} is canonical already): a symlink in
+         * it is judged by the mount plan's own rule, not followed here. */
+        bool top = !strcmp(r->path, "/");
+        if (!top && !(home && mount_path_within(home, r->path)) &&
+            !(home_real && mount_path_within(home_real, r->path)))
+            continue;
+        if (explicitly_writable(p, r->path))
+            continue;
+        char at[512];
+        die("%s: rw = %s would make %s writable by the command: start sbx in the "
+            "project's directory (cd there, or --chdir DIR), or give the directory "
+            "explicitly with --rw %s if that is really what you want",
+            origin_format(&r->at, at, sizeof at), r->path,
+            top ? "the whole host" : "your whole home directory", r->path);
+    }
+}
+
+/* What the listener rides with to the supervisor (seccomp.h). */
+static const struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value = 0 };
+
+/* libseccomp compiles the filter on the CPU while resolving the mount
+ * plan waits on the filesystem: the two overlap in a thread of ours, which
+ * is joined before clone() (clone copies only the calling thread). The
+ * thread dies through a die_trap (log.h): its message is re-raised here. */
+struct filter_job {
+    const struct profile *profile;
+    bool caller_is_root;
+    int channel_fd;
+    struct seccomp_program *out;
+    struct die_trap trap;
+    pthread_t thread;
+    bool threaded;
+};
+
+static void *compile_filter(void *arg)
+{
+    struct filter_job *job = arg;
+    die_trap = &job->trap; /* this thread's own (thread-local) */
+    seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
+                    sizeof notify_msg, job->out);
+    return NULL;
+}
+
+static void filter_job_start(struct filter_job *job)
+{
+    /* Signals stay with the main thread (sigprocmask is per thread). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    job->threaded = pthread_create(&job->thread, NULL, compile_filter, job) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* No thread (RLIMIT_NPROC reached, say): compiled here, untrapped, so
+     * that a die() is this thread's own exit 125, never a pthread_exit()
+     * of the main thread. */
+    if (!job->threaded)
+        seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
+                        sizeof notify_msg, job->out);
+}
+
+static void filter_job_finish(struct filter_job *job)
+{
+    if (job->threaded) {
+        int err = pthread_join(job->thread, NULL);
+        if (err)
+            die_with_errno(err, "joining the thread that compiled the seccomp filter");
+    }
+    if (job->trap.tripped) {
+        record_step("seccomp filter");
+        die("%s", job->trap.message);
+    }
+}
+
+void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
+                        struct rlimit caller_nofile, int channel_fd)
+{
+    const struct profile *p = req->profile;
+    *plan = (struct sandbox_plan){
+        .profile = p,
+        .argv = req->argv,
+        .cwd = req->cwd,
+        .clone_flags = ns_clone_flags(p),
+        .outer_uid = geteuid(),
+        .outer_gid = getegid(),
+        .caller_nofile = caller_nofile,
+        .home = cli_profile_vars()->home,
+        .channel_fd = channel_fd,
+    };
+    /* What the filter cannot express is refused here, in this thread;
+     * the trap is for libseccomp's own failures. The compile starts first:
+     * it overlaps everything below, up to the join. */
+    seccomp_check(p);
+    plan->compiling = xcalloc(1, sizeof *plan->compiling);
+    *plan->compiling = (struct filter_job){
+        .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
+        .out = &plan->seccomp,
+    };
+    filter_job_start(plan->compiling);
+
+    refuse_whole_tree_writable(p, plan->home);
+    const struct project *project = cli_project();
+    struct protect_list protect = { 0 };
+    if (plan->clone_flags & CLONE_NEWNS)
+        protect_prepare(&protect, plan->home, project);
+    record_step("prepare: environment and limits");
+    struct env_diff env_diff = { 0 };
+    env_build(p, environ, &plan->env, &env_diff);
+    record_environment(&env_diff);
+    env_diff_free(&env_diff);
+    limits_prepare(p, &plan->limits);
+    plan->caps_kept = privileges_kept_mask(p);
+    outbound_prepare(&plan->outbound, p, plan->clone_flags);
+    const char *resolv_conf = plan->outbound.resolv_conf;
+    if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
+        warn("warning: outbound network with mount = no: /etc/resolv.conf stays the host's, "
+             "so DNS works only if it names a resolver pasta can reach (not the host's "
+             "loopback)");
+    plan->loopback = (plan->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
+    if (plan->clone_flags & CLONE_NEWUSER)
+        ns_check_uid_map_allowed(plan->outer_uid);
+
+    char flags_text[160];
+    verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
+                 ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
+    describe_network(p, plan->clone_flags);
+    describe_project(p, project, plan->cwd);
+
+    /* The whole of [filesystem] resolved on the host (mount.h); init
+     * applies it: private propagation, the new root, the rules, /proc,
+     * /dev, pivot_root, the working directory. */
+    if (plan->clone_flags & CLONE_NEWNS) {
+        record_step("mount plan");
+        struct mount_generated resolv = {
+            .path = "/etc/resolv.conf", .content = resolv_conf,
+            .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
+        };
+        struct mount_inputs in = {
+            .cwd = plan->cwd, .generated = resolv_conf ? &resolv : NULL,
+            .protect = &protect, .outer_uid = plan->outer_uid, .home = plan->home,
+            .project_root = project->kind == PROJECT_GIT_LINK ? project->root : NULL,
+            .git_dirs = { project->git_dir, project->common_dir },
+        };
+        mount_plan_prepare(p, &in, &plan->mounts);
+        plan->has_mounts = true;
+        verbose_step("mount plan: %zu mounts resolved on the host", plan->mounts.n);
+        const struct mount_entry *hides = mount_plan_hiding(&plan->mounts, plan->cwd);
+        if (hides) {
+            char at[512];
+            die("working directory %s is not visible inside the sandbox (%s: %s %s covers it; "
+                "make it visible with --ro/--rw %s, or start elsewhere with --chdir)",
+                plan->cwd, origin_format(&hides->at, at, sizeof at), mount_op_name(hides->op),
+                hides->path, plan->cwd);
+        }
+    }
+    protect_list_free(&protect);
+}
+
+void sandbox_plan_finish(struct sandbox_plan *plan)
+{
+    if (!plan->compiling)
+        return;
+    filter_job_finish(plan->compiling);
+    free(plan->compiling);
+    plan->compiling = NULL;
+    if (plan->seccomp.active)
+        verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,
+                     plan->seccomp.extra.len);
+}
+
+void sandbox_plan_free(struct sandbox_plan *plan)
+{
+    sandbox_plan_finish(plan);
+    strv_free(&plan->env);
+    mount_plan_free(&plan->mounts);
+    seccomp_program_free(&plan->seccomp);
+}

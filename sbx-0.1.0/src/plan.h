@@ -1,0 +1,70 @@
+/* The sandbox plan: everything the sandbox will be, decided and checked
+ * by the supervisor before clone() (plan.c), so that every refusal that
+ * can be known (a limit above the hard limit, a bad environment entry, a
+ * mount rule on a missing path or through a planted symlink, a deny rule
+ * the filter cannot express) is reported before anything is created, and
+ * no decision is taken twice. The processes inside (init, then the
+ * command) read their copy of it and only make system calls from it:
+ * init writes the id maps, applies the mount plan and waits for the
+ * network; the command sets the limits, drops privileges, installs the
+ * compiled filter and execs.
+ *
+ * It is the one input a second way of applying a sandbox (a Landlock
+ * tier without namespaces) would take. */
+#ifndef SBX_PLAN_H
+#define SBX_PLAN_H
+
+#include "env.h"
+#include "mount-plan.h"
+#include "outbound.h"
+#include "profile.h"
+#include "rlimits.h"
+#include "sandbox.h"
+#include "seccomp.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct filter_job;
+
+struct sandbox_plan {
+    const struct profile *profile;
+    char *const *argv;
+    const char *cwd;
+    int clone_flags;           /* CLONE_NEW* from ns_clone_flags() */
+    uid_t outer_uid;
+    gid_t outer_gid;
+    const char *home;          /* the caller's $HOME (profile variable ${HOME}), or NULL */
+
+    struct strv env;           /* the command's environment (env_build) */
+    struct limits_plan limits; /* checked by limits_prepare() */
+    struct rlimit caller_nofile; /* restored in the command before limits_apply() */
+    uint64_t caps_kept;        /* capabilities = , as a mask (caps.h) */
+    struct outbound outbound;  /* network: pasta's plan and the sandbox's resolv.conf */
+    bool loopback;             /* own network namespace with lo up */
+    bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
+    struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */
+    struct seccomp_program seccomp; /* compiled; installed by the command */
+    struct filter_job *compiling;   /* the compile under way, until sandbox_plan_finish() */
+
+    /* Handles the run made before clone(), which the children use. */
+    int channel_fd;            /* inside end of the supervisor's socketpair */
+    sigset_t caller_mask;      /* restored in the command before exec */
+    bool await_cgroup;         /* init waits for CHANNEL_CGROUP_ENTERED first */
+};
+
+/* Builds and checks the plan for req; channel_fd is the socket the
+ * children will talk to the supervisor through (the filter names it).
+ * Dies (exit 125) with the reason on any refusal; nothing but the
+ * protections' placeholders on the host (mount-plan.h) exists yet. The
+ * seccomp filter may still be compiling in a thread of ours when it
+ * returns: sandbox_plan_finish() waits for it, and must be called before
+ * clone() (which copies only the calling thread). */
+void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
+                        struct rlimit caller_nofile, int channel_fd);
+void sandbox_plan_finish(struct sandbox_plan *plan);
+void sandbox_plan_free(struct sandbox_plan *plan);
+
+#endif

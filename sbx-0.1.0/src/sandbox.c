@@ -1,0 +1,252 @@
+#include "config.h"
+
+#include "sandbox.h"
+
+#include "cgroup.h"
+#include "channel.h"
+#include "plan.h"
+#include "exit.h"
+#include "init.h"
+#include "ledger.h"
+#include "rlimits.h"
+#include "log.h"
+#include "report.h"
+#include "net.h"
+#include "ns.h"
+#include "outbound.h"
+#include "supervise.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* With 0, 1 or 2 closed, the socketpair would take its number and the
+ * command would write its output into the channel. */
+static void ensure_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int null = open("/dev/null", O_RDWR);
+        if (null < 0)
+            die_errno("opening /dev/null for the closed descriptor %d", fd);
+        if (null != fd)
+            die("opening /dev/null for the closed descriptor %d gave %d", fd, null);
+    }
+}
+
+/* The seccomp listener arrives over the channel once the command has
+ * installed its filter; from then on the ledger answers its calls. */
+struct ledger_hookup {
+    const struct profile *profile;
+    struct sandbox_result *res;
+};
+
+static void ledger_attach(struct supervisor *s, int fd)
+{
+    struct ledger_hookup *h = s->notify_data;
+    if (h->res->ledger) {
+        /* one command, one filter: a second listener is not ours */
+        close(fd);
+        return;
+    }
+    h->res->ledger = ledger_new(h->profile);
+    /* Not one of the loop's fds: answering a notification touches the
+     * command's objects, which the command can make wait (ledger.h). */
+    ledger_start(h->res->ledger, fd);
+}
+
+/* What the network handlers below act on. */
+struct network_ready_data {
+    struct outbound *outbound;
+    const struct profile *profile;
+    struct sandbox_result *res;
+};
+
+/* The supervisor's side of CHANNEL_NETLINK_FD: lo up through init's socket
+ * (init.c says why the supervisor may, and why it does). */
+static void bring_up_loopback(struct supervisor *s, int sock)
+{
+    struct network_ready_data *d = s->network_data;
+    loopback_up_through(sock); /* sock stays handle_channel()'s, which closes it */
+    d->res->loopback_up = true;
+    record_network("lo", "up");
+    verbose_step("loopback up (through the sandbox's rtnetlink socket)");
+    /* init may have failed meanwhile (a mount rule, a working directory
+     * that is not visible inside): it said why, and its exit is what the
+     * loop reports. Nobody is left to tell. */
+    if (!channel_send(s->channel_fd, CHANNEL_LOOPBACK_UP, 0, -1) && errno != EPIPE &&
+        errno != ECONNRESET)
+        die_errno("telling the sandbox's init that lo is up");
+}
+
+/* The supervisor's side of CHANNEL_NETWORK_READY. */
+static void start_outbound(struct supervisor *s)
+{
+    struct network_ready_data *d = s->network_data;
+    outbound_start(d->outbound, d->profile, s->init_pid);
+    if (!channel_send(s->channel_fd, CHANNEL_OUTBOUND_READY, 0, -1))
+        die_errno("telling the sandbox's init that outbound network is ready");
+}
+
+/* What the namespaces made by clone() are, and who the command is in
+ * them (ns_inside_uid(): the one line of the id maps init writes). */
+static void describe_sandbox(const struct sandbox_plan *plan, struct sandbox_result *res)
+{
+    static const int ns_flag[NS_COUNT] = {
+        [NS_USER] = CLONE_NEWUSER, [NS_MOUNT] = CLONE_NEWNS, [NS_NET] = CLONE_NEWNET,
+        [NS_PID] = CLONE_NEWPID,   [NS_IPC] = CLONE_NEWIPC,  [NS_UTS] = CLONE_NEWUTS,
+    };
+    for (int k = 0; k < NS_COUNT; k++)
+        res->ns_created[k] = plan->clone_flags & ns_flag[k];
+    bool userns = plan->clone_flags & CLONE_NEWUSER;
+    res->uid_outside = plan->outer_uid;
+    res->gid_outside = plan->outer_gid;
+    res->uid_inside = userns ? ns_inside_uid(plan->profile, plan->outer_uid) : plan->outer_uid;
+    res->gid_inside = userns ? ns_inside_gid(plan->profile, plan->outer_gid) : plan->outer_gid;
+}
+
+int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
+{
+    uint64_t started = now_us();
+    const struct profile *p = req->profile;
+    memset(res, 0, sizeof *res);
+
+    if (!req->argv || !req->argv[0] || !*req->argv[0])
+        die("no command to run");
+    if (!req->cwd || req->cwd[0] != '/')
+        die("the working directory '%s' is not an absolute path", req->cwd ? req->cwd : "");
+    ensure_standard_fds();
+
+    /* sbx exists for callers whose descriptor limit is too low, and its own
+     * setup holds a descriptor per mount rule: with a soft limit of 16 it
+     * failed with EMFILE before the command could get `nofile = max`. sbx
+     * raises its own soft limit to the hard one (always allowed); the
+     * command gets the caller's back unless the profile sets nofile. */
+    struct rlimit caller_nofile;
+    if (getrlimit(RLIMIT_NOFILE, &caller_nofile) < 0)
+        die_errno("getrlimit(RLIMIT_NOFILE)");
+    if (caller_nofile.rlim_cur < caller_nofile.rlim_max) {
+        struct rlimit raised = { caller_nofile.rlim_max, caller_nofile.rlim_max };
+        if (setrlimit(RLIMIT_NOFILE, &raised) < 0)
+            die_errno("raising sbx's own soft RLIMIT_NOFILE to its hard limit");
+    }
+
+    int channel[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) < 0)
+        die_errno("socketpair for the supervisor's channel");
+    struct sandbox_plan plan;
+    sandbox_plan_build(&plan, req, caller_nofile, channel[1]);
+    struct sandbox_cgroup cgroup;
+    plan.await_cgroup = sandbox_cgroup_prepare(&cgroup, p, plan.outer_uid);
+    /* the filter compiled meanwhile */
+    sandbox_plan_finish(&plan);
+
+    /* A caller that ignores SIGCHLD would have init reaped behind our
+     * back, and its status lost. */
+    struct sigaction default_action = { .sa_handler = SIG_DFL }, caller_chld;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(SIGCHLD, &default_action, &caller_chld);
+    supervise_block_signals(&plan.caller_mask);
+    res->timeout_ms = req->timeout_ms ? req->timeout_ms : p->timeout_ms;
+    if (req->may_start && !req->may_start(req->may_start_data)) {
+        /* Nothing exists yet but the plan, the channel and maybe an empty
+         * cgroup. Unblocking delivers what is pending to the caller's
+         * handlers, as if the run had never been asked for. */
+        sandbox_cgroup_remove(&cgroup);
+        close(channel[0]);
+        close(channel[1]);
+        sigprocmask(SIG_SETMASK, &plan.caller_mask, NULL);
+        setrlimit(RLIMIT_NOFILE, &caller_nofile);
+        sigaction(SIGCHLD, &caller_chld, NULL);
+        sandbox_plan_free(&plan);
+        res->not_started = true;
+        res->exit_status = SBX_EXIT_FAILURE;
+        res->duration_us = now_us() - started;
+        return res->exit_status;
+    }
+
+    /* The child continues from here with copies of stdio buffers; it
+     * leaves with _exit() and never flushes them, but flush anyway so that
+     * nothing written so far is duplicated or delayed. */
+    fflush(stdout);
+    fflush(stderr);
+    record_step("create namespaces (clone)");
+    pid_t init_pid = ns_clone(plan.clone_flags);
+    if (init_pid == 0) {
+        close(channel[0]);
+        init_main(&plan);
+    }
+    close(channel[1]);
+    verbose_step("namespaces created, init is pid %d outside", (int)init_pid);
+    describe_sandbox(&plan, res);
+    if (plan.await_cgroup) {
+        sandbox_cgroup_enter(&cgroup, init_pid);
+        /* init gone already: its exit status tells the loop why */
+        if (!channel_send(channel[0], CHANNEL_CGROUP_ENTERED, 0, -1) && errno != EPIPE &&
+            errno != ECONNRESET)
+            die_errno("telling the sandbox's init that it is in its pids cgroup");
+    }
+
+    struct supervisor sup;
+    supervise_init(&sup, init_pid, channel[0], res->timeout_ms);
+    sup.stop_signals = req->stop_signals;
+    struct network_ready_data network_ready = { &plan.outbound, p, res };
+    sup.on_network_ready = start_outbound;
+    sup.on_netlink_fd = bring_up_loopback;
+    sup.network_data = &network_ready;
+    struct ledger_hookup hookup = { .profile = p, .res = res };
+    sup.on_notify_fd = ledger_attach;
+    sup.notify_data = &hookup;
+    supervise_run(&sup, res);
+    /* supervise_run() returns with the command's status, possibly before
+     * init has finished exiting: reap it if it is gone already. Otherwise
+     * it stays a zombie of ours until we exit, the way bubblewrap leaves
+     * its own. */
+    if (!sup.init_done)
+        waitpid(init_pid, NULL, plan.await_cgroup ? 0 : WNOHANG);
+    /* init reaped: in a PID namespace nothing of the sandbox is left, and
+     * the cgroup can go (cgroup.c kills what pid = no may have left) */
+    sandbox_cgroup_remove(&cgroup);
+    supervise_free(&sup);
+    res->signals_received = sup.signals_received;
+    ledger_stop(res->ledger);
+    outbound_stop(&plan.outbound);
+    close(channel[0]);
+
+    sigprocmask(SIG_SETMASK, &plan.caller_mask, NULL);
+    setrlimit(RLIMIT_NOFILE, &caller_nofile);
+    sigaction(SIGCHLD, &caller_chld, NULL);
+    sandbox_plan_free(&plan);
+    res->duration_us = now_us() - started;
+    verbose_step("sandbox ended: exit status %d", res->exit_status);
+    /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */
+    if (log_verbosity >= LOG_NORMAL)
+        ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
+    return res->exit_status;
+}
+
+void sandbox_result_free(struct sandbox_result *res)
+{
+    ledger_free(res->ledger);
+    res->ledger = NULL;
+}

@@ -1,0 +1,64 @@
+/* Creating and running one sandbox: the entry point of `sbx run` (and of
+ * each of `sbx audit`'s two runs). Owned by sandbox.c: it has plan.c build
+ * the plan, clones init (init.c, then command.c) and supervises
+ * (supervise.c); the steps live in ns.c, net.c, mount.c, rlimits.c,
+ * caps.c, seccomp.c, cgroup.c, outbound.c. docs/hacking.md has the flow. */
+#ifndef SBX_SANDBOX_H
+#define SBX_SANDBOX_H
+
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ledger;
+
+struct sandbox_request {
+    const struct profile *profile;
+    char *const *argv;      /* the command; argv[0] looked up in PATH inside */
+    const char *cwd;        /* absolute; where the command starts */
+    const char *label;      /* NULL, or a run's name in `sbx audit` output */
+    /* 0: the profile's [limits] timeout; else this one instead (`sbx
+     * audit`'s bound on its --against run, never longer than the
+     * profile's). */
+    uint64_t timeout_ms;
+    /* NULL, or asked with the forwarded signals blocked, just before
+     * clone(): false and nothing starts (res->not_started). `sbx audit`
+     * says no once SIGINT/SIGTERM/SIGHUP came: a signal that arrived while
+     * the plan was being built would otherwise wait in the queue and only
+     * reach the next command. */
+    bool (*may_start)(void *data);
+    void *may_start_data;
+    /* Bit N: signal N stops the caller (`sbx audit`: SIGINT, SIGTERM,
+     * SIGHUP). The command gets it as any forwarded signal; if it has not
+     * exited SUPERVISE_GRACE_MS later, the sandbox is killed. */
+    uint64_t stop_signals;
+};
+
+struct sandbox_result {
+    int exit_status;        /* sbx(1) EXIT STATUS: code, 128+N, 124, 125, 126, 127 */
+    int wait_status;        /* the command's raw status, when it ran */
+    int term_signal;        /* the signal that ended the command, or 0 */
+    bool timed_out;
+    bool command_ran;       /* false: setup failed or exec failed */
+    bool not_started;       /* req->may_start said no: nothing was created */
+    uint64_t timeout_ms;    /* the timeout that applied; 0: none */
+    /* Bit N: sbx received signal N while the sandbox ran (supervise.h);
+     * it went to the command as forwarded signals do. */
+    uint64_t signals_received;
+    uint64_t duration_us;   /* from the start of setup to the end */
+    struct ledger *ledger;  /* denials; NULL when no deny rule applied */
+
+    /* What was set up, filled as it happens (the run record has the
+     * details, from the modules that acted: docs/run-record.md). */
+    bool ns_created[NS_COUNT];  /* clone() made it; false for net under mode = host */
+    uint32_t uid_inside, uid_outside, gid_inside, gid_outside; /* the id map's one line */
+    bool loopback_up;           /* the supervisor brought lo up in the sandbox's netns */
+};
+
+/* Runs req->argv in a new sandbox and waits for it. Setup failures exit
+ * the process with 125 after a one-line diagnosis (die()). */
+int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res);
+void sandbox_result_free(struct sandbox_result *res);
+
+#endif

@@ -1,0 +1,321 @@
+#include "config.h"
+
+#include "supervise.h"
+
+#include "channel.h"
+#include "exit.h"
+#include "init.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void supervised_signal_set(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGCHLD);
+    for (int i = 0; i < forwarded_signal_count; i++)
+        sigaddset(set, forwarded_signals[i]);
+}
+
+void supervise_block_signals(sigset_t *old_mask)
+{
+    sigset_t set;
+    supervised_signal_set(&set);
+    if (sigprocmask(SIG_BLOCK, &set, old_mask) < 0)
+        die_errno("sigprocmask(SIG_BLOCK)");
+}
+
+void supervise_init(struct supervisor *s, pid_t init_pid, int channel_fd, uint64_t timeout_ms)
+{
+    memset(s, 0, sizeof *s);
+    s->init_pid = init_pid;
+    s->channel_fd = channel_fd;
+    s->timeout_ms = timeout_ms;
+    s->signal_fd = -1;
+    if (init_pid > 0) {
+        sigset_t set;
+        supervised_signal_set(&set);
+        s->signal_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (s->signal_fd < 0)
+            die_errno("signalfd in the supervisor");
+    }
+}
+
+void supervise_add_fd(struct supervisor *s, int fd, supervise_fd_handler on_ready, void *data)
+{
+    xgrow((void **)&s->watched, &s->capwatched, s->nwatched + 1, sizeof *s->watched);
+    s->watched[s->nwatched++] = (struct watched_fd){ .fd = fd, .on_ready = on_ready, .data = data };
+}
+
+static void drop_watched(struct supervisor *s, size_t i)
+{
+    close(s->watched[i].fd);
+    s->watched[i] = s->watched[--s->nwatched];
+}
+
+/* Dispatches the revents of the watched fds, which occupy pfd[0..n). */
+static int dispatch_watched(struct supervisor *s, struct pollfd *pfd, size_t n)
+{
+    int ready = 0;
+    /* Backwards: drop_watched() moves the last entry into the hole. */
+    for (size_t i = n; i-- > 0;) {
+        if (!pfd[i].revents)
+            continue;
+        ready++;
+        if ((pfd[i].revents & POLLIN) && s->watched[i].on_ready) {
+            if (!s->watched[i].on_ready(s->watched[i].data, s->watched[i].fd))
+                drop_watched(s, i);
+        } else {
+            /* Hung up, or nobody to read it: a readable fd left unread
+             * would make every poll() return at once. */
+            drop_watched(s, i);
+        }
+    }
+    return ready;
+}
+
+int supervise_poll_watched(struct supervisor *s, int timeout_ms)
+{
+    size_t n = s->nwatched;
+    struct pollfd *pfd = xcalloc(n ? n : 1, sizeof *pfd);
+    for (size_t i = 0; i < n; i++)
+        pfd[i] = (struct pollfd){ .fd = s->watched[i].fd, .events = POLLIN };
+    int r;
+    do
+        r = poll(pfd, n, timeout_ms);
+    while (r < 0 && errno == EINTR);
+    int ready = r > 0 ? dispatch_watched(s, pfd, n) : 0;
+    free(pfd);
+    return ready;
+}
+
+/* Reads every queued message; never blocks. */
+static void handle_channel(struct supervisor *s)
+{
+    for (;;) {
+        struct channel_msg m;
+        int fd;
+        int r = channel_recv(s->channel_fd, &m, &fd, true);
+        if (r <= 0) {
+            if (r < 0 && errno != ECONNRESET)
+                warn_errno("reading from the sandbox's channel");
+            return;
+        }
+        switch (m.type) {
+        case CHANNEL_EXEC_FAILED:
+            s->exec_failed = true;
+            s->exec_errno = m.value;
+            break;
+        case CHANNEL_SETUP_FAILED:
+            s->command_setup_failed = true;
+            break;
+        case CHANNEL_COMMAND_STATUS:
+            s->have_status = true;
+            s->command_status = m.value;
+            break;
+        case CHANNEL_NETWORK_READY:
+            if (s->on_network_ready)
+                s->on_network_ready(s);
+            else
+                warn("the sandbox's init asked for outbound network, which nobody set up");
+            break;
+        case CHANNEL_NETLINK_FD:
+            if (fd >= 0 && s->on_netlink_fd)
+                s->on_netlink_fd(s, fd);
+            else
+                warn("the sandbox's init sent an rtnetlink socket nobody asked for (ignored)");
+            break;
+        case CHANNEL_NOTIFY_FD:
+            if (fd < 0)
+                break;
+            if (s->on_notify_fd)
+                s->on_notify_fd(s, fd);
+            else
+                close(fd);
+            fd = -1;
+            break;
+        default:
+            warn("unexpected message %d from inside the sandbox (ignored)", (int)m.type);
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+}
+
+static void handle_signals(struct supervisor *s)
+{
+    struct signalfd_siginfo si;
+    while (read(s->signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD) {
+            if (s->init_done)
+                continue;
+            int st;
+            pid_t w = waitpid(s->init_pid, &st, WNOHANG);
+            if (w == s->init_pid) {
+                s->init_done = true;
+                s->init_status = st;
+            }
+            continue;
+        }
+        if (sig > 0 && sig < 64)
+            s->signals_received |= UINT64_C(1) << sig;
+        /* SI_KERNEL: the terminal sent it to our whole process group, and
+         * the command, which is in it, got its own copy. */
+        if (si.ssi_code == SI_KERNEL)
+            continue;
+        verbose("forwarding signal %d (%s) to the command", sig, strsignal(sig));
+        kill(s->init_pid, sig);
+    }
+}
+
+static void format_duration(uint64_t ms, char *buf, size_t len)
+{
+    if (ms % 1000)
+        snprintf(buf, len, "%" PRIu64 "ms", ms);
+    else
+        snprintf(buf, len, "%" PRIu64 "s", ms / 1000);
+}
+
+void supervise_run(struct supervisor *s, struct sandbox_result *res)
+{
+    uint64_t start = now_ms();
+    uint64_t term_at = s->timeout_ms ? start + s->timeout_ms : 0;
+    uint64_t kill_at = 0;
+    int stop_sig = 0;
+    bool killed_after_stop = false;
+    bool channel_open = true;
+
+    /* The command's status is the end: init sends it only once nothing
+     * else runs inside (kill_leftovers in init.c). init's own exit, where
+     * the kernel tears down the mount, network and other namespaces, goes
+     * on without us; waiting for it cost about 0.4 ms a run. */
+    while (!s->init_done && !s->have_status) {
+        size_t n = s->nwatched;
+        struct pollfd *pfd = xcalloc(n + 2, sizeof *pfd);
+        for (size_t i = 0; i < n; i++)
+            pfd[i] = (struct pollfd){ .fd = s->watched[i].fd, .events = POLLIN };
+        pfd[n] = (struct pollfd){ .fd = s->signal_fd, .events = POLLIN };
+        pfd[n + 1] = (struct pollfd){ .fd = channel_open ? s->channel_fd : -1, .events = POLLIN };
+
+        int wait_ms = -1;
+        uint64_t now = now_ms();
+        uint64_t next = term_at && (!kill_at || term_at < kill_at) ? term_at : kill_at;
+        if (next)
+            wait_ms = next > now ? (int)(next - now < INT32_MAX ? next - now : INT32_MAX) : 0;
+
+        int r = poll(pfd, n + 2, wait_ms);
+        if (r < 0 && errno != EINTR)
+            die_errno("poll in the supervisor");
+        if (r > 0) {
+            dispatch_watched(s, pfd, n);
+            if (pfd[n + 1].revents & POLLIN)
+                handle_channel(s);
+            /* Hung up: init and the command (at exec) closed their ends. */
+            if (pfd[n + 1].revents & (POLLHUP | POLLERR))
+                channel_open = false;
+            if (pfd[n].revents & POLLIN)
+                handle_signals(s);
+        }
+        free(pfd);
+
+        now = now_ms();
+        if (!stop_sig && !kill_at && (s->signals_received & s->stop_signals)) {
+            /* sbx audit: the command got the signal and may clean up, but
+             * not hold the audit (sbx run waits for it instead). */
+            stop_sig = __builtin_ctzll(s->signals_received & s->stop_signals);
+            kill_at = now + SUPERVISE_GRACE_MS;
+        }
+        if (term_at && now >= term_at && !s->init_done) {
+            char d[32];
+            format_duration(s->timeout_ms, d, sizeof d);
+            notice("timeout %s expired: sending SIGTERM to the command", d);
+            s->timed_out = true;
+            kill(s->init_pid, SIGTERM);
+            term_at = 0;
+            kill_at = now + SUPERVISE_GRACE_MS;
+        } else if (kill_at && now >= kill_at && !s->init_done) {
+            const char *abbrev = s->timed_out ? "TERM" : sigabbrev_np(stop_sig);
+            notice("the command did not exit %d s after SIG%s: killing the sandbox",
+                   SUPERVISE_GRACE_MS / 1000, abbrev ? abbrev : "?");
+            killed_after_stop = !s->timed_out;
+            /* SIGKILL to init ends the PID namespace, and everything in it. */
+            kill(s->init_pid, SIGKILL);
+            kill_at = 0;
+        }
+    }
+    /* Whatever init and the command sent before they exited is queued. */
+    handle_channel(s);
+
+    res->timed_out = s->timed_out;
+    res->command_ran = s->have_status && !s->exec_failed && !s->command_setup_failed;
+    if (s->have_status) {
+        res->wait_status = s->command_status;
+        res->term_signal = WIFSIGNALED(s->command_status) ? WTERMSIG(s->command_status) : 0;
+        res->exit_status = exit_status_from_wait(s->command_status);
+    } else if (WIFEXITED(s->init_status)) {
+        /* init failed during setup and said why (exit 125). */
+        res->exit_status = WEXITSTATUS(s->init_status) ? WEXITSTATUS(s->init_status)
+                                                       : SBX_EXIT_FAILURE;
+    } else {
+        if (!s->timed_out && !killed_after_stop)
+            warn("the sandbox's init was killed by signal %d (%s)", WTERMSIG(s->init_status),
+                 strsignal(WTERMSIG(s->init_status)));
+        res->exit_status = SBX_EXIT_FAILURE;
+    }
+    if (killed_after_stop && !s->have_status && !s->exec_failed && !s->command_setup_failed) {
+        /* SIGKILL of init took the command with it: that is how it ended
+         * (setup is over long before SUPERVISE_GRACE_MS), not a failure of sbx. */
+        res->command_ran = true;
+        res->term_signal = SIGKILL;
+        res->wait_status = SIGKILL;
+        res->exit_status = 128 + SIGKILL;
+    }
+    if (s->timed_out)
+        res->exit_status = SBX_EXIT_TIMEOUT;
+}
+
+void supervise_free(struct supervisor *s)
+{
+    for (size_t i = 0; i < s->nwatched; i++)
+        close(s->watched[i].fd);
+    free(s->watched);
+    s->watched = NULL;
+    s->nwatched = s->capwatched = 0;
+    if (s->signal_fd >= 0) {
+        /* Signals that arrived after init exited would kill us once
+         * unblocked (SIGTERM's default action): they were meant for the
+         * command, which is gone. Still noted: `sbx audit` must not start
+         * its next run after one. */
+        struct signalfd_siginfo si;
+        while (read(s->signal_fd, &si, sizeof si) == (ssize_t)sizeof si)
+            if (si.ssi_signo != SIGCHLD && si.ssi_signo < 64)
+                s->signals_received |= UINT64_C(1) << si.ssi_signo;
+        close(s->signal_fd);
+        s->signal_fd = -1;
+    }
+}
+
+int exit_status_from_wait(int wait_status)
+{
+    if (WIFEXITED(wait_status))
+        return WEXITSTATUS(wait_status);
+    if (WIFSIGNALED(wait_status))
+        return 128 + WTERMSIG(wait_status);
+    return SBX_EXIT_FAILURE;
+}

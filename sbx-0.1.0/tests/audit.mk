@@ -1,0 +1,25 @@
+# Tests of `sbx audit` (src/audit*.c): the pure verdict, and the corpus of
+# suites (tests/corpus) whose verdicts under qa against restrictive are known.
+check_PROGRAMS += tests/unit/audit-test
+tests_unit_audit_test_SOURCES = tests/unit/audit-test.c
+tests_unit_audit_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/audit-test
+TESTS += tests/integration/audit-corpus.sh
+EXTRA_DIST += tests/integration/audit-corpus.sh tests/corpus
+# The per-test verdicts (src/audit_tests.c).
+check_PROGRAMS += tests/unit/audit-tests-test
+tests_unit_audit_tests_test_SOURCES = tests/unit/audit-tests-test.c tests/tap.h
+tests_unit_audit_tests_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/audit-tests-test
+# The command's output copied through and seen (src/capture.c).
+check_PROGRAMS += tests/unit/capture-test
+tests_unit_capture_test_SOURCES = tests/unit/capture-test.c tests/tap.h
+tests_unit_capture_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/capture-test
+# sbx audit test by test, end to end (src/audit_per_test.c).
+TESTS += tests/integration/audit-tests.sh
+EXTRA_DIST += tests/integration/audit-tests.sh
+# Signals stop an audit; the --against run is bounded (issue 16).
+check_PROGRAMS += tests/helpers/bind-or-wait
+TESTS += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh
+EXTRA_DIST += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh

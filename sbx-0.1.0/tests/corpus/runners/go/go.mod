@@ -1,0 +1,3 @@
+module example.com/corpus
+
+go 1.19

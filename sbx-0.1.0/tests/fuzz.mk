@@ -1,0 +1,39 @@
+# libFuzzer targets (clang from Debian: clang, libclang-rt-14-dev).
+#   make fuzz                 build the targets, run each FUZZ_SECONDS
+#   make fuzz FUZZ_SECONDS=600
+# Not part of `make check`; .ci/run calls it. Corpora: tests/fuzz/corpus/.
+FUZZ_CC = clang
+FUZZ_SECONDS = 60
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-I$(top_builddir) -iquote $(top_srcdir)/src $(AM_CPPFLAGS) $(LIBCAP_CFLAGS) \
+	$(INIH_CFLAGS) $(LIBSECCOMP_CFLAGS) $(JSONC_CFLAGS)
+FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/profile_keys.c \
+	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c \
+	$(top_srcdir)/src/profile_print.c $(top_srcdir)/src/profile_json.c \
+	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
+	$(top_srcdir)/src/log.c
+FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS) $(JSONC_LIBS)
+
+tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+tests/fuzz/cli-fuzz: $(top_srcdir)/tests/fuzz/cli-fuzz.c $(top_srcdir)/src/cli.c $(FUZZ_CORE)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+tests/fuzz/runner-fuzz: $(top_srcdir)/tests/fuzz/runner-fuzz.c $(top_srcdir)/src/runner.c \
+		$(top_srcdir)/src/runner_parse.c $(FUZZ_CORE)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+# Each target runs in a scratch copy of its corpus so the seeds stay as
+# committed; a crash leaves its input in tests/fuzz/crash-*.
+fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz
+	@set -e; for t in profile cli runner; do \
+	  work=$$(mktemp -d); cp $(top_srcdir)/tests/fuzz/corpus/$$t/* $$work/; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  ./tests/fuzz/$$t-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=4096 -artifact_prefix=tests/fuzz/crash-$$t- -print_final_stats=1 $$work \
+	    2>tests/fuzz/$$t-fuzz.log || { tail -40 tests/fuzz/$$t-fuzz.log; rm -rf $$work; exit 1; }; \
+	  grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' tests/fuzz/$$t-fuzz.log | sed "s/^/fuzz: $$t /"; \
+	  rm -rf $$work; \
+	done
+.PHONY: fuzz
+CLEANFILES += tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/*.log
+EXTRA_DIST += tests/fuzz

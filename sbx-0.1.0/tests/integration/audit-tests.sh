@@ -1,0 +1,341 @@
+#!/bin/sh
+# sbx audit test by test (issue 16): a Python unittest suite holding each
+# kind of test (honest, lenient, visibly skipping, pure, and the incident:
+# a server that compares the request's origin with the configured port 0
+# instead of the port it bound, whose test returns early on EPERM), and a
+# go test suite run twice (its result cache must not answer the second
+# time). Every test gets the verdict of sbx(1) AUDIT's table, the record
+# holds them, and an unknown command is judged as a whole, saying why.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+
+work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-tests.XXXXXX" 2>/dev/null) ||
+    work=$(mktemp -d "$PWD/audit-tests.XXXXXX") || exit 1
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+SBX_PROFILE_PATH="$SBX_TOP_SRCDIR/profiles"
+export SBX_PROFILE_PATH
+cd "$work" || exit 1
+
+cat >test_suite.py <<'PY'
+import socket, unittest
+
+def bound_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+class Suite(unittest.TestCase):
+    def test_honest(self):
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); s.close()
+    def test_lenient(self):
+        try:
+            bound_port()
+        except PermissionError:
+            return                      # swallowed: green without testing
+    def test_skips(self):
+        try:
+            bound_port()
+        except PermissionError:
+            self.skipTest("no network here")
+    def test_pure(self):
+        self.assertEqual(sorted([3, 1, 2]), [1, 2, 3])
+    def test_origin_check(self):
+        try:
+            port = bound_port()
+        except PermissionError:
+            return                      # the incident: green where it cannot run
+        configured = 0                  # the bug: the configured port, not the bound one
+        self.assertEqual(port, configured, "request rejected: origin port mismatch")
+PY
+
+# The premise, without sbx: the suite fails on the host (the bug is real).
+run_cmd python3 -m unittest test_suite
+isnt "$status" 0 "outside sbx the suite fails: test_origin_check finds the bug"
+
+run_sbx audit --report "$work/a.json" -- python3 -m unittest test_suite
+is "$status" 3 "a false green among the tests: exit 3"
+like "$err" "python -m unittest: added -v" "says what it added so the runner names each test"
+like "$err" "  exercised                  passed / errored: test_suite.Suite.test_honest; denied: bind(AF_INET 127.0.0.1:0) x1 -> EPERM" \
+    "the honest test: exercised, with its own denial"
+like "$err" "  false-green                passed / passed: test_suite.Suite.test_lenient; denied: bind(AF_INET 127.0.0.1:0) x1 -> EPERM" \
+    "the lenient test: false-green"
+like "$err" "  false-green-hiding-failure failed / passed: test_suite.Suite.test_origin_check; denied: bind(" \
+    "the incident: false-green-hiding-failure, not 'the comparison proves nothing'"
+like "$err" "  skipped-here               passed / skipped: test_suite.Suite.test_skips" \
+    "the visibly skipping test: skipped-here"
+unlike "$err" "/ passed: test_suite.Suite.test_pure" "the pure test is not in the table (unaffected)"
+like "$err" "sbx: audit: 5 tests: 1 exercised, 1 false green, 1 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
+    "the summary line"
+like "$err" "re-running 4 test(s) one by one" "denials are attributed by running each test alone"
+j() { jq -r "$1" "$work/a.json"; }
+is "$(j .runner)" unittest "record: the runner"
+is "$(j '[.tests[] | .name + "=" + .verdict] | sort | join(" ")')" \
+    "test_suite.Suite.test_honest=exercised test_suite.Suite.test_lenient=false-green test_suite.Suite.test_origin_check=false-green-hiding-failure test_suite.Suite.test_pure=unaffected test_suite.Suite.test_skips=skipped-here" \
+    "record: every test with its verdict"
+is "$(j '.tests[] | select(.name == "test_suite.Suite.test_origin_check") | .under.status + "/" + .against.status + "/" + (.denied_count | tostring)')" \
+    "failed/passed/1" "record: both results and the denials of the incident"
+is "$(j .verdict)/$(j .exit_status)" false-green/3 "record: the suite's verdict and exit status"
+is "$(j '.runs | length')" 2 "record: both runs are there"
+
+# Nothing denied, nothing to attribute: every test unaffected, exit 0.
+cat >test_calm.py <<'PY'
+import unittest
+class Calm(unittest.TestCase):
+    def test_a(self): pass
+    def test_b(self): self.assertTrue(True)
+PY
+run_sbx audit -- python3 -m unittest test_calm
+is "$status" 0 "a suite without network use: exit 0"
+like "$err" "2 tests: 0 exercised, 0 false green, 0 hiding a failure, 0 fail, 0 skipped here, 2 unaffected" \
+    "every test unaffected"
+unlike "$err" "re-running" "and nothing re-run"
+
+# A run that fails with no test failing (a build error, a runner that
+# could not start) is never summed up as green tests.
+run_sbx audit --runner tap -- sh -c 'echo "not TAP at all"; exit 2'
+is "$status" 1 "a run that fails without a failing test: exit 1"
+like "$err" "  fails                      errored / errored: (the run itself)" "judged as (the run itself)"
+
+# A test that waits forever where bind() is denied: the run under
+# --against is bounded, the test is timed out there with its denial, and
+# that is evidence: exercised, saying so.
+cat >test_hang.py <<'PY'
+import socket, time, unittest
+class Hang(unittest.TestCase):
+    def test_waits(self):
+        try:
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.close()
+        except PermissionError:
+            time.sleep(600)
+PY
+t0=$(date +%s)
+run_sbx audit --against-timeout 3s -- python3 -m unittest test_hang
+t1=$(date +%s)
+is "$status" 0 "a test that hangs only under --against: exit 0"
+like "$err" "the run under restrictive timed out" "says the run under --against timed out"
+like "$err" "  exercised                  passed / timed-out: test_hang.Hang.test_waits; denied: bind(" \
+    "the hanging test is exercised: timed out there with its own denial"
+if [ $((t1 - t0)) -lt 30 ]; then pass "bounded: the audit took $((t1 - t0)) s, not the test's 600"
+else fail "bounded: the audit took $((t1 - t0)) s"; fi
+
+# A stop signal ends a test-by-test audit at once too (audit_signals.h):
+# SIGINT while the first run waits, exit 130, no second run, no verdict.
+: >"$work/sig.log"
+env --default-signal=INT,TERM,HUP "$SBX" audit --runner tap -- sh -c \
+    'echo "$SBX_PROFILE" >>sig.log; echo "ok 1 - a"; echo "ready under $SBX_PROFILE"; exec sleep 30' \
+    </dev/null >"$work/sig.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q "ready under qa" "$work/sig.out"; do sleep 0.05; i=$((i + 1)); done
+sleep 0.2
+kill -INT $pid
+wait $pid
+is "$?" 130 "SIGINT during a test-by-test audit: exit 130"
+is "$(cat "$work/sig.log")" qa "the second run never starts"
+like "$(cat "$work/sig.out")" "interrupted by SIGINT during run 1 of 2 (under qa)" "says it was interrupted"
+unlike "$(cat "$work/sig.out")" "sbx: verdict:" "and gives no verdict"
+
+# pytest with pytest-xdist's two workers: a test whose denied call is
+# made by a child process it spawns is attributed all the same (it is run
+# alone to count its denials).
+if command -v pytest >/dev/null 2>&1 && pytest --help 2>/dev/null | grep -q -- '--numprocesses'; then
+    cat >test_px.py <<'PY'
+import socket, subprocess, sys
+
+def bind():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); s.close()
+
+def test_honest():
+    bind()
+
+def test_lenient():
+    try:
+        bind()
+    except PermissionError:
+        pass
+
+def test_child_lenient():
+    # the denied call is made by a child process; its failure is swallowed
+    r = subprocess.run([sys.executable, "-c",
+                        "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0))"])
+    assert r.returncode in (0, 1)
+
+def test_pure():
+    assert sorted("cba") == list("abc")
+PY
+    run_sbx audit -- pytest -n 2 test_px.py
+    is "$status" 3 "pytest -n 2: false greens, exit 3"
+    like "$err" "added -p no:cacheprovider" "pytest: its cache is defeated, said so"
+    like "$err" "  exercised                  passed / failed: test_px.py::test_honest; denied: bind(" \
+        "pytest -n 2: the honest test is exercised"
+    like "$err" "  false-green                passed / passed: test_px.py::test_child_lenient; denied: bind(" \
+        "pytest -n 2: a denial made by a test's child process is the test's"
+    like "$err" "  false-green                passed / passed: test_px.py::test_lenient; denied: bind(" \
+        "pytest -n 2: the lenient test is a false green"
+    like "$err" "4 tests: 1 exercised, 2 false green, 0 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
+        "pytest -n 2: the summary"
+else
+    for i in 1 2 3 4 5 6; do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
+fi
+
+# prove: TAP scripts, which it can re-run only whole: a test's denials
+# are its script's, and the output says so.
+if command -v prove >/dev/null 2>&1; then
+    mkdir -p tap/t && cd tap || exit 1
+    cat >t/net.t <<'PL'
+use strict; use warnings;
+use Socket;
+print "1..2\n";
+socket(my $s, PF_INET, SOCK_STREAM, 0) or die "socket: $!";
+my $bound = bind($s, pack_sockaddr_in(0, inet_aton("127.0.0.1")));
+print "ok 1 - binds, or says nothing when it cannot\n";
+print $bound ? "ok 2 - bound\n" : "ok 2 - bound # SKIP no network\n";
+PL
+    printf 'print "1..1\\nok 1 - arithmetic\\n";\n' >t/pure.t
+    run_sbx audit -- prove t/
+    is "$status" 3 "prove: a lenient TAP test is a false green: exit 3"
+    like "$err" "prove: added -v" "prove: -v added, said so"
+    like "$err" "  false-green                passed / passed: t/net.t: binds, or says nothing when it cannot; denied: bind(" \
+        "prove: the lenient test, with its script's denial"
+    like "$err" "(its script's: the runner re-runs a script, not one test)" "prove: attributed to its script, saying so"
+    like "$err" "  skipped-here               passed / skipped: t/net.t: bound" "prove: the TAP SKIP is skipped-here"
+    like "$err" "3 tests: 0 exercised, 1 false green, 0 hiding a failure, 0 fail, 1 skipped here, 1 unaffected" \
+        "prove: the summary"
+    cd "$work" || exit 1
+else
+    for i in 1 2 3 4 5 6; do skip "prove is not installed for uid $(id -u)"; done
+fi
+
+# The incident rebuilt in Rust, under cargo test with libtest's parallel
+# threads: an embedded server compares the request's origin port with the
+# configured 0 instead of the port it bound; its test returns early on
+# EPERM. Next to it an honest test and a pure one.
+if command -v cargo >/dev/null 2>&1; then
+    mkdir -p crate/src && cd crate || exit 1
+    printf '[package]\nname = "incident"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >Cargo.toml
+    cat >src/lib.rs <<'RS'
+use std::net::TcpListener;
+
+pub struct Server { configured_port: u16, bound_port: u16 }
+
+impl Server {
+    pub fn start(configured_port: u16) -> std::io::Result<Server> {
+        let l = TcpListener::bind(("127.0.0.1", configured_port))?;
+        Ok(Server { configured_port, bound_port: l.local_addr()?.port() })
+    }
+    /* the bug: the origin is checked against the configured port */
+    pub fn accepts(&self, origin_port: u16) -> bool { origin_port == self.configured_port }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn accepts_its_own_origin() {
+        let s = match Server::start(0) {
+            Ok(s) => s,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(s.accepts(s.bound_port), "403 for its own origin");
+    }
+    #[test]
+    fn binds_honestly() { Server::start(0).expect("bind"); }
+    #[test]
+    fn pure() { assert_eq!(2 + 2, 4); }
+}
+RS
+    export CARGO_HOME="$work/crate/.cargo-home" CARGO_TARGET_DIR="$work/crate/target"
+    cargo test --offline --no-run -q >"$work/cargo-build.log" 2>&1 || diag "cargo build: $(tail -n 5 "$work/cargo-build.log")"
+    run_sbx audit -- cargo test --offline
+    is "$status" 3 "cargo: the incident is a false green hiding a failure: exit 3"
+    like "$err" "  false-green-hiding-failure failed / passed: tests::accepts_its_own_origin; denied: bind(" \
+        "cargo: the incident's test, attributed its own denial"
+    like "$err" "  exercised                  passed / failed: tests::binds_honestly; denied: bind(" \
+        "cargo: the honest test is exercised"
+    like "$err" "3 tests: 1 exercised, 0 false green, 1 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
+        "cargo: the summary"
+    cd "$work" || exit 1
+    rm -rf crate
+else
+    for i in 1 2 3 4; do skip "cargo is not installed for uid $(id -u)"; done
+fi
+
+# 100 000 tests: the two runs are joined in linear time (a quadratic join
+# would take minutes here).
+t0=$(date +%s)
+run_sbx audit --runner tap -- awk 'BEGIN { for (i = 1; i <= 100000; i++) print "ok " i " - t" i }'
+t1=$(date +%s)
+like "$err" "100000 tests: 0 exercised, 0 false green, 0 hiding a failure, 0 fail, 0 skipped here, 100000 unaffected" \
+    "100 000 tests are all judged"
+if [ $((t1 - t0)) -lt 30 ]; then pass "in $((t1 - t0)) s"; else fail "100 000 tests took $((t1 - t0)) s"; fi
+
+# sbx refusing inside a test-by-test audit (a limit it cannot give) says
+# why every time: its message does not go into the pipe that reads the
+# command's output, which nobody empties once sbx is dying (before, it was
+# lost about half the time).
+nr_open=$(cat /proc/sys/fs/nr_open)
+said=0
+for i in 1 2 3 4 5; do
+    run_sbx audit --runner tap --nofile $((nr_open + 1)) -- true
+    case "$status:$err" in 125:*"is above the hard limit"*) said=$((said + 1)) ;; esac
+done
+is "$said" 5 "a refusal during the capture: exit 125 and the reason, 5 times out of 5"
+
+# A runner sbx does not know: the command as a whole, saying so.
+run_sbx audit -- sh -c 'exit 0'
+is "$status" 0 "an unknown runner: the command-level verdict"
+like "$err" "sbx could not see individual tests: " "labelled as such"
+run_sbx audit --runner pytset -- true
+is "$status" 125 "--runner with a typo: 125"
+like "$err" "did you mean 'pytest'?" "with the nearest runner's name"
+run_sbx run --runner unittest -- true
+is "$status" 125 "--runner belongs to audit"
+
+# go test caches results: run twice, the second run must still run the
+# tests (sbx adds -count=1), so its verdicts are the same.
+if command -v go >/dev/null 2>&1; then
+    mkdir gosuite && cd gosuite || exit 1
+    printf 'module example.com/s\n\ngo 1.19\n' >go.mod
+    cat >s_test.go <<'GO'
+package s
+
+import (
+	"net"
+	"testing"
+)
+
+func TestHonest(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+}
+
+func TestLenient(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return
+	}
+	l.Close()
+}
+GO
+    # (in the working directory: the only writable place under qa)
+    export GOCACHE="$work/gosuite/.gocache" GOPATH="$work/gosuite/.gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+    for round in 1 2; do
+        run_sbx audit -- go test .
+        [ "$status" = 3 ] || diag "$out"
+        is "$status" 3 "go test, round $round: a false green, exit 3"
+        like "$err" "added -count=1: go test replays cached results" "go test, round $round: -count=1 defeats the result cache, said so"
+        like "$err" "  exercised                  passed / failed: example.com/s TestHonest" "go test, round $round: TestHonest exercised"
+        like "$err" "  false-green                passed / passed: example.com/s TestLenient" "go test, round $round: TestLenient false-green"
+    done
+    cd "$work" || exit 1
+    # big trees in the build tree slow down whatever walks it meanwhile
+    chmod -R u+w gosuite 2>/dev/null; rm -rf gosuite
+else
+    for i in 1 2 3 4 5 6 7 8; do skip "go is not installed for uid $(id -u)"; done
+fi
+done_testing

@@ -1,0 +1,107 @@
+# TAP helpers for sbx's integration tests (POSIX sh + a few bash-isms are
+# avoided on purpose: tests run under /bin/sh as well as bash).
+#
+#   . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+#   plan 3
+#   run_sbx run --profile qa -- true      # sets $status, $out, $err
+#   is "$status" 0 "true exits 0"
+#   like "$err" "sbx: " "message is prefixed"
+#   done_testing
+#
+# Environment (set by `make check`, see Makefile.am): SBX (the binary),
+# SBX_TEST_HELPERS (built helper programs), SBX_TOP_SRCDIR, SBX_TOP_BUILDDIR.
+# Run one test by hand:  make check TESTS=tests/integration/NAME.sh
+
+set -u
+
+: "${SBX:?run through make check, or set SBX to the sbx binary}"
+: "${SBX_TOP_SRCDIR:?}"
+: "${SBX_TEST_HELPERS:=$SBX_TOP_BUILDDIR/tests/helpers}"
+
+tap_n=0
+tap_failed=0
+tap_planned=
+
+plan() { tap_planned=$1; echo "1..$1"; }
+
+diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+
+pass() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+
+fail() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
+
+ok() { # ok CONDITION-STATUS DESCRIPTION  (use: ok $? "desc" or test ...; ok $? ...)
+    if [ "$1" -eq 0 ]; then shift; pass "$*"; else shift; fail "$*"; fi
+}
+
+# A test that cannot run says why. CI sets SBX_TEST_NO_SKIP=1 and every
+# skip becomes a failure there, because CI can run everything.
+skip() {
+    tap_n=$((tap_n + 1))
+    if [ "${SBX_TEST_NO_SKIP:-0}" = 1 ]; then
+        tap_failed=$((tap_failed + 1))
+        echo "not ok $tap_n - $* # skip not allowed in CI (SBX_TEST_NO_SKIP=1)"
+    else
+        echo "ok $tap_n # SKIP $*"
+    fi
+}
+
+is() { # is GOT WANT DESCRIPTION
+    if [ "$1" = "$2" ]; then pass "$3"; else
+        fail "$3"; diag "got:  '$1'"; diag "want: '$2'"; fi
+}
+
+isnt() {
+    if [ "$1" != "$2" ]; then pass "$3"; else
+        fail "$3"; diag "got '$1', wanted anything else"; fi
+}
+
+like() { # like TEXT SUBSTRING DESCRIPTION
+    case "$1" in
+        *"$2"*) pass "$3" ;;
+        *) fail "$3"; diag "'$2' not found in:"; diag "$1" ;;
+    esac
+}
+
+unlike() {
+    case "$1" in
+        *"$2"*) fail "$3"; diag "'$2' unexpectedly found in:"; diag "$1" ;;
+        *) pass "$3" ;;
+    esac
+}
+
+# run_sbx ARGS...: runs $SBX with stdin from /dev/null; sets status, out, err.
+run_sbx() {
+    _o=$(mktemp) _e=$(mktemp)
+    "$SBX" "$@" </dev/null >"$_o" 2>"$_e"
+    status=$?
+    out=$(cat "$_o") err=$(cat "$_e")
+    rm -f "$_o" "$_e"
+}
+
+# run_cmd CMD ARGS...: the same for any command.
+run_cmd() {
+    _o=$(mktemp) _e=$(mktemp)
+    "$@" </dev/null >"$_o" 2>"$_e"
+    status=$?
+    out=$(cat "$_o") err=$(cat "$_e")
+    rm -f "$_o" "$_e"
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# A scratch directory removed at exit.
+make_tmpdir() {
+    tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/sbx-test.XXXXXX")
+    trap 'rm -rf "$tmpdir"' EXIT
+}
+
+done_testing() {
+    [ -n "$tap_planned" ] || echo "1..$tap_n"
+    if [ -n "$tap_planned" ] && [ "$tap_planned" -ne "$tap_n" ]; then
+        diag "planned $tap_planned tests, ran $tap_n"
+        exit 1
+    fi
+    [ "$tap_failed" -eq 0 ]
+    exit $?
+}

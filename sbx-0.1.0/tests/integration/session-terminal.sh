@@ -1,0 +1,153 @@
+#!/bin/sh
+# Interactive sessions: a shell and a full-screen program under sbx on a
+# real terminal (a tmux pane), driven with send-keys and read back with
+# capture-pane. Line editing, job control inside, Ctrl-C, Ctrl-Z and fg
+# of sbx itself, window resizes (SIGWINCH) followed, the exit status
+# passed through, and TIOCSTI refused inside while it works outside.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+. "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
+plan 14
+
+if ! command -v tmux >/dev/null 2>&1 || ! command -v less >/dev/null 2>&1; then
+    for i in $(seq 14); do skip "tmux or less is not installed (apt-get install tmux less)"; done
+    done_testing
+fi
+make_tmpdir
+chmod 755 "$tmpdir"
+sock="$tmpdir/tmux.sock"
+# tmux runs a pane's command with its default-shell: $SHELL, or else the
+# passwd entry's shell, which for nobody is /usr/sbin/nologin (the pane
+# dies at once). Pin it, so the test does not depend on the caller's $SHELL.
+T() { SHELL=/bin/sh tmux -S "$sock" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
+
+# screen: the visible pane, trailing blank lines dropped; -J joins lines
+# the terminal wrapped (a long $SBX path wraps at 80 or 100 columns).
+screen() { T capture-pane -p -J -t t | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
+# wait_screen TEXT: up to 5 s for TEXT to appear in the pane.
+wait_screen() {
+    _i=0
+    while [ $_i -lt 100 ]; do
+        screen | grep -q -- "$1" && return 0
+        sleep 0.05
+        _i=$((_i + 1))
+    done
+    diag "waited 5 s for '$1'; the pane holds:"
+    diag "$(screen)"
+    return 1
+}
+keys() { T send-keys -t t "$@"; }
+type_line() { keys -l "$1"; keys Enter; }
+
+T -f /dev/null new-session -d -s t -x 80 -y 24 "env -i PATH=$PATH HOME=$tmpdir TERM=screen PS1='out\$ ' bash --norc --noprofile -i"
+if ! wait_screen 'out\$'; then
+    echo "Bail out! the outer shell in tmux did not start: $(T list-panes -a -F '#{pane_dead} #{pane_pid}' 2>&1)"
+    exit 1
+fi
+
+# --- a shell inside the sandbox --------------------------------------------
+type_line "$SBX run -- env PS1='in\$ ' bash --norc --noprofile -i"
+wait_screen '^in\$'
+keys -l "echo line-editinx"; keys BSpace; keys -l g; keys Enter
+wait_screen '^line-editing$'
+ok $? "line editing: a BackSpace typed inside is applied by the shell's readline"
+# bash says "no job control in this shell" at start when it cannot own the
+# terminal's foreground group; the prompt must be there for this to mean anything.
+if screen | grep -q '^in\$'; then
+    unlike "$(screen)" "no job control" "the shell inside has job control (owns the terminal's foreground group)"
+else
+    fail "the shell inside has job control (its prompt never appeared)"
+fi
+
+# A key sent before the program runs would reach the wrong process: under
+# load a sandbox may still be setting up. (The host sees the sandbox's pids.)
+wait_running() {
+    _n=0
+    while ! pgrep -f "^$1\$" >/dev/null && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
+}
+
+type_line "sleep 1001"
+wait_running 'sleep 1001'
+keys C-c
+type_line 'echo "after-ctrl-c=$?"'
+wait_screen '^after-ctrl-c=130$'
+ok $? "Ctrl-C ends a sleep inside (status 130) and the shell stays"
+
+type_line "sleep 1002"
+wait_running 'sleep 1002'
+keys C-z
+wait_screen 'Stopped.*sleep 1002'
+ok $? "Ctrl-Z stops a sleep inside (job control in the sandbox's shell)"
+type_line "kill -KILL %1"
+
+type_line "trap 'echo got-winch \$(stty size)' WINCH; echo trap-set"
+# resize only once the trap is in place (a slow shell would miss the signal)
+wait_screen '^trap-set$'
+T resize-window -t t -x 100 -y 30
+type_line "true"
+wait_screen 'got-winch 30 100$'
+ok $? "a resize reaches the shell inside as SIGWINCH, with the new size"
+
+type_line "$H/tiocsti inside"
+wait_screen '^TIOCSTI: '
+like "$(screen)" "TIOCSTI: Operation not permitted" "TIOCSTI is refused inside (seccomp)"
+
+type_line "exit 7"
+wait_screen '^out\$'
+type_line 'echo "sbx-exit=$?"'
+wait_screen '^sbx-exit=7$'
+st=$?
+ok $st "the shell's exit status is sbx's"
+# Only meaningful once the outer shell has run a command after sbx ended.
+if [ $st -eq 0 ] && ! screen | grep -q '^INJECTED-inside$'; then
+    pass "nothing pushed from inside ran in the outer shell"
+else
+    fail "nothing pushed from inside ran in the outer shell"; diag "$(screen)"
+fi
+
+# The control: outside sbx the same helper can inject, so the refusal above
+# is sbx's doing (unless the kernel forbids TIOCSTI for everyone).
+keys -l clear; keys Enter
+type_line "$H/tiocsti outside"
+wait_screen '^TIOCSTI: '
+if screen | grep -q '^TIOCSTI: pushed$'; then
+    wait_screen '^INJECTED-outside$'
+    ok $? "control: outside the sandbox TIOCSTI injects a command"
+else
+    like "$(screen)" "TIOCSTI: " "control: this kernel refuses TIOCSTI outside too (dev.tty.legacy_tiocsti = 0)"
+fi
+
+# --- sbx itself under job control --------------------------------------------
+keys -l clear; keys Enter
+type_line "$SBX run -- sleep 1003"
+wait_running 'sleep 1003'
+keys C-z
+wait_screen 'Stopped.*sbx run -- sleep 1003'
+ok $? "Ctrl-Z stops sbx and its command: the outer shell gets its prompt back"
+type_line "fg"
+sleep 0.3
+keys C-c
+type_line 'echo "after-fg=$?"'
+wait_screen '^after-fg=130$'
+ok $? "fg resumes it and Ctrl-C then ends it (status 130)"
+
+# --- a full-screen program ---------------------------------------------------
+seq -f 'row-%03g' 200 >"$tmpdir/rows"
+chmod 644 "$tmpdir/rows"
+keys -l clear; keys Enter
+T resize-window -t t -x 80 -y 10
+type_line "$SBX run --ro $tmpdir -- less $tmpdir/rows"
+if wait_screen '^row-009$' && ! screen | grep -q '^row-012$'; then
+    pass "less fills a 10-row window and no more"
+else
+    fail "less fills a 10-row window and no more"; diag "$(screen)"
+fi
+T resize-window -t t -x 80 -y 30
+wait_screen '^row-029$'
+ok $? "after a resize to 30 rows less redraws the whole window"
+keys q
+type_line 'echo "less-exit=$?"'
+wait_screen '^less-exit=0$'
+ok $? "q leaves less, sbx exits 0"
+
+done_testing

@@ -1,0 +1,41 @@
+# Tests of the run concern.
+check_PROGRAMS += tests/helpers/loopback-echo tests/helpers/open-fds \
+	tests/helpers/list-fds tests/helpers/wait-signal tests/helpers/deny-userns \
+	tests/helpers/count-sigint tests/helpers/fork-bomb
+tests_helpers_deny_userns_LDADD = $(LIBSECCOMP_LIBS)
+run_integration_tests = \
+	tests/integration/run-namespaces.sh \
+	tests/integration/run-network.sh \
+	tests/integration/run-limits.sh \
+	tests/integration/run-privileges.sh \
+	tests/integration/run-exit-status.sh \
+	tests/integration/run-signals.sh \
+	tests/integration/run-refusals.sh \
+	tests/integration/run-acceptance.sh \
+	tests/integration/run-forkbomb.sh \
+	tests/integration/run-project.sh
+TESTS += $(run_integration_tests)
+EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
+check_PROGRAMS += tests/unit/run-test
+tests_unit_run_test_SOURCES = tests/unit/run-test.c
+tests_unit_run_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/run-test
+check_PROGRAMS += tests/unit/sandbox-test
+tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
+tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/sandbox-test
+check_PROGRAMS += tests/unit/cgroup-test
+tests_unit_cgroup_test_SOURCES = tests/unit/cgroup-test.c
+tests_unit_cgroup_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/cgroup-test
+# The one diagnosis of a refused namespace (run and probe), facts by hand.
+check_PROGRAMS += tests/unit/ns-diagnosis-test
+tests_unit_ns_diagnosis_test_SOURCES = tests/unit/ns-diagnosis-test.c tests/tap.h
+tests_unit_ns_diagnosis_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/ns-diagnosis-test
+# lo brought up through a socket opened in another network namespace
+# (net.c), as the supervisor does through init's.
+check_PROGRAMS += tests/unit/net-test
+tests_unit_net_test_SOURCES = tests/unit/net-test.c
+tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/net-test

@@ -1,0 +1,19 @@
+# Tests of the session concern: outbound network, interactive terminals,
+# session profiles, nesting.
+check_PROGRAMS += tests/helpers/net-probe
+TESTS += tests/integration/session-outbound.sh
+EXTRA_DIST += tests/integration/session-outbound.sh tests/integration/session-world.sh
+check_PROGRAMS += tests/helpers/tiocsti
+TESTS += tests/integration/session-terminal.sh
+EXTRA_DIST += tests/integration/session-terminal.sh
+TESTS += tests/integration/session-nesting.sh
+EXTRA_DIST += tests/integration/session-nesting.sh
+check_PROGRAMS += tests/unit/outbound-test
+tests_unit_outbound_test_SOURCES = tests/unit/outbound-test.c
+tests_unit_outbound_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/outbound-test
+check_PROGRAMS += tests/unit/resolv-test
+tests_unit_resolv_test_SOURCES = tests/unit/resolv-test.c
+tests_unit_resolv_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/resolv-test
+check_PROGRAMS += tests/helpers/dns-answer

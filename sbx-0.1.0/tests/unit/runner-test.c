@@ -1,0 +1,580 @@
+/* The test runners (src/runner*.c): which runner a command starts, the
+ * command line that reports per test, the command that re-runs one test,
+ * and the parsers, against outputs of the real runners captured in
+ * tests/corpus/runners (the .out files; gen.sh there regenerates them): the exact
+ * list of (unit, id, status) per file, the same when the output arrives
+ * cut at every byte, and no crash or unbounded growth on hostile bytes. */
+#include "config.h"
+
+#include "runner.h"
+#include "util.h"
+
+#include "../tap.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CORPUS SBX_ABS_SRCDIR "/tests/corpus/runners/"
+
+struct expect {
+    const char *unit;
+    const char *id;
+    enum test_status status;
+};
+
+static const struct runner *named(const char *name)
+{
+    const char *suggestion;
+    const struct runner *r = runner_by_name(name, &suggestion);
+    if (!r)
+        bail_out("no runner of that name");
+    return r;
+}
+
+static char *joined(char **argv)
+{
+    if (!argv)
+        return xstrdup("(null)");
+    size_t len = 1;
+    for (char **a = argv; *a; a++)
+        len += strlen(*a) + 1;
+    char *out = xmalloc(len);
+    out[0] = '\0';
+    for (char **a = argv; *a; a++) {
+        if (a != argv)
+            strcat(out, " ");
+        strcat(out, *a);
+    }
+    return out;
+}
+
+/* ---- detection ---- */
+
+static void test_detect(void)
+{
+    static const struct {
+        const char *argv[8];
+        const char *runner;  /* NULL: not recognised */
+        const char *why;     /* part of the reason when not */
+    } cases[] = {
+        { { "cargo", "test", NULL }, "cargo", NULL },
+        { { "/root/.cargo/bin/cargo", "+stable", "--locked", "test", "--", "--test-threads", "2", NULL }, "cargo", NULL },
+        { { "cargo", "build", NULL }, NULL, "cargo build is not cargo test" },
+        { { "python3", "-m", "unittest", NULL }, "unittest", NULL },
+        { { "python3.11", "-B", "-X", "dev", "-munittest", "discover", NULL }, "unittest", NULL },
+        { { "python", "-m", "pytest", "-q", NULL }, "pytest", NULL },
+        { { "pytest", "tests", NULL }, "pytest", NULL },
+        { { "py.test", NULL }, "pytest", NULL },
+        { { "python3", "run_tests.py", NULL }, NULL, "python3 runs a script" },
+        { { "python3", "-c", "import unittest", NULL }, NULL, "python3 runs a script" },
+        { { "python3", "-m", "http.server", NULL }, NULL, "python -m http.server is neither" },
+        { { "go", "test", "./...", NULL }, "go", NULL },
+        { { "go", "vet", "./...", NULL }, NULL, "go vet is not go test" },
+        { { "node", "--test", NULL }, "node", NULL },
+        { { "node", "--experimental-vm-modules", "--test", "t/", NULL }, "node", NULL },
+        { { "node", "app.js", "--test", NULL }, NULL, "node runs a script" },
+        { { "prove", "-lr", "t", NULL }, "prove", NULL },
+        { { "make", "-C", "check", "all", NULL }, NULL, "make runs no `check` target" },
+        { { "make", "-j2", "check", NULL }, "automake", NULL },
+        { { "./run-tests.sh", NULL }, NULL, "run-tests.sh is not a test runner sbx knows" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char why[512] = "";
+        const struct runner *r = runner_detect((char *const *)cases[i].argv, why, sizeof why);
+        if (cases[i].runner)
+            is_str(r ? r->name : "(none)", cases[i].runner, "detect: %s ... is %s", cases[i].argv[0],
+                   cases[i].runner);
+        else
+            ok(!r && strstr(why, cases[i].why) && strstr(why, "--runner NAME"),
+               "detect: %s %s is no runner: %s", cases[i].argv[0], cases[i].argv[1] ? cases[i].argv[1] : "",
+               why);
+    }
+
+    const char *suggestion;
+    ok(runner_by_name("pytest", &suggestion) && !suggestion, "--runner pytest names pytest");
+    ok(!runner_by_name("pytset", &suggestion) && suggestion && !strcmp(suggestion, "pytest"),
+       "--runner pytset: did you mean pytest");
+    ok(!runner_by_name("nod", &suggestion) && suggestion && !strcmp(suggestion, "node"),
+       "--runner nod: did you mean node");
+    ok(!runner_by_name("jest", &suggestion) && !suggestion, "--runner jest: unknown, nothing near");
+    ok(strstr(runner_names(), "automake") && strstr(runner_names(), "tap"), "the names list has them all");
+}
+
+/* ---- the command that reports per test ---- */
+
+static void check_command(const char *runner, const char *const argv[], const char *want,
+                          const char *note_part)
+{
+    struct runner_command c;
+    char err[512] = "";
+    const struct runner *r = runner ? named(runner) : NULL;
+    char why[256];
+    if (!r)
+        r = runner_detect((char *const *)argv, why, sizeof why);
+    if (!r || !runner_command(r, (char *const *)argv, &c, err, sizeof err)) {
+        ok(0, "command: %s (%s)", want, err);
+        return;
+    }
+    char *got = joined(c.argv);
+    is_str(got, want, "command: %s", want);
+    /* the user's arguments are all there, in their order */
+    size_t j = 0;
+    for (size_t i = 0; c.argv[i] && argv[j]; i++)
+        if (!strcmp(c.argv[i], argv[j]))
+            j++;
+    ok(!argv[j], "  keeps the command's %zu arguments in order", j);
+    ok(strstr(c.note, note_part) != NULL, "  note says: %s", note_part);
+    free(got);
+    runner_command_free(&c);
+}
+
+static void check_refused(const char *const argv[], const char *err_part)
+{
+    char why[256], err[512] = "";
+    struct runner_command c;
+    const struct runner *r = runner_detect((char *const *)argv, why, sizeof why);
+    ok(r && !runner_command(r, (char *const *)argv, &c, err, sizeof err) && strstr(err, err_part),
+       "refused: %s %s ...: %s", argv[0], argv[1], err);
+}
+
+static void test_command(void)
+{
+    check_command(NULL, (const char *[]){ "cargo", "test", "-p", "foo", "adds", "--", "--test-threads", "2", NULL },
+                  "cargo test --no-fail-fast -p foo adds -- --test-threads 2", "--no-fail-fast");
+    check_command(NULL, (const char *[]){ "cargo", "test", "--no-fail-fast", NULL },
+                  "cargo test --no-fail-fast", "");
+    check_refused((const char *[]){ "cargo", "test", "-q", NULL }, "one character per test");
+    check_refused((const char *[]){ "cargo", "test", "--", "--format", "json", NULL }, "--format");
+    check_command(NULL, (const char *[]){ "python3", "-m", "unittest", "discover", "-s", "tests", NULL },
+                  "python3 -m unittest discover -s tests -v", "added -v");
+    check_command(NULL, (const char *[]){ "python3", "-m", "unittest", "-v", "-q", "m", NULL },
+                  "python3 -m unittest -v -q m -v", "added -v");
+    check_command(NULL, (const char *[]){ "python3", "-m", "unittest", "-v", NULL },
+                  "python3 -m unittest -v", "");
+    check_command(NULL, (const char *[]){ "pytest", "-q", "-n", "2", "tests", NULL },
+                  "pytest -q -n 2 tests -p no:cacheprovider --verbosity=1", "no:cacheprovider");
+    check_command(NULL, (const char *[]){ "python3", "-m", "pytest", "-vv", "--", "x", NULL },
+                  "python3 -m pytest -vv -p no:cacheprovider --verbosity=2 -- x", "verbos");
+    check_refused((const char *[]){ "pytest", "--lf", NULL }, "cache of a previous run");
+    check_refused((const char *[]){ "pytest", "--stepwise", NULL }, "cache of a previous run");
+    check_command(NULL, (const char *[]){ "go", "test", "-v", "./...", "-args", "-x", NULL },
+                  "go test -json -count=1 -v ./... -args -x", "added -count=1: go test replays cached results");
+    check_command(NULL, (const char *[]){ "go", "test", "-count=2", "-json", NULL },
+                  "go test -count=2 -json", "");
+    check_command(NULL, (const char *[]){ "node", "--test", "--test-concurrency=2", "t/", NULL },
+                  "node --test --test-reporter=tap --test-concurrency=2 t/", "--test-reporter=tap");
+    check_refused((const char *[]){ "node", "--test", "--test-reporter=spec", NULL }, "own reporter");
+    check_command(NULL, (const char *[]){ "prove", "-lr", "t", NULL }, "prove -v -lr t", "added -v");
+    check_command(NULL, (const char *[]){ "prove", "-lv", "t", NULL }, "prove -lv t", "");
+    check_command(NULL, (const char *[]){ "make", "-j2", "check", NULL },
+                  "make -j2 check AM_COLOR_TESTS=no", "AM_COLOR_TESTS=no");
+    /* --runner with a wrapper: nothing can be inserted, and the note says what it must print */
+    check_command("go", (const char *[]){ "./ci/test.sh", "--fast", NULL }, "./ci/test.sh --fast",
+                  "added nothing: the command is not go test");
+    check_command("tap", (const char *[]){ "./tests/unit/audit-test", NULL }, "./tests/unit/audit-test", "");
+}
+
+/* ---- re-running one test ---- */
+
+static void check_rerun(const char *runner, const char *const argv[], const char *unit, const char *id,
+                        const char *want)
+{
+    struct runner_test t = { (char *)id, (char *)unit, TEST_FAILED };
+    char **re = runner_rerun_argv(named(runner), (char *const *)argv, &t);
+    char *got = joined(re);
+    is_str(got, want, "re-run %s: %s", id, want);
+    free(got);
+    runner_argv_free(re);
+}
+
+static void test_rerun(void)
+{
+    check_rerun("cargo", (const char *[]){ "cargo", "test", "-p", "foo", "--", "--test-threads", "2", NULL },
+                "--test net", "adds",
+                "cargo test --no-fail-fast -p foo --test net -- --test-threads 2 --exact adds");
+    check_rerun("cargo", (const char *[]){ "cargo", "test", NULL }, "--doc", "src/lib.rs - add (line 5)",
+                "cargo test --no-fail-fast --doc -- src/lib.rs - add (line 5)");
+    /* -k with a '*' is an fnmatch over the whole name: "[t*]" is 't' */
+    check_rerun("unittest", (const char *[]){ "python3", "-m", "unittest", "-k", "foo", "discover", NULL },
+                NULL, "test_units.TestPlain.test_pass",
+                "python3 -m unittest discover -k [t*]est_units.TestPlain.test_pass -v");
+    check_rerun("unittest", (const char *[]){ "python3", "-m", "unittest", "test_units", NULL },
+                NULL, "test_units.TestSetupFails.setUpClass",
+                "python3 -m unittest test_units -k test_units.TestSetupFails.* -v");
+    check_rerun("pytest", (const char *[]){ "pytest", "-k", "not slow", "tests", "-n", "2", NULL },
+                NULL, "test_pt.py::test_odd_ids[a b]",
+                "pytest -k not slow -n 2 test_pt.py::test_odd_ids[a b] -p no:cacheprovider --verbosity=1");
+    check_rerun("go", (const char *[]){ "go", "test", "-tags", "net", "-run", "X", "./...", "-args", "-v", NULL },
+                "example.com/corpus", "example.com/corpus TestSub/with_space/deeper",
+                "go test -json -count=1 -tags net -run X -run=^TestSub$/^with_space$/^deeper$ example.com/corpus -args -v");
+    check_rerun("node", (const char *[]){ "node", "--test", "t/", NULL }, NULL, "parent > child (1)",
+                "node --test --test-reporter=tap --test-name-pattern=^parent$ --test-name-pattern=^child \\(1\\)$ t/");
+    check_rerun("prove", (const char *[]){ "prove", "-I", "lib", "-r", "t", NULL }, "t/basic.t", "t/basic.t: fails",
+                "prove -v -I lib -r t/basic.t");
+    check_rerun("automake", (const char *[]){ "make", "check", "TESTS=a b", NULL }, "basic.t", "basic.t: fails",
+                "make check TESTS=basic.t AM_COLOR_TESTS=no");
+    struct runner_test t = { "x", NULL, TEST_FAILED };
+    ok(!runner_rerun_argv(named("tap"), (char *const[]){ "./t", NULL }, &t), "re-run: a TAP command cannot run one test");
+}
+
+/* ---- the parsers on the corpus ---- */
+
+static struct runner_parser *parse_in_pieces(const struct runner *r, const char *text, size_t len,
+                                             size_t split, bool killed)
+{
+    struct runner_parser *p = runner_parser_new(r);
+    runner_parser_feed(p, text, split);
+    runner_parser_feed(p, text + split, len - split);
+    runner_parser_finish(p, killed);
+    return p;
+}
+
+/* NULL when the parse is the expected list, else what differs. */
+static char *difference(struct runner_parser *p, const struct expect *e, size_t ne)
+{
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    for (size_t i = 0; i < n || i < ne; i++) {
+        if (i >= n)
+            return xasprintf("missing %s", e[i].id);
+        if (i >= ne)
+            return xasprintf("unexpected %s (%s)", t[i].id, test_status_name(t[i].status));
+        bool unit_same = (!t[i].unit && !e[i].unit) || (t[i].unit && e[i].unit && !strcmp(t[i].unit, e[i].unit));
+        if (strcmp(t[i].id, e[i].id) || !unit_same || t[i].status != e[i].status)
+            return xasprintf("#%zu is [%s] %s %s, not [%s] %s %s", i, t[i].unit ? t[i].unit : "-", t[i].id,
+                             test_status_name(t[i].status), e[i].unit ? e[i].unit : "-", e[i].id,
+                             test_status_name(e[i].status));
+    }
+    return NULL;
+}
+
+static void check_corpus(const char *runner, const char *file, bool killed, const struct expect *e, size_t ne)
+{
+    const struct runner *r = named(runner);
+    char *path = xasprintf(CORPUS "%s", file);
+    size_t len;
+    char *text = read_file_text(path, 1 << 22, &len);
+    if (!text)
+        bail_out("cannot read the corpus");
+    struct runner_parser *p = parse_in_pieces(r, text, len, len, killed);
+    char *diff = difference(p, e, ne);
+    ok(!diff, "%s: %zu tests as %s reports them%s%s", file, ne, runner, diff ? ": " : "", diff ? diff : "");
+    free(diff);
+    runner_parser_free(p);
+
+    /* the output cut in two at every byte, and fed one byte at a time */
+    char *first = NULL;
+    for (size_t split = 0; split <= len && !first; split++) {
+        p = parse_in_pieces(r, text, len, split, killed);
+        char *d = difference(p, e, ne);
+        if (d)
+            first = xasprintf("split at %zu: %s", split, d);
+        free(d);
+        runner_parser_free(p);
+    }
+    p = runner_parser_new(r);
+    for (size_t i = 0; i < len; i++)
+        runner_parser_feed(p, text + i, 1);
+    runner_parser_finish(p, killed);
+    char *d = difference(p, e, ne);
+    if (d && !first)
+        first = xasprintf("byte by byte: %s", d);
+    free(d);
+    runner_parser_free(p);
+    ok(!first, "%s: the same list cut at each of %zu split points and byte by byte%s%s", file, len + 1,
+       first ? ": " : "", first ? first : "");
+    free(first);
+    free(text);
+    free(path);
+}
+
+#define CORPUS_CHECK(runner, file, killed, ...)                                                     \
+    do {                                                                                            \
+        static const struct expect want[] = { __VA_ARGS__ };                                        \
+        check_corpus(runner, file, killed, want, sizeof want / sizeof want[0]);                     \
+    } while (0)
+
+static void test_corpus(void)
+{
+    /* libtest on its default parallel threads (results in the order the
+     * tests ended), three binaries, should_panic and doc tests */
+    CORPUS_CHECK("cargo", "cargo.out", false,
+        { "--lib", "tests::adds", TEST_PASSED },
+        { "--lib", "tests::ignored_with_reason", TEST_SKIPPED },
+        { "--lib", "tests::nested::quick_parallel", TEST_PASSED },
+        { "--lib", "tests::fails_assert", TEST_FAILED },
+        { "--lib", "tests::panics", TEST_FAILED },
+        { "--lib", "tests::should_panic_ok", TEST_PASSED },
+        { "--lib", "tests::nested::slow_parallel", TEST_PASSED },
+        { "--test net", "loopback_bind", TEST_PASSED },
+        { "--test net", "adds", TEST_PASSED },
+        { "--doc", "src/lib.rs - add (line 5)", TEST_PASSED });
+    /* docstrings (two lines), output between the name and the result, a
+     * subtest failure, setUpClass that prints only "ERROR" */
+    CORPUS_CHECK("unittest", "unittest.out", false,
+        { NULL, "test_units.TestPlain.test_documented", TEST_PASSED },
+        { NULL, "test_units.TestPlain.test_error", TEST_ERRORED },
+        { NULL, "test_units.TestPlain.test_expected_failure", TEST_SKIPPED },
+        { NULL, "test_units.TestPlain.test_fail", TEST_FAILED },
+        { NULL, "test_units.TestPlain.test_noisy", TEST_PASSED },
+        { NULL, "test_units.TestPlain.test_pass", TEST_PASSED },
+        { NULL, "test_units.TestPlain.test_skipped", TEST_SKIPPED },
+        { NULL, "test_units.TestPlain.test_unexpected_success", TEST_FAILED },
+        { NULL, "test_units.TestSub.test_subtests", TEST_FAILED },
+        { NULL, "test_units.TestSub.test_subtests_pass", TEST_PASSED },
+        { NULL, "test_units.TestSetupFails.setUpClass", TEST_ERRORED });
+    /* a teardown error after PASSED, parametrized ids with spaces,
+     * brackets, a status word and pytest's escaped non-ASCII */
+    CORPUS_CHECK("pytest", "pytest.out", false,
+        { NULL, "test_pt.py::test_pass", TEST_PASSED },
+        { NULL, "test_pt.py::test_fail", TEST_FAILED },
+        { NULL, "test_pt.py::test_skip", TEST_SKIPPED },
+        { NULL, "test_pt.py::test_marked_skip", TEST_SKIPPED },
+        { NULL, "test_pt.py::test_xfail", TEST_SKIPPED },
+        { NULL, "test_pt.py::test_xpass", TEST_PASSED },
+        { NULL, "test_pt.py::test_fixture_error", TEST_ERRORED },
+        { NULL, "test_pt.py::test_teardown_error", TEST_ERRORED },
+        { NULL, "test_pt.py::test_param[1]", TEST_PASSED },
+        { NULL, "test_pt.py::test_param[2]", TEST_FAILED },
+        { NULL, "test_pt.py::test_param[3]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[a b]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[x[1]]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[PASSED]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[\\xe9]", TEST_PASSED },
+        { NULL, "test_pt.py::TestGroup::test_method", TEST_PASSED },
+        { NULL, "test_pt.py::TestGroup::test_lenient_bind", TEST_PASSED });
+    /* two xdist workers: ids announced, then results out of order (the
+     * order of these lists is the captured run's: after gen.sh, follow
+     * the new files where the runner runs tests in parallel) */
+    CORPUS_CHECK("pytest", "pytest-xdist.out", false,
+        { NULL, "test_pt.py::test_pass", TEST_PASSED },
+        { NULL, "test_pt.py::test_skip", TEST_SKIPPED },
+        { NULL, "test_pt.py::test_marked_skip", TEST_SKIPPED },
+        { NULL, "test_pt.py::test_xfail", TEST_SKIPPED },
+        { NULL, "test_pt.py::test_fail", TEST_FAILED },
+        { NULL, "test_pt.py::test_xpass", TEST_PASSED },
+        { NULL, "test_pt.py::test_teardown_error", TEST_ERRORED },
+        { NULL, "test_pt.py::test_param[1]", TEST_PASSED },
+        { NULL, "test_pt.py::test_param[2]", TEST_FAILED },
+        { NULL, "test_pt.py::test_fixture_error", TEST_ERRORED },
+        { NULL, "test_pt.py::test_param[3]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[x[1]]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[a b]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[PASSED]", TEST_PASSED },
+        { NULL, "test_pt.py::test_odd_ids[\\xe9]", TEST_PASSED },
+        { NULL, "test_pt.py::TestGroup::test_method", TEST_PASSED },
+        { NULL, "test_pt.py::TestGroup::test_lenient_bind", TEST_PASSED });
+    /* killed while a test hangs: the unended last line names it */
+    CORPUS_CHECK("pytest", "pytest-killed.out", true,
+        { NULL, "test_hang.py::test_before", TEST_PASSED },
+        { NULL, "test_hang.py::test_hangs", TEST_TIMED_OUT });
+    CORPUS_CHECK("pytest", "pytest-killed.out", false,
+        { NULL, "test_hang.py::test_before", TEST_PASSED },
+        { NULL, "test_hang.py::test_hangs", TEST_ERRORED });
+    /* subtests, parallel tests, a panic in a second package, and a test
+     * that prints "--- PASS: TestFake", which go 1.19's test2json turns
+     * into a pass event of a test that never ran: not a test */
+#define GO_PKG "example.com/corpus"
+    CORPUS_CHECK("go", "go.out", false,
+        { GO_PKG, GO_PKG " TestPass", TEST_PASSED },
+        { GO_PKG, GO_PKG " TestFail", TEST_FAILED },
+        { GO_PKG, GO_PKG " TestSkip", TEST_SKIPPED },
+        { GO_PKG, GO_PKG " TestSub", TEST_FAILED },
+        { GO_PKG, GO_PKG " TestSub/ok", TEST_PASSED },
+        { GO_PKG, GO_PKG " TestSub/fails", TEST_FAILED },
+        { GO_PKG, GO_PKG " TestSub/with_space", TEST_PASSED },
+        { GO_PKG, GO_PKG " TestSub/with_space/deeper", TEST_PASSED },
+        { GO_PKG, GO_PKG " TestParallelA", TEST_PASSED },
+        { GO_PKG, GO_PKG " TestParallelB", TEST_PASSED },
+        { GO_PKG, GO_PKG " TestBind", TEST_PASSED },
+        { GO_PKG "/sub", GO_PKG "/sub TestPanics", TEST_FAILED });
+    /* -timeout: the binary panics while TestHangs runs */
+    CORPUS_CHECK("go", "go-timeout.out", false,
+        { GO_PKG "/hang", GO_PKG "/hang TestBefore", TEST_PASSED },
+        { GO_PKG "/hang", GO_PKG "/hang TestHangs", TEST_TIMED_OUT });
+    /* nested tests and suites, an escaped '#', console output as TAP
+     * comments; the two files' "passes" are one name to node 20's TAP */
+    CORPUS_CHECK("node", "node.out", false,
+        { NULL, "passes", TEST_PASSED },
+        { NULL, "fails", TEST_FAILED },
+        { NULL, "skipped", TEST_SKIPPED },
+        { NULL, "todo", TEST_PASSED },
+        { NULL, "throws", TEST_FAILED },
+        { NULL, "parent > child ok", TEST_PASSED },
+        { NULL, "parent > child fails", TEST_FAILED },
+        { NULL, "parent", TEST_FAILED },
+        { NULL, "suite > inner # not a directive", TEST_PASSED },
+        { NULL, "suite > slow", TEST_PASSED },
+        { NULL, "suite", TEST_PASSED },
+        { NULL, "concurrent > a", TEST_PASSED },
+        { NULL, "concurrent > b", TEST_PASSED },
+        { NULL, "concurrent", TEST_PASSED });
+    /* SKIP, TODO, Test::More subtests (indented), a plan not completed,
+     * a bail out */
+    CORPUS_CHECK("prove", "prove.out", false,
+        { "t/basic.t", "t/basic.t: passes", TEST_PASSED },
+        { "t/basic.t", "t/basic.t: fails", TEST_FAILED },
+        { "t/basic.t", "t/basic.t: skipped", TEST_SKIPPED },
+        { "t/basic.t", "t/basic.t: todo", TEST_SKIPPED },
+        { "t/basic.t", "t/basic.t: hash # in the name", TEST_PASSED },
+        { "t/basic.t", "t/basic.t: #6", TEST_PASSED },
+        { "t/nested.t", "t/nested.t: outer > inner passes", TEST_PASSED },
+        { "t/nested.t", "t/nested.t: outer > deeper > deepest fails", TEST_FAILED },
+        { "t/nested.t", "t/nested.t: outer > deeper", TEST_FAILED },
+        { "t/nested.t", "t/nested.t: outer", TEST_FAILED },
+        { "t/nested.t", "t/nested.t: after", TEST_PASSED },
+        { "t/short.t", "t/short.t: only one of three", TEST_PASSED },
+        { "t/short.t", "t/short.t", TEST_ERRORED },
+        { "t/zbail.t", "t/zbail.t: first", TEST_PASSED },
+        { "t/zbail.t", "t/zbail.t", TEST_ERRORED });
+    /* a TAP script's results and plain scripts (exit 0, 1, 77, 99, XFAIL) */
+    CORPUS_CHECK("automake", "automake.out", false,
+        { "basic.t", "basic.t: passes", TEST_PASSED },
+        { "basic.t", "basic.t: fails", TEST_FAILED },
+        { "basic.t", "basic.t: skipped", TEST_SKIPPED },
+        { "basic.t", "basic.t: todo", TEST_SKIPPED },
+        { "basic.t", "basic.t: hash # in the name", TEST_PASSED },
+        { "basic.t", "basic.t: #6", TEST_PASSED },
+        { "pass.sh", "pass.sh", TEST_PASSED },
+        { "fail.sh", "fail.sh", TEST_FAILED },
+        { "skip.sh", "skip.sh", TEST_SKIPPED },
+        { "hard.sh", "hard.sh", TEST_ERRORED },
+        { "xfail.sh", "xfail.sh", TEST_SKIPPED });
+}
+
+/* ---- what a test can print ---- */
+
+static size_t parse_count(const char *runner, const char *text, enum test_status *first)
+{
+    struct runner_parser *p = runner_parser_new(named(runner));
+    runner_parser_feed(p, text, strlen(text));
+    runner_parser_finish(p, false);
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    if (first)
+        *first = n ? t[0].status : TEST_RUNNING;
+    runner_parser_free(p);
+    return n;
+}
+
+static void test_forged_and_odd(void)
+{
+    enum test_status st;
+    is_int((int)parse_count("cargo", "running 1 tests\ntest a ... FAILED\n\nfailures:\n\n---- a stdout ----\n"
+                                      "test forged ... ok\n\nfailures:\n    a\n\ntest result: FAILED.\n", NULL), 1,
+           "cargo: a \"test\" line in the failures section (captured output) is not a test");
+    is_int((int)parse_count("cargo", "     Running tests/net.rs (target/debug/deps/net-0a)\n\nrunning 2 tests\n"
+                                      "test a ... ok\nerror: test failed, to rerun pass `--test net`\n\nCaused by:\n"
+                                      "  process didn't exit successfully: `/t/net-0a` (signal: 6, SIGABRT: process abort signal)\n",
+                            NULL), 2, "cargo: a test binary that died before its summary is a result of its own");
+    is_int((int)parse_count("cargo", "test slow has been running for over 60 seconds\n", &st), 1,
+           "cargo: a test running for over 60 seconds is seen");
+    is_str(test_status_name(st), "errored", "  and errored when the output ends without its result");
+    is_int((int)parse_count("cargo", "test one ... \x1b[32mok\x1b[0m\r\n", &st), 1, "cargo: colours and CRLF are removed");
+    is_str(test_status_name(st), "passed", "  the coloured ok is a pass");
+    is_int((int)parse_count("go", "{\"Action\":\"pass\",\"Package\":\"p\",\"Test\":\"TestNever\"}\n", NULL), 0,
+           "go: a result for a test never run is not a test");
+    parse_count("go", "{\"Action\":\"run\",\"Package\":\"p\",\"Test\":\"T\\u00e9\\ud83d\\ude00\"}\n"
+                      "{\"Action\":\"fail\",\"Package\":\"p\",\"Extra\":{\"a\":[1,{\"b\":\"}\"}]},\"Test\":\"T\\u00e9\\ud83d\\ude00\"}\n", &st);
+    is_str(test_status_name(st), "failed", "go: escapes and nested values in an event are read");
+    is_int((int)parse_count("go", "{\"Action\":\"fail\",\"Package\":\"p\"}\n", &st), 1,
+           "go: a package that fails outside its tests (build, TestMain) is a result of its own");
+    is_str(test_status_name(st), "errored", "  errored");
+    is_int((int)parse_count("go", "{\"Action\":\"run\",\"Package\":\"p\",\"Test\":\"T\"\n{\"Action\":\n{]\n", NULL), 0,
+           "go: malformed events are ignored");
+    is_int((int)parse_count("node", "ok 1 - a\n  ---\n  error: |-\n    ok 2 - not a test\n  ...\nok 2 - b\n", NULL), 2,
+           "node: TAP lines inside a YAML block are not tests");
+    parse_count("node", "not ok 1 - slow\n  ---\n  failureType: 'testTimeoutFailure'\n  ...\n", &st);
+    is_str(test_status_name(st), "timed-out", "node: a test that hit its timeout is timed-out");
+    is_int((int)parse_count("tap", "1..2\nok 1 - a\nnot ok 2 - b # todo later\nok\n", NULL), 3,
+           "tap: a command's own TAP, numbered or not");
+    is_int((int)parse_count("unittest", "ERROR: setUpModule (mod)\n", NULL), 1, "unittest: a module fixture error");
+    is_int((int)parse_count("unittest", "test_a (m.C.test_a) ... ok\n\nRan 1 test in 0.001s\n\n"
+                                         "FAILED (failures=1)\n", NULL), 1,
+           "unittest: the run's last line \"FAILED (failures=1)\" is not a test");
+    struct runner_parser *p = runner_parser_new(named("unittest"));
+    static const char old_python[] = "test_a (mod.C) ... ok\n";
+    runner_parser_feed(p, old_python, sizeof old_python - 1);
+    runner_parser_finish(p, false);
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    ok(n == 1 && !strcmp(t[0].id, "mod.C.test_a"), "unittest: python < 3.11's \"name (module.Class)\" is module.Class.name");
+    runner_parser_free(p);
+    is_int((int)parse_count("pytest", "test_a.py::test_x some output\n", NULL), 0,
+           "pytest: a line with neither outcome nor trailing space is not a test");
+}
+
+/* Random and adversarial bytes: no crash (the sanitizers watch), memory
+ * bounded by RUNNER_MAX_LINE and RUNNER_MAX_TESTS. */
+static void test_hostile(void)
+{
+    static const char *const names[] = { "cargo", "unittest", "pytest", "go", "node", "prove", "automake", "tap" };
+    uint64_t seed = 0x5bd1e995u;
+    char buf[4096];
+    static const char *const words[] = { "test ", " ... ", "ok", "FAILED", "\n", "{\"Action\":\"", "run",
+        "\",\"Package\":\"", "\",\"Test\":\"", "\"}", "not ok ", "# Subtest: ", "    ", "1..3", "PASS: ",
+        " (", ")", "::", " PASSED", "[gw0] ", "\\u", "\\", "\"", " .. ", "---", "...", "\r", "\x1b[", "\0" };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        struct runner_parser *p = runner_parser_new(named(names[k]));
+        for (int round = 0; round < 300; round++) {
+            size_t len = 0;
+            while (len < sizeof buf - 32) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                unsigned pick = (unsigned)(seed >> 33);
+                if (pick % 3 == 0) {
+                    buf[len++] = (char)(pick >> 8);
+                } else {
+                    const char *w = words[(pick >> 8) % (sizeof words / sizeof words[0])];
+                    size_t wl = strlen(w) ? strlen(w) : 1;
+                    memcpy(buf + len, w, wl);
+                    len += wl;
+                }
+            }
+            runner_parser_feed(p, buf, len);
+        }
+        runner_parser_finish(p, true);
+        size_t n;
+        runner_parser_tests(p, &n);
+        ok(n <= RUNNER_MAX_TESTS, "%s: random output parsed without a crash (%zu tests)", names[k], n);
+        runner_parser_free(p);
+    }
+
+    /* one line of 1 MiB: kept to RUNNER_MAX_LINE */
+    struct runner_parser *p = runner_parser_new(named("cargo"));
+    char *big = xmalloc(1 << 20);
+    memset(big, 'x', 1 << 20);
+    memcpy(big, "test ", 5);
+    for (int i = 0; i < 4; i++)
+        runner_parser_feed(p, big, 1 << 20);
+    runner_parser_feed(p, " ... ok\n", 8);
+    runner_parser_finish(p, false);
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    ok(n == 0 || strlen(t[0].id) < RUNNER_MAX_LINE, "a 4 MiB line is cut at RUNNER_MAX_LINE");
+    runner_parser_free(p);
+    free(big);
+
+    /* more tests than RUNNER_MAX_TESTS: the rest are counted out */
+    p = runner_parser_new(named("tap"));
+    char line[64];
+    for (size_t i = 0; i < RUNNER_MAX_TESTS + 10; i++) {
+        int l = snprintf(line, sizeof line, "ok %zu - t%zu\n", i + 1, i);
+        runner_parser_feed(p, line, (size_t)l);
+    }
+    runner_parser_finish(p, false);
+    runner_parser_tests(p, &n);
+    ok(n == RUNNER_MAX_TESTS && runner_parser_truncated(p), "at most RUNNER_MAX_TESTS tests, and it says so");
+    runner_parser_free(p);
+}
+
+int main(void)
+{
+    test_detect();
+    test_command();
+    test_rerun();
+    test_corpus();
+    test_forged_and_odd();
+    test_hostile();
+    return done_testing();
+}
