@@ -33,6 +33,9 @@ struct sandbox_request {
      * SIGHUP). The command gets it as any forwarded signal; if it has not
      * exited SUPERVISE_GRACE_MS later, the sandbox is killed. */
     uint64_t stop_signals;
+    /* `sbx run`: the command gets a pty of the sandbox's own, relayed,
+     * when standard input is a terminal (terminal.h; sbx(1) TERMINAL). */
+    bool terminal;
 };
 
 struct sandbox_result {
