@@ -33,13 +33,6 @@ clear_pane() { keys -l clear; keys Enter; sleep 0.1; }
 tty_id() { stat -L -c '%d:%i' "$1" 2>/dev/null; }
 # children PID: the pids whose parent is PID
 children() { pgrep -P "$1"; }
-# wait_gone PATTERN: up to 5 s for no process to match PATTERN (pgrep -f).
-# Keys typed while sbx still relays would go to the sandbox's pty and be
-# lost with it, as with any relay (ssh -t).
-wait_gone() {
-    _n=0
-    while pgrep -f "$1" >/dev/null && [ $_n -lt 100 ]; do sleep 0.05; _n=$((_n + 1)); done
-}
 
 # --- no terminal, no pty -------------------------------------------------------
 sbx_run -- tty

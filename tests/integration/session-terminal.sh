@@ -58,7 +58,7 @@ wait_screen '^TIOCSTI: '
 like "$(screen)" "TIOCSTI: Operation not permitted" "TIOCSTI is refused inside (seccomp)"
 
 type_line "exit 7"
-wait_screen '^out\$'
+wait_gone "run -- env PS1"
 type_line 'echo "sbx-exit=$?"'
 wait_screen '^sbx-exit=7$'
 st=$?
@@ -92,6 +92,7 @@ ok $? "Ctrl-Z stops sbx and its command: the outer shell gets its prompt back"
 type_line "fg"
 sleep 0.3
 keys C-c
+wait_gone "run -- sleep 1003"
 type_line 'echo "after-fg=$?"'
 wait_screen '^after-fg=130$'
 ok $? "fg resumes it and Ctrl-C then ends it (status 130)"
@@ -111,6 +112,7 @@ T resize-window -t t -x 80 -y 30
 wait_screen '^row-029$'
 ok $? "after a resize to 30 rows less redraws the whole window"
 keys q
+wait_gone "run --ro $tmpdir -- less"
 type_line 'echo "less-exit=$?"'
 wait_screen '^less-exit=0$'
 ok $? "q leaves less, sbx exits 0"

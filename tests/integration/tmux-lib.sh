@@ -33,6 +33,15 @@ wait_running() {
     while ! pgrep -f "^$1\$" >/dev/null && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
 }
 
+# wait_gone PATTERN: up to 5 s for no process to match PATTERN (pgrep -f).
+# With a terminal, sbx relays (sbx(1) TERMINAL): keys typed before it has
+# exited go to the sandbox's pty and are lost with it, as with any relay
+# (ssh -t), so the next command line waits for sbx to be gone.
+wait_gone() {
+    _n=0
+    while pgrep -f "$1" >/dev/null && [ $_n -lt 100 ]; do sleep 0.05; _n=$((_n + 1)); done
+}
+
 # start_pane: the outer shell in an 80x24 pane; bails out if it does not start.
 start_pane() {
     trap 'T kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
