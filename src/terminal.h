@@ -51,7 +51,8 @@ struct terminal_relay;
 /* Reads the caller's terminal (standard input) and decides where the
  * pty's output goes: standard output when it is a terminal, else standard
  * error when it is one, else standard input's terminal. Blocks SIGWINCH
- * (read through a signalfd). */
+ * and SIGTSTP (read through a signalfd: a SIGTSTP sent to sbx stops it
+ * with the terminal restored). */
 struct terminal_relay *terminal_relay_new(void);
 
 /* The master arrived: copy the window size, raw mode, start relaying. */

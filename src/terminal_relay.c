@@ -27,7 +27,7 @@ struct terminal_relay {
     int in_fd;                /* the caller's terminal: standard input */
     int out_fd;               /* where the pty's output goes */
     int master;               /* -1 until init sends it */
-    int winch_fd;             /* signalfd for SIGWINCH */
+    int signal_fd;            /* signalfd for SIGWINCH and SIGTSTP */
     bool in_open;             /* false once the caller's terminal hung up */
     bool out_open;            /* false once writing there failed */
     bool raw;                 /* the caller's terminal is in raw mode */
@@ -100,14 +100,17 @@ struct terminal_relay *terminal_relay_new(void)
     r->master = -1;
     r->in_open = r->out_open = true;
     r->out_buf = xmalloc(OUTPUT_CHUNK);
-    sigset_t winch;
-    sigemptyset(&winch);
-    sigaddset(&winch, SIGWINCH);
-    if (sigprocmask(SIG_BLOCK, &winch, NULL) < 0)
-        die_errno("sigprocmask(SIG_BLOCK, SIGWINCH)");
-    r->winch_fd = signalfd(-1, &winch, SFD_CLOEXEC | SFD_NONBLOCK);
-    if (r->winch_fd < 0)
-        die_errno("signalfd for SIGWINCH");
+    /* SIGTSTP too: one sent to sbx (kill -TSTP; Ctrl-Z at the caller's
+     * terminal is a byte in raw mode) would stop it with the terminal raw. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGWINCH);
+    sigaddset(&set, SIGTSTP);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+        die_errno("sigprocmask(SIG_BLOCK, SIGWINCH and SIGTSTP)");
+    r->signal_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (r->signal_fd < 0)
+        die_errno("signalfd for SIGWINCH and SIGTSTP");
     static bool hooked;
     if (!hooked && atexit(restore_at_exit) == 0)
         hooked = true;
@@ -242,8 +245,33 @@ size_t terminal_relay_pollfds(struct terminal_relay *r, struct pollfd *pfd)
         .fd = r->master,
         .events = (short)(POLLIN | (r->in_len ? POLLOUT : 0)),
     };
-    pfd[2] = (struct pollfd){ .fd = r->winch_fd, .events = POLLIN };
+    pfd[2] = (struct pollfd){ .fd = r->signal_fd, .events = POLLIN };
     return TERMINAL_RELAY_POLLFDS;
+}
+
+/* Stops sbx (target getpid()) or its process group (0) with SIGTSTP, the
+ * caller's terminal restored meanwhile. The signal is discarded when the
+ * group is orphaned or SIGTSTP ignored, as the terminal's would be: then
+ * sbx goes on at once. */
+static void stop_self(struct terminal_relay *r, pid_t target)
+{
+    struct sigaction sa;
+    if (sigaction(SIGTSTP, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+        return;
+    drain_output(r);
+    restore_terminal(r);
+    sigset_t tstp;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    /* Delivered, and sbx stopped, before kill() returns. */
+    sigprocmask(SIG_UNBLOCK, &tstp, NULL);
+    kill(target, SIGTSTP);
+    sigprocmask(SIG_BLOCK, &tstp, NULL);
+    /* Continued: the user may have changed the terminal or its size. */
+    if (r->master >= 0) {
+        enter_raw(r);
+        copy_window_size(r);
+    }
 }
 
 void terminal_relay_dispatch(struct terminal_relay *r, const struct pollfd *pfd, size_t n)
@@ -252,9 +280,13 @@ void terminal_relay_dispatch(struct terminal_relay *r, const struct pollfd *pfd,
         return;
     if (pfd[2].revents & POLLIN) {
         struct signalfd_siginfo si;
-        while (read(r->winch_fd, &si, sizeof si) == (ssize_t)sizeof si)
-            ;
+        bool stop = false;
+        while (read(r->signal_fd, &si, sizeof si) == (ssize_t)sizeof si)
+            stop |= si.ssi_signo == SIGTSTP;
         copy_window_size(r);
+        /* Only sbx stops; the command goes on until its output fills the pty. */
+        if (stop)
+            stop_self(r, getpid());
     }
     if (pfd[1].fd >= 0 && pfd[1].revents) {
         if ((pfd[1].revents & POLLOUT) && r->in_len)
@@ -270,18 +302,9 @@ void terminal_relay_dispatch(struct terminal_relay *r, const struct pollfd *pfd,
 
 void terminal_relay_command_stopped(struct terminal_relay *r, int channel_fd)
 {
-    drain_output(r);
-    restore_terminal(r);
     /* The whole process group, as a shell's Ctrl-Z would have stopped it
-     * (a pipeline `sbx run ... | tee` included). Discarded when the group
-     * is orphaned or SIGTSTP ignored, as the terminal's would be: then
-     * sbx goes on at once. */
-    kill(0, SIGTSTP);
-    /* Continued: the user may have changed the terminal or its size. */
-    if (r->master >= 0) {
-        enter_raw(r);
-        copy_window_size(r);
-    }
+     * (a pipeline `sbx run ... | tee` included). */
+    stop_self(r, 0);
     if (!channel_send(channel_fd, CHANNEL_CONTINUE_COMMAND, 0, -1) && errno != EPIPE &&
         errno != ECONNRESET)
         die_errno("telling the sandbox's init to continue the command");
@@ -305,8 +328,8 @@ void terminal_relay_free(struct terminal_relay *r)
     if (!r)
         return;
     terminal_relay_finish(r);
-    /* SIGWINCH stays blocked until sandbox_run() restores the caller's mask. */
-    close(r->winch_fd);
+    /* Both stay blocked until sandbox_run() restores the caller's mask. */
+    close(r->signal_fd);
     free(r->out_buf);
     free(r);
 }

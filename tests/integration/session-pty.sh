@@ -11,7 +11,7 @@
 # tmux: a 10 MB binary stream through the relay byte-exact.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-N=36
+N=39
 plan $N
 
 for t in tmux python3 vi ssh-keygen sha256sum stty; do
@@ -207,33 +207,62 @@ wait_screen '^vi-exit=0$'
 ok $? ":q leaves vi, sbx exits 0"
 T resize-window -t t -x 80 -y 24
 
-# --- Ctrl-Z and fg of a plain command; the terminal while stopped ---------------
+# --- Ctrl-Z, kill -TSTP and fg of a plain command; the terminal while stopped ----
 clear_pane
 type_line "stty -g >$tmpdir/stty.before; echo saved-before"
 wait_screen '^saved-before$'
+# bash puts its own terminal settings back when a job stops, and readline
+# sets others at the prompt: that would hide what sbx left. dash does
+# neither, so under it the terminal while stopped is what sbx made it.
+type_line "PS1='dash\$ ' dash -i"
+wait_screen '^dash\$'
+dash_pid=$(pgrep -P "$shell_pid" -x dash)
+cooked=$(stty -g <"$pane_tty")
+# wait_stty_not SETTINGS: up to 5 s for the pane's terminal to differ
+wait_stty_not() {
+    _n=0
+    while [ "$(stty -g <"$pane_tty")" = "$1" ] && [ $_n -lt 100 ]; do sleep 0.05; _n=$((_n + 1)); done
+}
+type_line "python3 -c 'import tty, time; tty.setraw(0); time.sleep(100)' raw-1051"
+wait_stty_not "$cooked"
+kill -TSTP $(pgrep -f 'raw-1051$')
+wait_screen 'Stopped'
+isnt "$(stty -g <"$pane_tty")" "$cooked" \
+    "control: under dash, a raw-mode program that stops leaves the terminal raw (the checks below can fail)"
+kill -KILL $(pgrep -f 'raw-1051$')
+stty "$cooked" <"$pane_tty"
+wait_gone 'raw-1051$'
+clear_pane
 type_line "$SBX run -- sh -c 'while read l; do echo \"got:\$l\"; done'"
 type_line "abc"
 wait_screen '^got:abc$'
-raw=$(stty -g <"$pane_tty" 2>&1)
-isnt "$raw" "$(cat "$tmpdir/stty.before")" \
-    "control: while sbx relays, the caller's terminal is in raw mode (stty -g differs)"
+isnt "$(stty -g <"$pane_tty")" "$cooked" "control: while sbx relays, the caller's terminal is in raw mode"
 keys C-z
 wait_screen 'Stopped'
 ok $? "Ctrl-Z stops the command and sbx: the outer shell gets its prompt back"
-type_line "stty -g >$tmpdir/stty.stopped; echo saved-stopped"
-wait_screen '^saved-stopped$'
-is "$(cat "$tmpdir/stty.stopped")" "$(cat "$tmpdir/stty.before")" \
-    "while stopped, the caller's terminal has its settings back"
+is "$(stty -g <"$pane_tty")" "$cooked" "while stopped, the caller's terminal has its settings back"
 type_line "fg"
-sleep 0.3
+wait_stty_not "$cooked"
 type_line "def"
 wait_screen '^got:def$'
 ok $? "fg continues the command, which reads the terminal again"
+# SIGTSTP sent to sbx itself (not through the terminal, which is raw)
+kill -TSTP "$(pgrep -P "$dash_pid")"
+_n=0
+while [ "$(screen | grep -c Stopped)" -lt 2 ] && [ $_n -lt 100 ]; do sleep 0.05; _n=$((_n + 1)); done
+is "$(stty -g <"$pane_tty")" "$cooked" "kill -TSTP of sbx: sbx stops with the caller's terminal settings restored"
+type_line "fg"
+wait_stty_not "$cooked"
+type_line "ghi"
+wait_screen '^got:ghi$'
+ok $? "fg again: the relay goes on"
 keys C-c
 wait_gone "while read l"
 type_line 'echo "reader-exit=$?"'
 wait_screen '^reader-exit=130$'
 ok $? "Ctrl-C then ends it (status 130)"
+type_line "exit"
+wait_gone "dash -i"
 
 # --- prompts read from /dev/tty ---------------------------------------------------
 clear_pane
