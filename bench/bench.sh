@@ -21,14 +21,19 @@
 # work on the machine, one command's runs all in a row can take twice as
 # long as the other's for no reason of their own).
 #
-# BENCH_PARTS (default "startup overhead calls"; also "audit") picks what to measure.
+# and, as the calling user, the terminal relay (issue 17): `cat` of 100 MB
+# to a pty that tests/helpers/pty-run drains, directly and through the pty
+# `sbx run` gives a command whose stdin is a terminal, in
+# BENCH_TERMINAL_PAIRS pairs; the target is >= 50 % of the direct rate.
+#
+# BENCH_PARTS (default "startup overhead calls terminal"; also "audit") picks what to measure.
 #
 # Timings are noisy: this is not part of `make check`. docs/performance.md
 # has the figures and what they mean.
 set -u
 export LC_ALL=C   # decimal points in $EPOCHREALTIME, printf and bc
 SBX=${SBX:?set SBX to the sbx binary} STATLOOP=${STATLOOP:?set STATLOOP to bench/stat-loop}
-CALLCOST=${CALLCOST:-}
+CALLCOST=${CALLCOST:-} PTYRUN=${PTYRUN:-}
 RUNS=${BENCH_RUNS:-300}
 ROUNDS=${BENCH_ROUNDS:-5}
 RSS_RUNS=${BENCH_RSS_RUNS:-11}
@@ -133,7 +138,7 @@ echo "root=$r cwd-writable=$w tmp-entries=$(ls -A /tmp | wc -l) lo=$(grep -q " l
  "uid=$(id -u) capeff=$(sed -n "s/^CapEff:\t//p" /proc/self/status) nnp=$(sed -n "s/^NoNewPrivs:\t//p" /proc/self/status)" \
  "dev=$(ls /dev | tr "\n" " ")"'
 
-PARTS=" ${BENCH_PARTS:-startup overhead calls} "
+PARTS=" ${BENCH_PARTS:-startup overhead calls terminal} "
 part() { case "$PARTS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 part startup && for user in $users; do
@@ -258,6 +263,33 @@ if [ -n "$CALLCOST" ] && part calls; then
     printf '  %-18s %s\n' "bwrap (no filter)" "$(bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc "$work/call-cost")"
     printf '  %-18s %s\n' "sbx default" "$("$SBX" run -q --profile default -- "$work/call-cost")"
     printf '  %-18s %s\n' "sbx restrictive" "$("$SBX" run -q --profile restrictive -- "$work/call-cost")"
+fi
+
+# The terminal relay: pty-run is the terminal emulator (a pty whose master
+# it reads in 64 KiB reads and throws away). Direct: cat writes to that
+# pty. Through sbx: cat writes to the sandbox's pty, sbx copies its master
+# to pty-run's pty (in raw mode). Random bytes: the sandbox's pty has the
+# caller's settings (ONLCR), as the direct one has, so both do the same
+# output processing once. The median of the pairs' rates, and their ratio.
+if [ -n "$PTYRUN" ] && part terminal; then
+    echo "== the terminal relay: cat of 100 MB to a pty, direct and through sbx run's pty (target: >= 50 %)"
+    tdir=$work/terminal
+    mkdir -p "$tdir" && chmod 755 "$tdir" && cd "$tdir" || exit 1
+    head -c 104857600 /dev/urandom >"$tdir/blob"
+    chmod 644 "$tdir/blob"
+    pty_seconds() { "$PTYRUN" -- "$@" 2>&1 >/dev/null | sed -n 's/^bytes=[0-9]* seconds=//p'; }
+    direct="" relay=""
+    for i in $(seq "${BENCH_TERMINAL_PAIRS:-5}"); do
+        direct="$direct $(pty_seconds cat "$tdir/blob")"
+        relay="$relay $(pty_seconds "$SBX" run -q --ro "$tdir" -- cat "$tdir/blob")"
+    done
+    median_of() { printf '%s\n' $1 | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+    d=$(median_of "$direct") r=$(median_of "$relay")
+    awk -v d="$d" -v r="$r" 'BEGIN {
+        printf "  direct pty          %6.0f MB/s (%.2f s)\n", 100 / d, d
+        printf "  through sbx run     %6.0f MB/s (%.2f s)\n", 100 / r, r
+        printf "  ratio relay/direct: %.0f %% (target >= 50 %%)\n", 100 * d / r }'
+    cd "$work" || exit 1
 fi
 
 # sbx audit test by test (issue 16): a suite of 200 tests, 5 (then all)

@@ -1,8 +1,8 @@
 /* The socket between the processes inside the sandbox and the supervisor.
  *
  * A SOCK_SEQPACKET socketpair created before clone(): message boundaries
- * are kept, SCM_RIGHTS carries the seccomp notification fd out of the
- * sandbox, and when the supervisor dies (even by SIGKILL) init sees
+ * are kept, SCM_RIGHTS carries the seccomp notification fd and the pty's
+ * master out of the sandbox, and when the supervisor dies (even by SIGKILL) init sees
  * POLLHUP on its end, which backs up PR_SET_PDEATHSIG. */
 #ifndef SBX_CHANNEL_H
 #define SBX_CHANNEL_H
@@ -35,6 +35,14 @@ enum channel_msg_type {
      * init forks nothing before. The supervisor's first message when
      * sent. (A failure is a hang-up.) */
     CHANNEL_CGROUP_ENTERED,
+    /* init -> supervisor: the master of the command's pty (terminal.h)
+     * rides along, before the command starts */
+    CHANNEL_TERMINAL_FD,
+    /* init -> supervisor: the command, on the pty, stopped; value = the
+     * signal (Ctrl-Z's SIGTSTP) */
+    CHANNEL_COMMAND_STOPPED,
+    /* supervisor -> init: sbx was continued; continue the command */
+    CHANNEL_CONTINUE_COMMAND,
 };
 
 struct channel_msg {

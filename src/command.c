@@ -10,6 +10,7 @@
 #include "log.h"
 #include "report.h"
 #include "seccomp.h"
+#include "terminal.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -118,6 +119,8 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
     /* Without a PID namespace nothing tears the command down with init. */
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
         die_errno("prctl(PR_SET_PDEATHSIG)");
+    if (ctx->terminal_slave >= 0)
+        terminal_attach_command(ctx->terminal_slave);
 
     if (chdir(ctx->cwd) < 0)
         die_errno("cannot change to the working directory '%s' inside the sandbox", ctx->cwd);

@@ -9,6 +9,7 @@
 #include "mount.h"
 #include "report.h"
 #include "ns.h"
+#include "terminal.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -23,10 +24,36 @@
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 const int forwarded_signal_count = sizeof forwarded_signals / sizeof forwarded_signals[0];
+
+/* The supervisor was continued after the command stopped on its pty
+ * (terminal.h): continue the pty's foreground group, which holds the
+ * command unless it moved, and the command itself. init's standard input
+ * is the slave by now, its controlling terminal. */
+static void continue_command(pid_t command)
+{
+    pid_t foreground = tcgetpgrp(STDIN_FILENO);
+    if (foreground > 0)
+        kill(-foreground, SIGCONT);
+    kill(command, SIGCONT);
+}
+
+/* Messages from the supervisor once the command runs. */
+static void read_supervisor(int channel_fd, pid_t command)
+{
+    struct channel_msg m;
+    int fd;
+    while (channel_recv(channel_fd, &m, &fd, true) > 0) {
+        if (fd >= 0)
+            close(fd);
+        if (m.type == CHANNEL_CONTINUE_COMMAND)
+            continue_command(command);
+    }
+}
 
 /* The supervisor holds the only other end of the channel: a hang-up on
  * ours means it is gone. */
@@ -218,6 +245,11 @@ noreturn void init_main(struct sandbox_plan *ctx)
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
     if (sfd < 0)
         die_errno("signalfd in the sandbox's init");
+    if (ctx->terminal) {
+        record_step("the command's terminal (a pty of the sandbox's devpts)");
+        ctx->terminal_slave = terminal_open_inside(ctx->channel_fd);
+        verbose_step("pty ready, in a session of its own");
+    }
 
     record_step("start the command");
     pid_t command = command_spawn(ctx);
@@ -229,11 +261,16 @@ noreturn void init_main(struct sandbox_plan *ctx)
     if (command < 0)
         die_errno("starting the command (clone)");
     verbose_step("command started");
+    if (ctx->terminal_slave >= 0)
+        terminal_release_caller(ctx->terminal_slave);
 
+    /* With a pty, the command's stop is reported (WUNTRACED) and the
+     * supervisor may answer. */
     struct pollfd pfd[2] = {
         { .fd = sfd, .events = POLLIN },
-        { .fd = ctx->channel_fd, .events = 0 },
+        { .fd = ctx->channel_fd, .events = ctx->terminal ? POLLIN : 0 },
     };
+    int wait_flags = WNOHANG | (ctx->terminal ? WUNTRACED : 0);
     int status = 0;
     for (bool done = false; !done;) {
         if (poll(pfd, 2, -1) < 0) {
@@ -247,6 +284,8 @@ noreturn void init_main(struct sandbox_plan *ctx)
             kill_leftovers();
             _exit(SBX_EXIT_FAILURE);
         }
+        if (pfd[1].revents & POLLIN)
+            read_supervisor(ctx->channel_fd, command);
         if (!(pfd[0].revents & POLLIN))
             continue;
         struct signalfd_siginfo si;
@@ -256,8 +295,11 @@ noreturn void init_main(struct sandbox_plan *ctx)
         if (si.ssi_signo == SIGCHLD) {
             pid_t w;
             int st;
-            while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
-                if (w == command) {
+            while ((w = waitpid(-1, &st, wait_flags)) > 0) {
+                if (w == command && WIFSTOPPED(st)) {
+                    if (!channel_send(ctx->channel_fd, CHANNEL_COMMAND_STOPPED, WSTOPSIG(st), -1))
+                        continue; /* the supervisor is gone: the hang-up ends us */
+                } else if (w == command) {
                     status = st;
                     done = true;
                 }

@@ -11,5 +11,6 @@ src_libsbx_a_SOURCES += \
 	src/env.c src/env.h \
 	src/command.c src/command.h \
 	src/init.c src/init.h \
-	src/supervise.c src/supervise.h
+	src/supervise.c src/supervise.h \
+	src/terminal.c src/terminal_relay.c src/terminal.h
 EXTRA_DIST += docs/run.md

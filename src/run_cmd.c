@@ -48,6 +48,7 @@ int cmd_run(int argc, char **argv)
         .profile = &p,
         .argv = c.command,
         .cwd = cwd,
+        .terminal = true,
     };
     struct sandbox_result res = {0};
     int status = sandbox_run(&req, &res);

@@ -37,6 +37,9 @@ struct sandbox_request {
      * for each denial (ledger_set_output_position()). */
     uint64_t (*output_position)(void *data);
     void *output_position_data;
+    /* `sbx run`: the command gets a pty of the sandbox's own, relayed,
+     * when standard input is a terminal (terminal.h; sbx(1) TERMINAL). */
+    bool terminal;
 };
 
 struct sandbox_result {

@@ -6,6 +6,7 @@
 #include "exit.h"
 #include "init.h"
 #include "log.h"
+#include "terminal.h"
 #include "util.h"
 
 #include <errno.h>
@@ -140,6 +141,18 @@ static void handle_channel(struct supervisor *s)
             else
                 warn("the sandbox's init sent an rtnetlink socket nobody asked for (ignored)");
             break;
+        case CHANNEL_TERMINAL_FD:
+            if (fd >= 0 && s->terminal) {
+                terminal_relay_attach(s->terminal, fd);
+                fd = -1;
+            } else {
+                warn("the sandbox's init sent a terminal nobody asked for (ignored)");
+            }
+            break;
+        case CHANNEL_COMMAND_STOPPED:
+            if (s->terminal)
+                terminal_relay_command_stopped(s->terminal, s->channel_fd);
+            break;
         case CHANNEL_NOTIFY_FD:
             if (fd < 0)
                 break;
@@ -176,8 +189,9 @@ static void handle_signals(struct supervisor *s)
         if (sig > 0 && sig < 64)
             s->signals_received |= UINT64_C(1) << sig;
         /* SI_KERNEL: the terminal sent it to our whole process group, and
-         * the command, which is in it, got its own copy. */
-        if (si.ssi_code == SI_KERNEL)
+         * the command, which is in it, got its own copy; not with a pty of
+         * its own, where it is in a session of its own (terminal.h). */
+        if (si.ssi_code == SI_KERNEL && !s->terminal)
             continue;
         verbose("forwarding signal %d (%s) to the command", sig, strsignal(sig));
         kill(s->init_pid, sig);
@@ -207,11 +221,12 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
      * on without us; waiting for it cost about 0.4 ms a run. */
     while (!s->init_done && !s->have_status) {
         size_t n = s->nwatched;
-        struct pollfd *pfd = xcalloc(n + 2, sizeof *pfd);
+        struct pollfd *pfd = xcalloc(n + 2 + TERMINAL_RELAY_POLLFDS, sizeof *pfd);
         for (size_t i = 0; i < n; i++)
             pfd[i] = (struct pollfd){ .fd = s->watched[i].fd, .events = POLLIN };
         pfd[n] = (struct pollfd){ .fd = s->signal_fd, .events = POLLIN };
         pfd[n + 1] = (struct pollfd){ .fd = channel_open ? s->channel_fd : -1, .events = POLLIN };
+        size_t nrelay = s->terminal ? terminal_relay_pollfds(s->terminal, pfd + n + 2) : 0;
 
         int wait_ms = -1;
         uint64_t now = now_ms();
@@ -219,11 +234,15 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         if (next)
             wait_ms = next > now ? (int)(next - now < INT32_MAX ? next - now : INT32_MAX) : 0;
 
-        int r = poll(pfd, n + 2, wait_ms);
+        int r = poll(pfd, n + 2 + nrelay, wait_ms);
         if (r < 0 && errno != EINTR)
             die_errno("poll in the supervisor");
         if (r > 0) {
             dispatch_watched(s, pfd, n);
+            /* Before the channel: output the command wrote before it
+             * stopped is shown before sbx stops (terminal.h). */
+            if (nrelay)
+                terminal_relay_dispatch(s->terminal, pfd + n + 2, nrelay);
             if (pfd[n + 1].revents & POLLIN)
                 handle_channel(s);
             /* Hung up: init and the command (at exec) closed their ends. */

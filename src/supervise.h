@@ -64,6 +64,9 @@ struct supervisor {
     uint64_t stop_signals;
     bool init_done;
     int init_status;         /* init's own wait status */
+    /* NULL, or the relay between the caller's terminal and the command's
+     * pty (terminal.h), whose master arrives with CHANNEL_TERMINAL_FD. */
+    struct terminal_relay *terminal;
 };
 
 /* Blocks SIGCHLD and the forwarded signals, saving the old mask. Called

@@ -3,7 +3,7 @@
 check_PROGRAMS += tests/helpers/net-probe
 TESTS += tests/integration/session-outbound.sh
 EXTRA_DIST += tests/integration/session-outbound.sh tests/integration/session-world.sh
-check_PROGRAMS += tests/helpers/tiocsti
+check_PROGRAMS += tests/helpers/tiocsti tests/helpers/pty-run tests/helpers/tty-probe
 TESTS += tests/integration/session-terminal.sh
 EXTRA_DIST += tests/integration/session-terminal.sh
 TESTS += tests/integration/session-nesting.sh
@@ -17,3 +17,5 @@ tests_unit_resolv_test_SOURCES = tests/unit/resolv-test.c
 tests_unit_resolv_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/resolv-test
 check_PROGRAMS += tests/helpers/dns-answer
+TESTS += tests/integration/session-pty.sh
+EXTRA_DIST += tests/integration/session-pty.sh tests/integration/tmux-lib.sh

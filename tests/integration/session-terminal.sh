@@ -14,36 +14,8 @@ if ! command -v tmux >/dev/null 2>&1 || ! command -v less >/dev/null 2>&1; then
 fi
 make_tmpdir
 chmod 755 "$tmpdir"
-sock="$tmpdir/tmux.sock"
-# tmux runs a pane's command with its default-shell: $SHELL, or else the
-# passwd entry's shell, which for nobody is /usr/sbin/nologin (the pane
-# dies at once). Pin it, so the test does not depend on the caller's $SHELL.
-T() { SHELL=/bin/sh tmux -S "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
-
-# screen: the visible pane, trailing blank lines dropped; -J joins lines
-# the terminal wrapped (a long $SBX path wraps at 80 or 100 columns).
-screen() { T capture-pane -p -J -t t | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
-# wait_screen TEXT: up to 5 s for TEXT to appear in the pane.
-wait_screen() {
-    _i=0
-    while [ $_i -lt 100 ]; do
-        screen | grep -q -- "$1" && return 0
-        sleep 0.05
-        _i=$((_i + 1))
-    done
-    diag "waited 5 s for '$1'; the pane holds:"
-    diag "$(screen)"
-    return 1
-}
-keys() { T send-keys -t t "$@"; }
-type_line() { keys -l "$1"; keys Enter; }
-
-T -f /dev/null new-session -d -s t -x 80 -y 24 "env -i PATH=$PATH HOME=$tmpdir TERM=screen PS1='out\$ ' bash --norc --noprofile -i"
-if ! wait_screen 'out\$'; then
-    echo "Bail out! the outer shell in tmux did not start: $(T list-panes -a -F '#{pane_dead} #{pane_pid}' 2>&1)"
-    exit 1
-fi
+. "$SBX_TOP_SRCDIR/tests/integration/tmux-lib.sh"
+start_pane
 
 # --- a shell inside the sandbox --------------------------------------------
 type_line "$SBX run -- env PS1='in\$ ' bash --norc --noprofile -i"
@@ -58,13 +30,6 @@ if screen | grep -q '^in\$'; then
 else
     fail "the shell inside has job control (its prompt never appeared)"
 fi
-
-# A key sent before the program runs would reach the wrong process: under
-# load a sandbox may still be setting up. (The host sees the sandbox's pids.)
-wait_running() {
-    _n=0
-    while ! pgrep -f "^$1\$" >/dev/null && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
-}
 
 type_line "sleep 1001"
 wait_running 'sleep 1001'
@@ -93,7 +58,7 @@ wait_screen '^TIOCSTI: '
 like "$(screen)" "TIOCSTI: Operation not permitted" "TIOCSTI is refused inside (seccomp)"
 
 type_line "exit 7"
-wait_screen '^out\$'
+wait_gone "run -- env PS1"
 type_line 'echo "sbx-exit=$?"'
 wait_screen '^sbx-exit=7$'
 st=$?
@@ -127,6 +92,7 @@ ok $? "Ctrl-Z stops sbx and its command: the outer shell gets its prompt back"
 type_line "fg"
 sleep 0.3
 keys C-c
+wait_gone "run -- sleep 1003"
 type_line 'echo "after-fg=$?"'
 wait_screen '^after-fg=130$'
 ok $? "fg resumes it and Ctrl-C then ends it (status 130)"
@@ -146,6 +112,7 @@ T resize-window -t t -x 80 -y 30
 wait_screen '^row-029$'
 ok $? "after a resize to 30 rows less redraws the whole window"
 keys q
+wait_gone "run --ro $tmpdir -- less"
 type_line 'echo "less-exit=$?"'
 wait_screen '^less-exit=0$'
 ok $? "q leaves less, sbx exits 0"
