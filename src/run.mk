@@ -11,5 +11,7 @@ src_libsbx_a_SOURCES += \
 	src/env.c src/env.h \
 	src/command.c src/command.h \
 	src/init.c src/init.h \
-	src/supervise.c src/supervise.h
+	src/supervise.c src/supervise.h \
+	src/tier.c src/tier.h \
+	src/landlock.c src/landlock.h
 EXTRA_DIST += docs/run.md
