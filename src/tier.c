@@ -63,9 +63,10 @@ static void become_landlock(struct sandbox_plan *plan, struct sandbox_result *re
     char at[512];
     log_prefix = "sbx[landlock]: ";
     record_step("landlock tier");
-    notice("user namespaces are refused here (%s); %s asks for fallback = landlock: the "
-           "command runs in the Landlock tier, not in namespaces",
-           why, origin_format(&p->at[K_SANDBOX_FALLBACK], at, sizeof at));
+    /* a warning, not a notice: --quiet keeps it */
+    warn("user namespaces are refused here (%s); %s asks for fallback = landlock: the "
+         "command runs in the Landlock tier, not in namespaces",
+         why, origin_format(&p->at[K_SANDBOX_FALLBACK], at, sizeof at));
     res->tier = TIER_LANDLOCK;
     snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", why);
     plan->clone_flags = 0;
