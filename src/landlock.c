@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <ftw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -104,7 +105,8 @@ static void refuse(struct findings *f, const struct origin *at, const char *fmt,
     free(what);
 }
 
-static void add_rule(struct landlock_plan *plan, const char *path, uint64_t access, bool is_dir)
+static void add_rule_of(struct landlock_plan *plan, const char *path, uint64_t access,
+                        bool is_dir, bool listed)
 {
     access &= plan->handled_fs;
     if (!is_dir)
@@ -112,7 +114,12 @@ static void add_rule(struct landlock_plan *plan, const char *path, uint64_t acce
     if (!access)
         return;
     xgrow((void **)&plan->rules, &plan->caprules, plan->nrules + 1, sizeof *plan->rules);
-    plan->rules[plan->nrules++] = (struct landlock_path_rule){ xstrdup(path), access };
+    plan->rules[plan->nrules++] = (struct landlock_path_rule){ xstrdup(path), access, listed };
+}
+
+static void add_rule(struct landlock_plan *plan, const char *path, uint64_t access, bool is_dir)
+{
+    add_rule_of(plan, path, access, is_dir, false);
 }
 
 /* Paths the tier takes out of the read-only host: hidden objects, and
@@ -177,14 +184,35 @@ static void grant_except(struct landlock_plan *plan, const struct excluded *x, c
         char *child = xasprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name);
         struct stat st;
         if (!is_excluded(x, child) && lstat(child, &st) == 0 && !S_ISLNK(st.st_mode)) {
-            if (S_ISDIR(st.st_mode))
+            if (S_ISDIR(st.st_mode) && holds_excluded(x, child))
                 grant_except(plan, x, child, access);
             else
-                add_rule(plan, child, access, false);
+                add_rule_of(plan, child, access, S_ISDIR(st.st_mode), true);
         }
         free(child);
     }
     closedir(d);
+}
+
+/* The first unix socket below a directory to hide (nftw: no symlink
+ * followed, no other file system entered), or NULL. */
+static char *socket_found;
+
+static int note_socket(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)type;
+    (void)ftw;
+    if (!S_ISSOCK(st->st_mode))
+        return 0;
+    socket_found = xstrdup(path);
+    return 1;
+}
+
+static char *socket_below(const char *dir)
+{
+    socket_found = NULL;
+    nftw(dir, note_socket, 16, FTW_PHYS | FTW_MOUNT);
+    return socket_found;
 }
 
 /* A rule's path as the kernel will see it: every symlink followed. NULL
@@ -321,14 +349,19 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
              * its files hold. sbx takes that as the expression of hide,
              * except where Landlock cannot refuse at all: connect(2) to
              * a unix socket is not a Landlock right (up to ABI 7). */
+            char *sock = S_ISDIR(st.st_mode) ? socket_below(path) : NULL;
             if (S_ISSOCK(st.st_mode))
                 refuse(f, &r->at, "hide = %s: a unix socket: Landlock cannot refuse connect(2) "
                        "to it, and only a mount namespace can hide it", r->path);
+            else if (sock)
+                refuse(f, &r->at, "hide = %s holds the unix socket %s: Landlock cannot refuse "
+                       "connect(2) to it, and only a mount namespace can hide it", r->path, sock);
             else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
                 refuse(f, &r->at, "hide = %s: neither a file nor a directory: only a mount "
                        "namespace can hide it", r->path);
             else
                 exclude(&x, path);
+            free(sock);
             break;
         case FS_RW:
             xgrow((void **)&rw, &caprw, nrw + 1, sizeof *rw);
@@ -533,11 +566,19 @@ void landlock_apply(const struct landlock_plan *plan)
         die_errno("landlock_create_ruleset");
     for (size_t i = 0; i < plan->nrules; i++) {
         int fd = open(plan->rules[i].path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        /* an entry next to a hidden path, removed since sbx listed it
+         * (a temporary file in /tmp): nothing left to grant */
+        if (fd < 0 && errno == ENOENT && plan->rules[i].listed)
+            continue;
         if (fd < 0)
             die_errno("opening %s for its Landlock rule", plan->rules[i].path);
-        struct landlock_path_beneath_attr rule = {
-            .allowed_access = plan->rules[i].access, .parent_fd = fd,
-        };
+        /* what was a directory when listed may be a file now: the kernel
+         * takes only file rights on a file (EINVAL otherwise) */
+        struct stat st;
+        uint64_t access = plan->rules[i].access;
+        if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+            access &= FS_FILE_RIGHTS;
+        struct landlock_path_beneath_attr rule = { .allowed_access = access, .parent_fd = fd };
         if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0)
             die_errno("landlock_add_rule on %s", plan->rules[i].path);
         close(fd);

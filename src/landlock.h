@@ -23,6 +23,7 @@
 struct landlock_path_rule {
     char *path;
     uint64_t access;
+    bool listed;   /* an entry of a directory read at start: gone by now is fine */
 };
 
 struct landlock_plan {
