@@ -76,6 +76,17 @@ else
 fi
 unlike "$err" "landlock" "... and nothing is said of Landlock"
 
+# --- sbx probe names the tier that runs here ------------------------------
+run_cmd "$SBX" probe
+like "$out" "(tier: namespaces)" "sbx probe: where namespaces work, the tier is namespaces"
+run_cmd "$NOUSERNS" "$SBX" probe
+like "$out" "tier: landlock with --fallback landlock" "sbx probe under the refusal: the Landlock tier, with the fallback"
+if command -v jq >/dev/null 2>&1; then
+    is "$("$NOUSERNS" "$SBX" probe --json 2>/dev/null | jq -r .tier)" landlock "sbx probe --json: tier landlock"
+else
+    skip "jq is not installed (apt-get install jq)"
+fi
+
 # landlock RUNNER... -- COMMAND: under the refusal, in the Landlock tier
 landlock() { run_cmd "$NOUSERNS" "$SBX" run -q -p "$fb" -- "$@"; }
 
