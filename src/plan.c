@@ -209,7 +209,8 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     plan->loopback = (plan->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
     if ((plan->clone_flags & CLONE_NEWUSER) &&
         !(p->fallback == FALLBACK_LANDLOCK &&
-          tier_uid_map_refused(plan->outer_uid, plan->userns_refused, sizeof plan->userns_refused)))
+          tier_userns_refused_before_clone(plan->outer_uid, plan->userns_refused,
+                                           sizeof plan->userns_refused)))
         ns_check_uid_map_allowed(plan->outer_uid);
 
     char flags_text[160];

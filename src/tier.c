@@ -8,11 +8,13 @@
 #include "mount-plan.h"
 #include "ns.h"
 #include "report.h"
+#include "util.h"
 
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -24,13 +26,38 @@ const char *tier_name(enum sandbox_tier tier)
     return tier == TIER_LANDLOCK ? "landlock" : "namespaces";
 }
 
-bool tier_uid_map_refused(uid_t outer_uid, char *why, size_t len)
+/* Ubuntu's rule (kernel.apparmor_restrict_unprivileged_userns = 1): a
+ * process without CAP_SYS_ADMIN whose AppArmor profile does not grant
+ * `userns` (an unconfined one) still gets its user namespace from
+ * clone(), but without any capability in it, so init's mounts fail
+ * later, inside. Known beforehand from the sysctl and our own label. */
+static bool apparmor_restricts_us(void)
 {
-    if (outer_uid != 0 || !kernel_at_least(5, 12) || capability_in_effective_set(CAP_SETFCAP))
+    if (read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") != 1 ||
+        capability_in_effective_set(CAP_SYS_ADMIN))
         return false;
-    snprintf(why, len, "mapping uid 0 into a user namespace takes CAP_SETFCAP since Linux "
-             "5.12, which this uid 0 lacks");
-    return true;
+    char *label = read_file_text("/proc/self/attr/apparmor/current", 4096, NULL);
+    if (!label)
+        label = read_file_text("/proc/self/attr/current", 4096, NULL);
+    bool unconfined = label && !strncmp(label, "unconfined", strlen("unconfined"));
+    free(label);
+    return unconfined;
+}
+
+bool tier_userns_refused_before_clone(uid_t outer_uid, char *why, size_t len)
+{
+    if (outer_uid == 0 && kernel_at_least(5, 12) && !capability_in_effective_set(CAP_SETFCAP)) {
+        snprintf(why, len, "mapping uid 0 into a user namespace takes CAP_SETFCAP since Linux "
+                 "5.12, which this uid 0 lacks");
+        return true;
+    }
+    if (apparmor_restricts_us()) {
+        snprintf(why, len, "AppArmor restricts unprivileged user namespaces "
+                 "(kernel.apparmor_restrict_unprivileged_userns = 1) and sbx runs unconfined: "
+                 "its namespaces would hold no capability");
+        return true;
+    }
+    return false;
 }
 
 static pid_t clone_raw(int flags)

@@ -16,10 +16,11 @@
 const char *tier_name(enum sandbox_tier tier);
 
 /* In the supervisor, before clone(), with fallback = landlock: true, with
- * the reason in why, when the kernel will refuse to map outer_uid into a
- * user namespace (uid 0 without CAP_SETFCAP since Linux 5.12: the rule of
- * ns_check_uid_map_allowed()). */
-bool tier_uid_map_refused(uid_t outer_uid, char *why, size_t len);
+ * the reason in why, when a user namespace is known to be unusable before
+ * clone() would say so: uid 0 without CAP_SETFCAP since Linux 5.12 (the
+ * rule of ns_check_uid_map_allowed()), or AppArmor's restriction of an
+ * unconfined caller (clone() succeeds there, the mounts inside fail). */
+bool tier_userns_refused_before_clone(uid_t outer_uid, char *why, size_t len);
 
 /* In place of ns_clone() under fallback = landlock: clones into the
  * plan's namespaces; when the kernel refuses the user namespace (or
