@@ -35,6 +35,7 @@ enum {
     OPT_AGAINST,
     OPT_RUNNER,
     OPT_AGAINST_TIMEOUT,
+    OPT_FALLBACK,
 };
 
 static const struct option run_options[] = {
@@ -51,6 +52,7 @@ static const struct option run_options[] = {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"network", required_argument, NULL, OPT_NETWORK},
     {"outbound", no_argument, NULL, OPT_OUTBOUND},
+    {"fallback", required_argument, NULL, OPT_FALLBACK},
     {"report", required_argument, NULL, OPT_REPORT},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"against", required_argument, NULL, OPT_AGAINST},
@@ -164,6 +166,9 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
             break;
         case OPT_OUTBOUND:
             add_override(out, "network", "outbound", "yes", "--outbound");
+            break;
+        case OPT_FALLBACK:
+            add_override(out, "sandbox", "fallback", optarg, "--fallback");
             break;
         case OPT_REPORT:
             if (!*optarg) {
@@ -423,6 +428,9 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
           "                            own loopback (default), loopback down, or the host's\n"
           "      --outbound            outbound TCP/UDP/DNS through pasta (package passt),\n"
           "                            keeping the sandbox's own loopback\n"
+          "      --fallback none|landlock\n"
+          "                            where user namespaces are refused: exit 125 (none,\n"
+          "                            default) or run in the Landlock tier (sbx(1) TIERS)\n"
           "      --report FILE         write the run record (JSON) to FILE\n"
           "      --strict              exit 3 when the command exits 0 after denied operations\n"
           "  -v, --verbose             show each setup step and its duration\n"

@@ -6,6 +6,7 @@
 #include "channel.h"
 #include "exit.h"
 #include "init.h"
+#include "landlock.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
@@ -135,7 +136,13 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
     limits_apply(&ctx->limits, &applied);
     record_limits(&applied);
     close_extra_fds_on_exec();
-    privileges_drop(ctx->caps_kept, p->no_new_privs);
+    if (ctx->tier == TIER_LANDLOCK) {
+        /* no_new_privs first: landlock_restrict_self() needs it */
+        landlock_drop_privileges();
+        landlock_apply(&ctx->landlock);
+    } else {
+        privileges_drop(ctx->caps_kept, p->no_new_privs);
+    }
 
     /* execve() resets caught signals to their default action, but a
      * signal that comes between unblocking and execve() would still run a

@@ -491,21 +491,21 @@ void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
     while (ledger_next(l, &cursor, &e)) {
         ledger_format_entry(&e, line, sizeof line);
         if (rows == 0)
-            fprintf(out, "sbx: %llu operation%s denied: %s\n", (unsigned long long)l->total,
+            fprintf(out, "%s%llu operation%s denied: %s\n", log_prefix, (unsigned long long)l->total,
                     l->total == 1 ? "" : "s", line);
         else if (rows < SUMMARY_ROWS)
-            fprintf(out, "sbx:   %s\n", line);
+            fprintf(out, "%s  %s\n", log_prefix, line);
         else
             break;
         shown += e.count;
         rows++;
     }
     if (shown < l->total)
-        fprintf(out, "sbx:   and %llu more denied operation%s (see --report)\n",
+        fprintf(out, "%s  and %llu more denied operation%s (see --report)\n", log_prefix,
                 (unsigned long long)(l->total - shown), l->total - shown == 1 ? "" : "s");
     if (exit_status == 0)
-        fprintf(out, "sbx: the command exited 0 after denials: "
-                     "this green does not prove network code works\n");
+        fprintf(out, "%sthe command exited 0 after denials: "
+                     "this green does not prove network code works\n", log_prefix);
     fflush(out);
 }
 

@@ -16,13 +16,14 @@
 int log_verbosity = LOG_NORMAL;
 void (*die_hook)(const char *message);
 int log_use_underscore_exit;
+const char *log_prefix = "sbx: ";
 
 /* One write(2) per message so lines from the supervisor, init and the
  * command do not interleave mid-line. */
 static void emit(const char *fmt, va_list ap, int errnum)
 {
     char buf[4096];
-    int n = snprintf(buf, sizeof buf, "sbx: ");
+    int n = snprintf(buf, sizeof buf, "%s", log_prefix);
     int m = vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
     size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
     if (len >= sizeof buf - 1)

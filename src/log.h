@@ -23,6 +23,9 @@ extern void (*die_hook)(const char *message);
  * sandbox set it back to 2 (init.c): their 2 is the pipe, read while they
  * live. */
 extern int log_output_fd;
+/* What starts every message: "sbx: ", or "sbx[landlock]: " in the
+ * Landlock tier (tier.c), so that each line names the tier that ran. */
+extern const char *log_prefix;
 
 /* Set where a process must leave with _exit() (forked children that share
  * stdio buffers and atexit handlers with the supervisor). */

@@ -11,6 +11,7 @@
 #include "ns.h"
 #include "project.h"
 #include "report.h"
+#include "tier.h"
 #include "util.h"
 
 #include <errno.h>
@@ -240,7 +241,10 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
              "so DNS works only if it names a resolver pasta can reach (not the host's "
              "loopback)");
     plan->loopback = (plan->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
-    if (plan->clone_flags & CLONE_NEWUSER)
+    if ((plan->clone_flags & CLONE_NEWUSER) &&
+        !(p->fallback == FALLBACK_LANDLOCK &&
+          tier_userns_refused_before_clone(plan->outer_uid, plan->userns_refused,
+                                           sizeof plan->userns_refused)))
         ns_check_uid_map_allowed(plan->outer_uid);
 
     char flags_text[160];
@@ -297,4 +301,5 @@ void sandbox_plan_free(struct sandbox_plan *plan)
     strv_free(&plan->env);
     mount_plan_free(&plan->mounts);
     seccomp_program_free(&plan->seccomp);
+    landlock_plan_free(&plan->landlock);
 }

@@ -15,6 +15,7 @@
 #define SBX_PLAN_H
 
 #include "env.h"
+#include "landlock.h"
 #include "mount-plan.h"
 #include "outbound.h"
 #include "profile.h"
@@ -48,6 +49,13 @@ struct sandbox_plan {
     struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */
     struct seccomp_program seccomp; /* compiled; installed by the command */
     struct filter_job *compiling;   /* the compile under way, until sandbox_plan_finish() */
+
+    /* sbx(1) TIERS (tier.h): TIER_LANDLOCK once the user namespace was
+     * refused under fallback = landlock; clone_flags is 0 then, and the
+     * command applies `landlock` instead of privileges_drop(). */
+    enum sandbox_tier tier;
+    struct landlock_plan landlock;
+    char userns_refused[512];  /* known before clone(): why it would be refused, or "" */
 
     /* Handles the run made before clone(), which the children use. */
     int channel_fd;            /* inside end of the supervisor's socketpair */

@@ -73,6 +73,9 @@ struct probe_results {
     bool dockerenv;
     char *container_env, *pid1_comm, *sbx_profile;
     struct probe_verdict network, descriptors, sandbox;
+    /* sbx(1) TIERS: where `sbx run` runs here: "namespaces", "landlock"
+     * (only under fallback = landlock) or "none"; a static string */
+    const char *tier;
     struct cred_scan creds;     /* the credentials check's hits */
 };
 

@@ -245,6 +245,7 @@ struct json_object *probe_to_json(const struct probe_results *r)
     json_object_object_add(verdict, "descriptors", json_verdict(&r->descriptors));
     json_object_object_add(verdict, "sandbox", json_verdict(&r->sandbox));
     json_object_object_add(root, "verdict", verdict);
+    json_object_object_add(root, "tier", json_object_new_string(r->tier ? r->tier : "none"));
     return root;
 }
 

@@ -120,19 +120,34 @@ static void verdict_descriptors(struct probe_results *r)
             soft->number, hard->has_number ? hard->number : 0LL, PROBE_NOFILE_ENOUGH);
 }
 
+/* sbx(1) TIERS: the namespaces where they work; else, under fallback =
+ * landlock, the Landlock tier where the kernel has Landlock. */
 static void verdict_sandbox(struct probe_results *r)
 {
+    const struct probe_check *landlock = &r->checks[CHECK_LANDLOCK];
+    bool have_landlock = landlock->status == PROBE_OK && landlock->has_number && landlock->number > 0;
     for (int i = CHECK_USER_NS; i <= CHECK_MOUNT_NS; i++) {
         const struct probe_check *c = &r->checks[i];
         if (c->status != PROBE_OK) {
             r->sandbox.ok = false;
-            r->sandbox.reason = xasprintf("sbx cannot create its sandbox here: %s: %s", c->name,
-                                          c->detail ? c->detail : probe_status_name(c->status));
+            r->tier = have_landlock ? "landlock" : "none";
+            char *fallback = have_landlock
+                ? xasprintf("tier: landlock with --fallback landlock or [sandbox] fallback = "
+                            "landlock (Landlock ABI %lld; sbx(1) TIERS), else none",
+                            landlock->number)
+                : xstrdup("tier: none, and no Landlock for --fallback landlock either");
+            r->sandbox.reason = xasprintf("sbx cannot create its sandbox here: %s: %s (%s)",
+                                          c->name, c->detail ? c->detail
+                                                             : probe_status_name(c->status),
+                                          fallback);
+            free(fallback);
             return;
         }
     }
     r->sandbox.ok = true;
-    r->sandbox.reason = xstrdup("sbx can create its sandbox here: user, net and mount namespaces work");
+    r->tier = "namespaces";
+    r->sandbox.reason = xstrdup("sbx can create its sandbox here: user, net and mount namespaces "
+                                "work (tier: namespaces)");
 }
 
 void probe_verdicts(struct probe_results *r)

@@ -42,6 +42,9 @@ enum root_mode { ROOT_RO, ROOT_TMPFS, ROOT_HOST };
 /* dev = minimal: a new /dev (see mount.c); none: /dev left as root gives it */
 enum dev_mode { DEV_MINIMAL, DEV_NONE };
 enum seccomp_mode { SECCOMP_DEFAULT, SECCOMP_NONE };
+/* [sandbox] fallback: what runs when the kernel refuses a user namespace
+ * (tier.h). none: nothing, exit 125 with the diagnosis. */
+enum sandbox_fallback { FALLBACK_NONE, FALLBACK_LANDLOCK };
 
 /* uid = / gid = : "current" or a number. */
 struct id_setting {
@@ -107,6 +110,7 @@ struct deny_rule {
 enum profile_key {
     K_DESCRIPTION,
     K_INCLUDE,
+    K_SANDBOX_FALLBACK,
     K_NS_USER, K_NS_MOUNT, K_NS_NET, K_NS_PID, K_NS_IPC, K_NS_UTS,
     K_UID, K_GID, K_HOSTNAME, K_NESTED_USERNS,
     K_NET_MODE, K_NET_OUTBOUND, K_NET_FORWARD,
@@ -123,6 +127,8 @@ struct profile {
     char *name;             /* as asked for: "qa" or a path */
     char *path;             /* canonical path of the top file; NULL if none */
     char *description;
+
+    enum sandbox_fallback fallback;
 
     /* Every file read, in the order read (top file first). Origins point
      * at these strings. */

@@ -35,6 +35,7 @@ static const char *const net_modes[] = {"loopback", "none", "host", NULL};
 static const char *const root_modes[] = {"ro", "tmpfs", "host", NULL};
 static const char *const dev_modes[] = {"minimal", "none", NULL};
 static const char *const seccomp_modes[] = {"default", "none", NULL};
+static const char *const fallback_modes[] = {"none", "landlock", NULL};
 
 #define FIELD(member) offsetof(struct profile, member)
 #define LIST KEY_LIST
@@ -51,6 +52,9 @@ const struct key_def profile_keys[] = {
      * files read in its header, the record under "files". */
     {"profile", "include", K_INCLUDE, KEY_LIST | KEY_OPTIONAL, 0, 0, NULL, NULL,
      parse_include, NULL, NULL, "files", json_of_files},
+
+    {"sandbox", "fallback", K_SANDBOX_FALLBACK, 0, FIELD(fallback), 0, fallback_modes, "none",
+     parse_enum, print_enum, "sandbox", "fallback", json_of_enum},
 
     {"namespaces", "user", K_NS_USER, 0, FIELD(ns[NS_USER]), 0, NULL, "yes",
      parse_bool, print_bool, "namespaces", "user", json_of_bool},
@@ -151,7 +155,7 @@ _Static_assert(sizeof profile_keys / sizeof profile_keys[0] == K_COUNT,
                "one row for each enum profile_key");
 
 const char *const profile_sections[] = {
-    "profile", "namespaces", "network", "limits", "filesystem", "environment", "security", NULL,
+    "profile", "sandbox", "namespaces", "network", "limits", "filesystem", "environment", "security", NULL,
 };
 
 const struct key_def *profile_key_find(const char *section, const char *name)

@@ -306,6 +306,20 @@ struct json_object *run_document(const struct run_facts *f, const struct sandbox
     json_object_object_add(ns, "created", created);
     json_object_object_add(o, "namespaces", ns);
 
+    /* sbx(1) TIERS: which one ran, and why not the namespaces */
+    struct json_object *tier = NULL;
+    if (res) {
+        bool landlock = res->tier == TIER_LANDLOCK;
+        tier = json_object_new_object();
+        json_object_object_add(tier, "name",
+                               json_object_new_string(landlock ? "landlock" : "namespaces"));
+        json_object_object_add(tier, "landlock_abi",
+                               landlock ? json_object_new_int(res->landlock_abi) : NULL);
+        json_object_object_add(tier, "userns_refused",
+                               landlock ? json_object_new_string(res->userns_refusal) : NULL);
+    }
+    json_object_object_add(o, "tier", tier);
+
     struct json_object *ids = json_object_new_object();
     json_object_object_add(ids, "uid", member(prof, "uid"));
     json_object_object_add(ids, "gid", member(prof, "gid"));

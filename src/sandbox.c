@@ -16,6 +16,7 @@
 #include "outbound.h"
 #include "supervise.h"
 #include "terminal.h"
+#include "tier.h"
 #include "util.h"
 
 #include <errno.h>
@@ -200,13 +201,17 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     fflush(stdout);
     fflush(stderr);
     record_step("create namespaces (clone)");
-    pid_t init_pid = ns_clone(plan.clone_flags);
+    /* fallback = landlock: the Landlock tier where the user namespace is
+     * refused (tier.h); otherwise the namespaces or exit 125, as always. */
+    pid_t init_pid = p->fallback == FALLBACK_LANDLOCK ? tier_clone(&plan, res)
+                                                      : ns_clone(plan.clone_flags);
     if (init_pid == 0) {
         close(channel[0]);
         init_main(&plan);
     }
     close(channel[1]);
-    verbose_step("namespaces created, init is pid %d outside", (int)init_pid);
+    verbose_step("%s, init is pid %d outside",
+                 plan.tier == TIER_LANDLOCK ? "Landlock tier" : "namespaces created", (int)init_pid);
     describe_sandbox(&plan, res);
     if (plan.await_cgroup) {
         sandbox_cgroup_enter(&cgroup, init_pid);
@@ -256,7 +261,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sigaction(SIGCHLD, &caller_chld, NULL);
     sandbox_plan_free(&plan);
     res->duration_us = now_us() - started;
-    verbose_step("sandbox ended: exit status %d", res->exit_status);
+    verbose_step("sandbox ended (%s tier): exit status %d", tier_name(res->tier), res->exit_status);
     /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */
     if (log_verbosity >= LOG_NORMAL)
         ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);

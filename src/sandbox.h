@@ -13,6 +13,9 @@
 
 struct ledger;
 
+/* sbx(1) TIERS: how the sandbox was made (tier.h). */
+enum sandbox_tier { TIER_NAMESPACES, TIER_LANDLOCK };
+
 struct sandbox_request {
     const struct profile *profile;
     char *const *argv;      /* the command; argv[0] looked up in PATH inside */
@@ -61,6 +64,9 @@ struct sandbox_result {
     bool ns_created[NS_COUNT];  /* clone() made it; false for net under mode = host */
     uint32_t uid_inside, uid_outside, gid_inside, gid_outside; /* the id map's one line */
     bool loopback_up;           /* the supervisor brought lo up in the sandbox's netns */
+    enum sandbox_tier tier;     /* the tier that ran */
+    int landlock_abi;           /* the Landlock tier: the kernel's ABI version */
+    char userns_refusal[768];   /* the Landlock tier: why the user namespace could not be had */
 };
 
 /* Runs req->argv in a new sandbox and waits for it. Setup failures exit

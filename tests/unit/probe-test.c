@@ -135,8 +135,8 @@ static void test_verdicts(void)
     is_str(r.descriptors.reason, "an async runtime gets enough descriptors: RLIMIT_NOFILE soft "
            "limit 20000 >= 4096", "descriptors: names the soft limit");
     ok(r.sandbox.ok, "sandbox: all three namespaces ok");
-    is_str(r.sandbox.reason, "sbx can create its sandbox here: user, net and mount namespaces work",
-           "sandbox: the full sentence");
+    is_str(r.sandbox.reason, "sbx can create its sandbox here: user, net and mount namespaces work "
+           "(tier: namespaces)", "sandbox: the full sentence, naming the tier");
 
     /* ::1 missing is no policy: still ok, and said */
     r.checks[CHECK_LO6_BIND].status = r.checks[CHECK_LO6_CONNECT].status = PROBE_UNAVAILABLE;
@@ -200,7 +200,16 @@ static void test_verdicts(void)
     probe_verdicts(&r);
     ok(!r.sandbox.ok, "sandbox: a denied net namespace fails it");
     is_str(r.sandbox.reason, "sbx cannot create its sandbox here: net_namespace: unshare(CLONE_NEWNET): "
-           "Operation not permitted", "sandbox: names the first failing namespace and its detail");
+           "Operation not permitted (tier: none, and no Landlock for --fallback landlock either)",
+           "sandbox: names the first failing namespace and its detail, and the tier");
+    /* with Landlock, the tier sbx run takes under fallback = landlock */
+    r.checks[CHECK_LANDLOCK].has_number = true;
+    r.checks[CHECK_LANDLOCK].number = 7;
+    probe_verdicts(&r);
+    ok(!r.sandbox.ok && !strcmp(r.tier, "landlock"), "sandbox: no namespaces but Landlock: tier landlock");
+    ok(strstr(r.sandbox.reason, "(tier: landlock with --fallback landlock or [sandbox] fallback = "
+              "landlock (Landlock ABI 7; sbx(1) TIERS), else none)") != NULL,
+       "sandbox: says the Landlock tier needs the fallback, and its ABI");
     probe_results_free(&r);
 }
 

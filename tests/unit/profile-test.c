@@ -445,6 +445,8 @@ static const char roundtrip_ini[] =
     "[profile]\n"
     "description = every key once\n"
     "include = rt-base\n"
+    "[sandbox]\n"
+    "fallback = landlock\n"
     "[namespaces]\n"
     "user = yes\nmount = yes\nnet = yes\npid = no\nipc = no\nuts = no\n"
     "uid = 0\ngid = 4321\nhostname = rt.example\nnested_userns = no\n"

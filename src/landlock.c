@@ -1,0 +1,617 @@
+#include "config.h"
+
+#include "landlock.h"
+
+#include "caps.h"
+#include "log.h"
+#include "lookup.h"
+#include "mount-plan.h"
+#include "protect.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <ftw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/landlock.h>
+
+/* Debian's linux-libc-dev may predate the ABI this kernel has: the
+ * constants below are the kernel's uapi values (include/uapi/linux/
+ * landlock.h), fixed once released. The attribute struct is our own,
+ * with the fields of ABI 6, and its size tells the kernel which fields
+ * we know (it accepts a smaller one from older callers). */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#define SBX_LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#define SBX_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define SBX_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#define SBX_LANDLOCK_RULE_NET_PORT 2
+
+struct sbx_landlock_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
+struct sbx_landlock_net_port_attr {
+    uint64_t allowed_access;
+    uint64_t port;
+};
+
+#define FS_READ_FILE (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE)
+#define FS_READ (FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+/* the rights the kernel accepts on a rule whose object is not a directory */
+#define FS_FILE_RIGHTS (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+                        LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+                        LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define FS_DEVICE (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+                   LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_READ_DIR)
+
+int landlock_abi_version(void)
+{
+    long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return v < 0 ? -1 : (int)v;
+}
+
+/* The filesystem rights each ABI handles: an ABI 1 kernel rejects a
+ * ruleset naming a right it does not know. */
+static uint64_t fs_rights_of_abi(int abi)
+{
+    uint64_t r = (1ULL << 13) - 1; /* ABI 1: EXECUTE .. MAKE_SYM */
+    if (abi >= 2)
+        r |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3)
+        r |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    if (abi >= 5)
+        r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    return r;
+}
+
+/* What the checks below found: refusals stop the run, notes are printed. */
+struct findings {
+    struct strv refused;
+    const struct profile *p;
+};
+
+static void refuse(struct findings *f, const struct origin *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void refuse(struct findings *f, const struct origin *at, const char *fmt, ...)
+{
+    char where[512];
+    origin_format(at, where, sizeof where);
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = NULL;
+    if (vasprintf(&what, fmt, ap) < 0)
+        what = NULL;
+    va_end(ap);
+    strv_push(&f->refused, xasprintf("%s: %s", where, what ? what : "?"));
+    free(what);
+}
+
+static void add_rule_of(struct landlock_plan *plan, const char *path, uint64_t access,
+                        bool is_dir, bool listed)
+{
+    access &= plan->handled_fs;
+    if (!is_dir)
+        access &= FS_FILE_RIGHTS;
+    if (!access)
+        return;
+    xgrow((void **)&plan->rules, &plan->caprules, plan->nrules + 1, sizeof *plan->rules);
+    plan->rules[plan->nrules++] = (struct landlock_path_rule){ xstrdup(path), access, listed };
+}
+
+static void add_rule(struct landlock_plan *plan, const char *path, uint64_t access, bool is_dir)
+{
+    add_rule_of(plan, path, access, is_dir, false);
+}
+
+/* Paths the tier takes out of the read-only host: hidden objects, and
+ * /dev or /proc when the profile wants them other than the host's. */
+struct excluded {
+    char **v;
+    size_t n, cap;
+};
+
+static void exclude(struct excluded *x, const char *path)
+{
+    xgrow((void **)&x->v, &x->cap, x->n + 1, sizeof *x->v);
+    x->v[x->n++] = xstrdup(path);
+}
+
+static bool is_excluded(const struct excluded *x, const char *path)
+{
+    for (size_t i = 0; i < x->n; i++)
+        if (!strcmp(x->v[i], path))
+            return true;
+    return false;
+}
+
+static bool holds_excluded(const struct excluded *x, const char *dir)
+{
+    for (size_t i = 0; i < x->n; i++)
+        if (strcmp(x->v[i], dir) && mount_path_within(x->v[i], dir))
+            return true;
+    return false;
+}
+
+/* Landlock only ever adds: a right granted on a directory holds for
+ * everything beneath it, and no rule can take it back below. So "the
+ * host readable except these paths" is granted piecewise: a directory
+ * with nothing excluded below it gets `access` whole; one that holds an
+ * excluded path gets READ_DIR only (listing, which then also holds below
+ * it: the names in a hidden directory stay listable, not its files'
+ * contents) and each of its entries is granted the same way, the
+ * excluded ones skipped. Symlinks are skipped: a rule applies to the
+ * object a path walk reaches, and their targets get their own rule where
+ * they are. The walk reads the host's directories as they are now: an
+ * entry made later next to an excluded path (only possible in a
+ * directory the caller can write) gets nothing. */
+static void grant_except(struct landlock_plan *plan, const struct excluded *x, const char *dir,
+                         uint64_t access)
+{
+    if (is_excluded(x, dir))
+        return;
+    if (!holds_excluded(x, dir)) {
+        add_rule(plan, dir, access, true);
+        return;
+    }
+    add_rule(plan, dir, LANDLOCK_ACCESS_FS_READ_DIR, true);
+    DIR *d = opendir(dir);
+    if (!d)
+        die_errno("listing %s to take the hidden paths below it out of the "
+                  "read-only host", dir);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *child = xasprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name);
+        struct stat st;
+        if (!is_excluded(x, child) && lstat(child, &st) == 0 && !S_ISLNK(st.st_mode)) {
+            if (S_ISDIR(st.st_mode) && holds_excluded(x, child))
+                grant_except(plan, x, child, access);
+            else
+                add_rule_of(plan, child, access, S_ISDIR(st.st_mode), true);
+        }
+        free(child);
+    }
+    closedir(d);
+}
+
+/* The first unix socket below a directory to hide (nftw: no symlink
+ * followed, no other file system entered), or NULL. */
+static char *socket_found;
+
+static int note_socket(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)type;
+    (void)ftw;
+    if (!S_ISSOCK(st->st_mode))
+        return 0;
+    socket_found = xstrdup(path);
+    return 1;
+}
+
+static char *socket_below(const char *dir)
+{
+    socket_found = NULL;
+    nftw(dir, note_socket, 16, FTW_PHYS | FTW_MOUNT);
+    return socket_found;
+}
+
+/* A rule's path as the kernel will see it: every symlink followed. NULL
+ * when it does not exist (errno set). */
+static char *canonical(const char *path)
+{
+    return realpath(path, NULL);
+}
+
+struct rw_dir {
+    char *path;            /* canonical */
+    const struct fs_rule *rule;
+};
+
+/* The protected paths (protect.h) that a writable rule holds: the
+ * namespace tier binds them read-only there; Landlock cannot take write
+ * access back below a writable directory, so each one that exists (or
+ * that sbx would have to make) is refused, with the way out. */
+static void check_protected(struct findings *f, const struct profile *p, const char *home,
+                            const struct rw_dir *rw, size_t nrw)
+{
+    struct profile_search search;
+    profile_search_from_env(&search);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    struct protect_inputs in = {
+        .home = home, .xdg_config_home = getenv("XDG_CONFIG_HOME"), .path_env = getenv("PATH"),
+        .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
+    };
+    struct protect_list list = { 0 };
+    protect_list_build(&list, &in);
+    profile_search_free(&search);
+
+    struct strv candidates = { 0 };
+    struct strv whys = { 0 };
+    for (size_t i = 0; i < list.n; i++) {
+        bool unprotected = false;
+        for (size_t u = 0; !list.v[i].own && u < p->unprotect.n; u++)
+            unprotected |= !strcmp(p->unprotect.v[u].value, list.v[i].path);
+        struct stat st;
+        bool exists = lstat(list.v[i].path, &st) == 0;
+        if (unprotected || (!exists && list.v[i].missing == PROTECT_MISSING_IGNORE))
+            continue;
+        strv_push(&candidates, xstrdup(list.v[i].path));
+        strv_push(&whys, xstrdup(list.v[i].why ? list.v[i].why : "the host reads it later"));
+    }
+    size_t nnames;
+    const struct protected_name *names = protect_project_names(&nnames);
+    for (size_t r = 0; r < nrw; r++) {
+        for (size_t k = 0; k < nnames; k++) {
+            char *path = xasprintf("%s%s", rw[r].path, names[k].name);
+            bool unprotected = false;
+            for (size_t u = 0; u < p->unprotect.n; u++)
+                unprotected |= !strcmp(p->unprotect.v[u].value, path);
+            struct stat st;
+            if (!unprotected && lstat(path, &st) == 0) {
+                strv_push(&candidates, path);
+                strv_push(&whys, xstrdup(names[k].why ? names[k].why : "the host reads it later"));
+            } else {
+                free(path);
+            }
+        }
+    }
+    for (size_t c = 0; c < candidates.n; c++) {
+        for (size_t r = 0; r < nrw; r++) {
+            if (!mount_path_within(candidates.v[c], rw[r].path))
+                continue;
+            refuse(f, &rw[r].rule->at,
+                   "rw = %s holds the protected %s (%s), which the namespace tier keeps "
+                   "read-only; Landlock cannot take write access back below a writable "
+                   "directory: make a narrower directory writable, or accept it with "
+                   "`unprotect = %s`",
+                   rw[r].rule->path, candidates.v[c], whys.v[c], candidates.v[c]);
+            break;
+        }
+    }
+    strv_free(&candidates);
+    strv_free(&whys);
+    protect_list_free(&list);
+}
+
+static void check_filesystem(struct findings *f, struct landlock_plan *plan,
+                             const struct profile *p, const char *home)
+{
+    struct excluded x = { 0 };
+    struct rw_dir *rw = NULL;
+    size_t nrw = 0, caprw = 0;
+    uint64_t base = 0;
+
+    if (p->root == ROOT_TMPFS)
+        refuse(f, &p->at[K_FS_ROOT], "root = tmpfs: an empty root needs a mount namespace; "
+               "the Landlock tier shows the host read-only (root = ro)");
+    else if (p->root == ROOT_RO && plan->abi < 3)
+        refuse(f, &p->at[K_FS_ROOT], "root = ro: Landlock ABI %d cannot refuse truncate(2) "
+               "(ABI 3, Linux 6.2): the host would not be read-only", plan->abi);
+    base = p->root == ROOT_HOST ? plan->handled_fs : FS_READ;
+
+    /* A later rule on the same path wins, as in the mount plan. */
+    char **paths = xcalloc(p->nfs ? p->nfs : 1, sizeof *paths);
+    int *errs = xcalloc(p->nfs ? p->nfs : 1, sizeof *errs);
+    for (size_t i = 0; i < p->nfs; i++) {
+        paths[i] = canonical(p->fs[i].path);
+        errs[i] = paths[i] ? 0 : errno;
+    }
+    for (size_t i = 0; i < p->nfs; i++) {
+        const struct fs_rule *r = &p->fs[i];
+        char *path = paths[i];
+        if (!path) {
+            if (!(r->optional && errs[i] == ENOENT))
+                refuse(f, &r->at, "%s = %s: %s", fs_kind_name(r->kind), r->path,
+                       strerror(errs[i]));
+            continue;
+        }
+        bool shadowed = false;
+        for (size_t j = i + 1; j < p->nfs; j++)
+            shadowed |= paths[j] && !strcmp(paths[j], path);
+        if (shadowed)
+            continue;
+        struct stat st;
+        bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        switch (r->kind) {
+        case FS_TMPFS:
+            refuse(f, &r->at, "tmpfs = %s: an empty private directory there needs a mount "
+                   "namespace; making the host's %s writable instead would share it with the "
+                   "host, so sbx does neither: remove the rule (%s stays the host's, "
+                   "read-only) or make it writable with rw = %s", r->path, path, path, path);
+            break;
+        case FS_HIDE:
+            /* Landlock can refuse access, not make a path vanish: the
+             * command still sees that it exists (stat, the listing of its
+             * parent, the names inside a hidden directory), never what
+             * its files hold. sbx takes that as the expression of hide,
+             * except where Landlock cannot refuse at all: connect(2) to
+             * a unix socket is not a Landlock right (up to ABI 7). */
+            char *sock = S_ISDIR(st.st_mode) ? socket_below(path) : NULL;
+            if (S_ISSOCK(st.st_mode))
+                refuse(f, &r->at, "hide = %s: a unix socket: Landlock cannot refuse connect(2) "
+                       "to it, and only a mount namespace can hide it", r->path);
+            else if (sock)
+                refuse(f, &r->at, "hide = %s holds the unix socket %s: Landlock cannot refuse "
+                       "connect(2) to it, and only a mount namespace can hide it", r->path, sock);
+            else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+                refuse(f, &r->at, "hide = %s: neither a file nor a directory: only a mount "
+                       "namespace can hide it", r->path);
+            else
+                exclude(&x, path);
+            free(sock);
+            break;
+        case FS_RW:
+            xgrow((void **)&rw, &caprw, nrw + 1, sizeof *rw);
+            rw[nrw++] = (struct rw_dir){ xstrdup(path), r };
+            add_rule(plan, path, plan->handled_fs, is_dir);
+            break;
+        case FS_RO:
+            if (p->root == ROOT_HOST)
+                refuse(f, &r->at, "ro = %s under root = host: Landlock cannot take write access "
+                       "back below what it granted", r->path);
+            else
+                add_rule(plan, path, FS_READ, is_dir);
+            break;
+        }
+    }
+
+    /* Rules inside a writable directory: Landlock grants, never takes
+     * back, so nothing below an rw rule can be read-only or hidden. */
+    for (size_t i = 0; i < p->nfs; i++) {
+        const struct fs_rule *r = &p->fs[i];
+        if (r->kind != FS_RO && r->kind != FS_HIDE)
+            continue;
+        const char *path = paths[i];
+        for (size_t w = 0; path && w < nrw; w++) {
+            if (!mount_path_within(path, rw[w].path) || rw[w].rule == r)
+                continue;
+            char at[512];
+            refuse(f, &r->at, "%s = %s lies inside rw = %s (%s): Landlock cannot take write "
+                   "access back below a writable directory", fs_kind_name(r->kind), r->path,
+                   rw[w].rule->path, origin_format(&rw[w].rule->at, at, sizeof at));
+            break;
+        }
+    }
+
+    if (!p->proc)
+        exclude(&x, "/proc");
+    if (p->dev == DEV_MINIMAL) {
+        /* dev = minimal: what the namespace tier's /dev holds, the host's
+         * nodes, and nothing else of the host's /dev (a root caller could
+         * read a disk: a block device is root's by mode alone). /dev/shm
+         * stays the host's, read-only. */
+        exclude(&x, "/dev");
+        static const char *const nodes[] = { "/dev/null", "/dev/zero", "/dev/full",
+                                             "/dev/random", "/dev/urandom", "/dev/tty",
+                                             "/dev/ptmx" };
+        for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+            if (access(nodes[i], F_OK) == 0)
+                add_rule(plan, nodes[i], FS_DEVICE, false);
+        if (access("/dev/pts", F_OK) == 0)
+            add_rule(plan, "/dev/pts", FS_DEVICE, true);
+        add_rule(plan, "/dev", LANDLOCK_ACCESS_FS_READ_DIR, true);
+    }
+    if (p->root != ROOT_TMPFS)
+        grant_except(plan, &x, "/", base);
+
+    check_protected(f, p, home, rw, nrw);
+    for (size_t i = 0; i < p->nfs; i++)
+        free(paths[i]);
+    free(paths);
+    free(errs);
+    for (size_t i = 0; i < nrw; i++)
+        free(rw[i].path);
+    free(rw);
+    for (size_t i = 0; i < x.n; i++)
+        free(x.v[i]);
+    free(x.v);
+}
+
+static void check_network(struct findings *f, struct landlock_plan *plan, const struct profile *p)
+{
+    bool own_net = p->ns[NS_NET] && p->net_mode != NET_HOST;
+    if (!own_net)
+        return;
+    if (p->outbound)
+        refuse(f, &p->at[K_NET_OUTBOUND], "outbound = yes: pasta's network needs a network "
+               "namespace; the Landlock tier has none (mode = host gives the host's network)");
+    if (plan->abi < 4) {
+        refuse(f, &p->at[K_NET_MODE], "mode = %s: Landlock ABI %d cannot refuse TCP (ABI 4, "
+               "Linux 6.7), and there is no network namespace: set mode = host to run with the "
+               "host's network", net_mode_name(p->net_mode), plan->abi);
+        return;
+    }
+    plan->handled_net = SBX_LANDLOCK_ACCESS_NET_BIND_TCP | SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP;
+    if (p->net_mode == NET_LOOPBACK && p->nforward) {
+        plan->connect_ports = xcalloc(p->nforward, sizeof *plan->connect_ports);
+        memcpy(plan->connect_ports, p->forward, p->nforward * sizeof *p->forward);
+        plan->nports = p->nforward;
+    }
+    char at[512];
+    /* Not refused: the profile asked for less network than the host's,
+     * and TCP is most of it; what is left open is said on every run. */
+    warn("%s: mode = %s: no network namespace here, so no private loopback: the "
+         "command shares the host's network; Landlock refuses every TCP bind and every TCP "
+         "connect%s; UDP, ICMP and unix sockets are not restricted",
+         origin_format(&p->at[K_NET_MODE], at, sizeof at), net_mode_name(p->net_mode),
+         plan->nports ? " but to the forward ports" : "");
+}
+
+static void check_identity(struct findings *f, const struct profile *p)
+{
+    if (!p->uid.current)
+        refuse(f, &p->at[K_UID], "uid = %u: another uid inside needs a user namespace",
+               (unsigned)p->uid.value);
+    if (!p->gid.current)
+        refuse(f, &p->at[K_GID], "gid = %u: another gid inside needs a user namespace",
+               (unsigned)p->gid.value);
+    if (p->capabilities.n)
+        refuse(f, &p->at[K_SEC_CAPABILITIES], "capabilities = %s...: without a user namespace "
+               "a kept capability is one over the host", p->capabilities.v[0].value);
+    if (!p->no_new_privs)
+        refuse(f, &p->at[K_SEC_NO_NEW_PRIVS], "no_new_privs = no: Landlock and the seccomp "
+               "filter are installed without privilege only under no_new_privs, and nothing "
+               "else keeps a set-user-ID program from running as its owner on the host");
+}
+
+/* What the namespaces would have been, said once per run: the profile's
+ * [namespaces] describe the namespace tier, and the caller chose a tier
+ * that has none. What stands in for them is named. */
+static void describe_tier(const struct landlock_plan *plan, const struct profile *p)
+{
+    char shared[256] = "";
+    size_t used = 0;
+    if (p->ns[NS_PID])
+        used += (size_t)snprintf(shared + used, sizeof shared - used, "%sprocesses (pid)",
+                                 used ? ", " : "");
+    if (p->ns[NS_IPC] && used < sizeof shared)
+        used += (size_t)snprintf(shared + used, sizeof shared - used, "%sSystem V IPC and POSIX "
+                                 "message queues (ipc)", used ? ", " : "");
+    if (p->ns[NS_UTS] && used < sizeof shared)
+        snprintf(shared + used, sizeof shared - used, "%shostname (uts%s%s)", used ? ", " : "",
+                 p->hostname ? ": not " : "", p->hostname ? p->hostname : "");
+    notice("the Landlock tier (Landlock ABI %d) has no namespaces: the command shares the "
+           "host's %s; signals and abstract unix sockets %s; it runs as uid %u, the caller; "
+           "outside rw, Landlock keeps file contents read-only, not metadata (chmod, chown, "
+           "utimes, xattrs of the caller's own files)",
+           plan->abi, *shared ? shared : "namespaces",
+           plan->scoped ? "are scoped to the sandbox" : "are not scoped (Landlock ABI < 6)",
+           (unsigned)getuid());
+}
+
+void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->abi = landlock_abi_version();
+    if (plan->abi < 1)
+        die_errno("Landlock is not available (landlock_create_ruleset); the "
+                  "kernel needs CONFIG_SECURITY_LANDLOCK and landlock in its lsm= list");
+    plan->handled_fs = fs_rights_of_abi(plan->abi);
+    struct findings f = { .p = p };
+    check_identity(&f, p);
+    if (plan->abi >= 6)
+        plan->scoped = SBX_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | SBX_LANDLOCK_SCOPE_SIGNAL;
+    else {
+        /* Without scoping, the command signals every process of the
+         * caller's uid and connects to every abstract socket of the
+         * host's network namespace: what pid and net namespaces stop. */
+        if (p->ns[NS_PID])
+            refuse(&f, &p->at[K_NS_PID], "pid = yes: Landlock ABI %d cannot keep the command "
+                   "from signalling host processes (ABI 6, Linux 6.12): set pid = no to accept "
+                   "that", plan->abi);
+        if (p->ns[NS_NET] && p->net_mode != NET_HOST)
+            refuse(&f, &p->at[K_NS_NET], "net = yes: Landlock ABI %d cannot keep the command "
+                   "from the host's abstract unix sockets (ABI 6, Linux 6.12): set mode = host "
+                   "to accept that", plan->abi);
+    }
+    check_network(&f, plan, p);
+    check_filesystem(&f, plan, p, home);
+    if (f.refused.n) {
+        for (size_t i = 0; i < f.refused.n; i++)
+            warn("%s", f.refused.v[i]);
+        size_t n = f.refused.n;
+        strv_free(&f.refused);
+        die("%zu rule%s of profile %s cannot be expressed without namespaces "
+            "(above); nothing was started", n, n == 1 ? "" : "s", p->name ? p->name : "(built-in)");
+    }
+    strv_free(&f.refused);
+    describe_tier(plan, p);
+    verbose_step("%zu path rules, %zu TCP connect ports", plan->nrules, plan->nports);
+}
+
+void landlock_plan_free(struct landlock_plan *plan)
+{
+    for (size_t i = 0; i < plan->nrules; i++)
+        free(plan->rules[i].path);
+    free(plan->rules);
+    free(plan->connect_ports);
+    memset(plan, 0, sizeof *plan);
+}
+
+void landlock_apply(const struct landlock_plan *plan)
+{
+    struct sbx_landlock_ruleset_attr attr = {
+        .handled_access_fs = plan->handled_fs,
+        .handled_access_net = plan->handled_net,
+        .scoped = plan->scoped,
+    };
+    /* The size says which fields we fill: an ABI 1..3 kernel refuses
+     * (E2BIG) an attribute with non-zero fields it does not know. */
+    size_t size = plan->abi >= 6 ? sizeof attr
+                  : plan->abi >= 4 ? offsetof(struct sbx_landlock_ruleset_attr, scoped)
+                                   : sizeof attr.handled_access_fs;
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+    if (ruleset < 0)
+        die_errno("landlock_create_ruleset");
+    for (size_t i = 0; i < plan->nrules; i++) {
+        int fd = open(plan->rules[i].path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        /* an entry next to a hidden path, removed since sbx listed it
+         * (a temporary file in /tmp): nothing left to grant */
+        if (fd < 0 && errno == ENOENT && plan->rules[i].listed)
+            continue;
+        if (fd < 0)
+            die_errno("opening %s for its Landlock rule", plan->rules[i].path);
+        /* what was a directory when listed may be a file now: the kernel
+         * takes only file rights on a file (EINVAL otherwise) */
+        struct stat st;
+        uint64_t access = plan->rules[i].access;
+        if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+            access &= FS_FILE_RIGHTS;
+        struct landlock_path_beneath_attr rule = { .allowed_access = access, .parent_fd = fd };
+        if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0)
+            die_errno("landlock_add_rule on %s", plan->rules[i].path);
+        close(fd);
+    }
+    for (size_t i = 0; i < plan->nports; i++) {
+        struct sbx_landlock_net_port_attr port = {
+            .allowed_access = SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP, .port = plan->connect_ports[i],
+        };
+        if (syscall(SYS_landlock_add_rule, ruleset, SBX_LANDLOCK_RULE_NET_PORT, &port, 0) < 0)
+            die_errno("landlock_add_rule for TCP port %u",
+                      (unsigned)plan->connect_ports[i]);
+    }
+    if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+        die_errno("landlock_restrict_self");
+    close(ruleset);
+}
+
+void landlock_drop_privileges(void)
+{
+    if (capability_in_effective_set(CAP_SETPCAP)) {
+        privileges_drop(0, true);
+        return;
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+        die_errno("clearing the ambient capability set");
+    cap_t none = cap_init();
+    if (!none)
+        die_errno("cap_init");
+    if (cap_set_proc(none) < 0)
+        die_errno("clearing the capability sets");
+    cap_free(none);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
+}

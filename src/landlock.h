@@ -1,0 +1,64 @@
+/* The Landlock tier: a sandbox without namespaces, for hosts that refuse
+ * user namespaces (AppArmor's restriction, a container's seccomp profile,
+ * user.max_user_namespaces = 0), chosen only by [sandbox] fallback =
+ * landlock or --fallback landlock (tier.h decides when it runs).
+ *
+ * The supervisor checks the whole profile against what Landlock (and the
+ * rest of the tier: seccomp, limits, capabilities, a subreaper) can
+ * express, refuses at start every rule it cannot, naming it, warns about
+ * what the tier gives instead of a namespace, and plans the rules; the
+ * command applies them just before its seccomp filter. sbx(1) TIERS has
+ * the table of what each tier guarantees. */
+#ifndef SBX_LANDLOCK_H
+#define SBX_LANDLOCK_H
+
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One Landlock path-beneath rule: access granted on the object at path
+ * (a canonical path, opened O_PATH|O_NOFOLLOW by the command). */
+struct landlock_path_rule {
+    char *path;
+    uint64_t access;
+    bool listed;   /* an entry of a directory read at start: gone by now is fine */
+};
+
+struct landlock_plan {
+    int abi;                  /* the kernel's Landlock ABI version */
+    uint64_t handled_fs;      /* every filesystem right this ABI knows */
+    uint64_t handled_net;     /* TCP bind/connect (ABI >= 4) unless mode = host */
+    uint64_t scoped;          /* abstract unix sockets and signals (ABI >= 6) */
+    struct landlock_path_rule *rules;
+    size_t nrules, caprules;
+    uint16_t *connect_ports;  /* TCP connect allowed to these ([network] forward) */
+    size_t nports;
+};
+
+/* The kernel's Landlock ABI version, or -1 with errno (ENOSYS: not built
+ * in; EOPNOTSUPP: built in but not enabled at boot). */
+int landlock_abi_version(void);
+
+/* In the supervisor, before anything of the tier starts: checks every
+ * rule of p against what this kernel's Landlock can express, prints each
+ * refusal ("FILE:LINE: rule: why") and exits 125 when there is one;
+ * prints what the tier gives instead of namespaces; fills plan. */
+void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home);
+void landlock_plan_free(struct landlock_plan *plan);
+
+/* In the command's process (a vfork() child: allocates nothing), with
+ * no_new_privs set: builds the ruleset and restricts the process. Dies
+ * (exit 125) naming the path or the call that failed. */
+void landlock_apply(const struct landlock_plan *plan);
+
+/* In the command's process of the Landlock tier, instead of
+ * privileges_drop(): without a user namespace a non-root caller has no
+ * CAP_SETPCAP to empty the bounding set, and needs none: with
+ * no_new_privs no execve() can gain a capability. Clears the ambient,
+ * inheritable, permitted and effective sets, and the bounding set where
+ * the caller may (root), then sets no_new_privs. */
+void landlock_drop_privileges(void);
+
+#endif
