@@ -5,3 +5,7 @@
 check_PROGRAMS += tests/helpers/agent-battery
 TESTS += tests/integration/agents-battery.sh tests/integration/agents-audit.sh
 EXTRA_DIST += tests/integration/agents-battery.sh tests/integration/agents-audit.sh
+# The tools the test installs when $SBX_AGENT_TOOLS names none (a download
+# cache of the build tree, kept by `make clean`, gone with distclean).
+distclean-local:
+	-rm -rf tests/agent-tools
