@@ -59,6 +59,16 @@ static void row_rc(const char *key, long rc, int err)
     row(key, rc >= 0 ? "ok" : errname(err));
 }
 
+/* The row of one call: errno read after the call (in row_rc(k, call(),
+ * errno) the order of the arguments' evaluation is unspecified, and GCC
+ * reads errno first). */
+#define ROW_CALL(key, call)                                                                        \
+    do {                                                                                           \
+        long rc_ = (call);                                                                         \
+        int errno_ = errno;                                                                        \
+        row_rc((key), rc_, errno_);                                                                \
+    } while (0)
+
 /* ------------------------------------------------------------------ */
 /* Sockets                                                              */
 
@@ -129,7 +139,7 @@ static void probe_inet(int family, const char *name, const char *lo_text)
         socklen_t blen = sizeof bound;
         getsockname(b, (struct sockaddr *)&bound, &blen);
         int c = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        row_rc(key, c < 0 ? -1 : connect(c, (struct sockaddr *)&bound, blen), errno);
+        ROW_CALL(key, c < 0 ? -1 : connect(c, (struct sockaddr *)&bound, blen));
         if (c >= 0)
             close(c);
     } else {
@@ -183,15 +193,15 @@ static void probe_outside(void)
     if (s < 0) {
         row("inet tcp connect 192.0.2.1 (outside)", "skipped");
     } else {
-        row_rc("inet tcp connect 192.0.2.1 (outside)", connect(s, (struct sockaddr *)&a, sizeof a), errno);
+        ROW_CALL("inet tcp connect 192.0.2.1 (outside)", connect(s, (struct sockaddr *)&a, sizeof a));
         close(s);
     }
     s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (s < 0) {
         row("inet udp sendto 192.0.2.1 (outside)", "skipped");
     } else {
-        row_rc("inet udp sendto 192.0.2.1 (outside)",
-               sendto(s, "x", 1, MSG_DONTWAIT, (struct sockaddr *)&a, sizeof a), errno);
+        ROW_CALL("inet udp sendto 192.0.2.1 (outside)",
+                 sendto(s, "x", 1, MSG_DONTWAIT, (struct sockaddr *)&a, sizeof a));
         close(s);
     }
 }
@@ -212,7 +222,7 @@ static void probe_unix(void)
             row("unix stream connect abstract", errname(errno));
         } else if (rc == 0) {
             int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-            row_rc("unix stream connect abstract", c < 0 ? -1 : connect(c, (struct sockaddr *)&a, len), errno);
+            ROW_CALL("unix stream connect abstract", c < 0 ? -1 : connect(c, (struct sockaddr *)&a, len));
             if (c >= 0)
                 close(c);
         } else {
@@ -231,7 +241,7 @@ static void probe_unix(void)
         struct sockaddr_un a = {.sun_family = AF_UNIX};
         int n = snprintf(a.sun_path + 1, sizeof a.sun_path - 1, "sbx-battery-absent-%d", (int)getpid());
         socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
-        row_rc("unix stream connect absent abstract name", connect(s, (struct sockaddr *)&a, len), errno);
+        ROW_CALL("unix stream connect absent abstract name", connect(s, (struct sockaddr *)&a, len));
         close(s);
     } else {
         row("unix stream connect absent abstract name", "skipped");
