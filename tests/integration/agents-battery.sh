@@ -87,65 +87,77 @@ known() {
     [ "$(id -u)" = 0 ] && header "$1" | sed -n 's/^# differs as root: //p'
 }
 
+# unexpected_rows REAL SBX KNOWN-KEYS: the rows whose values differ and
+# whose key is not listed, as "KEY: REAL (real) / SBX (sbx)"
+unexpected_rows() {
+    while IFS= read -r line; do
+        key=${line%%: *}
+        real=$(value "$1" "$key") mine=$(value "$2" "$key")
+        [ "$real" = "$mine" ] && continue
+        grep -qxF "$key" "$3" && continue
+        printf '%s: %s (real) / %s (sbx)\n' "$key" "$real" "$mine"
+    done <"$base/host.out"
+}
+# stale_keys REAL SBX KNOWN-KEYS: the listed keys that name no row or
+# whose values agree
+stale_keys() {
+    while IFS= read -r key; do
+        if ! keys "$base/host.out" | grep -qxF "$key"; then
+            printf '%s: no such row\n' "$key"
+        elif [ "$(value "$1" "$key")" = "$(value "$2" "$key")" ]; then
+            printf '%s: both say %s\n' "$key" "$(value "$2" "$key")"
+        fi
+    done <"$3"
+}
+# check_that STATUS DESCRIPTION [DIAGNOSTIC]: ok, with the diagnostic
+# printed when it fails
+check_that() {
+    if [ "$1" = 0 ]; then pass "$2"; else fail "$2"; [ -n "${3:-}" ] && diag "$3"; fi
+    return 0
+}
+
 "$battery" >"$base/host.out" 2>"$base/host.err"
 rows=$(keys "$base/host.out" | wc -l)
 [ "$rows" -ge 60 ] && [ "$(keys "$base/host.out" | sort -u | wc -l)" = "$rows" ]
-ok $? "the battery prints $rows rows, each key once"
+check_that $? "the battery prints $rows rows, each key once" "$(cat "$base/host.out" "$base/host.err")"
 
 for p in $profiles; do
     real_run $p >"$base/$p.real" 2>"$base/$p.real.err"
     st=$?
     [ $st = 0 ] && [ "$(keys "$base/$p.real")" = "$(keys "$base/host.out")" ]
-    ok $? "$p: the real tool ran the whole battery (exit $st)" ||
-        { diag "stderr:"; diag "$(tail -5 "$base/$p.real.err")"; }
+    check_that $? "$p: the real tool ran the whole battery (exit $st)" "$(tail -5 "$base/$p.real.err")"
     "$SBX" run --profile "$p" -- "$battery" >"$base/$p.sbx" 2>"$base/$p.sbx.err"
     st=$?
     [ $st = 0 ] && [ "$(keys "$base/$p.sbx")" = "$(keys "$base/host.out")" ]
-    ok $? "$p: sbx ran the whole battery (exit $st)" || diag "$(tail -5 "$base/$p.sbx.err")"
+    check_that $? "$p: sbx ran the whole battery (exit $st)" "$(tail -5 "$base/$p.sbx.err")"
 done
 
-# The comparison can fail: outside a sandbox, and under default, rows the
-# tools take away are there.
+# The comparison can fail: outside a sandbox the battery differs from each
+# tool, and under the default profile the row by row check below flags
+# rows of codex read-only.
 for p in $profiles; do
-    if cmp -s "$base/host.out" "$base/$p.real"; then
-        fail "$p: without a sandbox the battery differs from the real tool"
-    else
-        pass "$p: without a sandbox the battery differs from the real tool ($(diff "$base/host.out" "$base/$p.real" | grep -c '^<') rows)"
-    fi
+    ! cmp -s "$base/host.out" "$base/$p.real"
+    check_that $? "$p: without a sandbox the battery differs from the real tool ($(diff "$base/host.out" "$base/$p.real" | grep -c '^<') rows)"
 done
 "$SBX" run --profile default -- "$battery" >"$base/default.sbx" 2>/dev/null
-n=$(diff "$base/default.sbx" "$base/codex-read-only.real" | grep -c '^<')
+header codex-read-only | sed -n 's/^# differs: //p' | sed 's/: .*//' >"$base/default.known.keys"
+n=$(unexpected_rows "$base/codex-read-only.real" "$base/default.sbx" "$base/default.known.keys" | wc -l)
 [ "$n" -gt 5 ]
-ok $? "under the default profile $n rows differ from codex read-only (so a wrong profile is caught)"
+check_that $? "under the default profile the check flags $n rows of codex read-only (a wrong profile is caught)"
 
 # --- row by row ---------------------------------------------------------------
 for p in $profiles; do
     known $p | sed 's/: .*//' >"$base/$p.known.keys"
-    unexpected=
-    while IFS= read -r line; do
-        key=${line%%: *}
-        real=$(value "$base/$p.real" "$key") mine=$(value "$base/$p.sbx" "$key")
-        [ "$real" = "$mine" ] && continue
-        grep -qxF "$key" "$base/$p.known.keys" && continue
-        unexpected="$unexpected
-$key: $real (real) / $mine (sbx)"
-    done <"$base/host.out"
+    unexpected=$(unexpected_rows "$base/$p.real" "$base/$p.sbx" "$base/$p.known.keys")
     [ -z "$unexpected" ]
-    ok $? "$p: every row agrees with the real tool, or is a known difference in the header" ||
-        diag "rows that differ and are not in profiles/$p.ini's header:$unexpected"
-
-    stale=
-    while IFS= read -r key; do
-        grep -q "^$(printf '%s' "$key" | sed 's/[][\/.*^$]/\\&/g'): " "$base/host.out" ||
-            { stale="$stale
-$key: no such row"; continue; }
-        [ "$(value "$base/$p.real" "$key")" = "$(value "$base/$p.sbx" "$key")" ] &&
-            stale="$stale
-$key: both say $(value "$base/$p.sbx" "$key")"
-    done <"$base/$p.known.keys"
+    check_that $? "$p: every row agrees with the real tool, or is a known difference in the header" \
+        "rows that differ and are not in profiles/$p.ini's header:
+$unexpected"
+    stale=$(stale_keys "$base/$p.real" "$base/$p.sbx" "$base/$p.known.keys")
     [ -z "$stale" ]
-    ok $? "$p: every known difference of the header still differs ($(wc -l <"$base/$p.known.keys") for uid $(id -u))" ||
-        diag "listed in profiles/$p.ini but not different (remove them):$stale"
+    check_that $? "$p: every known difference of the header still differs ($(wc -l <"$base/$p.known.keys") for uid $(id -u))" \
+        "listed in profiles/$p.ini but not different (remove them):
+$stale"
 done
 
 done_testing
