@@ -11,7 +11,8 @@
  *
  * Writes go to a file the battery creates and removes at once; the
  * sibling of the working directory is ../<basename of cwd>.battery-sibling.
- * ~/.ssh is read through $HOME. Every descriptor the probes open is
+ * ~/.ssh is read through $HOME. $SBX_BATTERY_TMP_MARKER names a file the
+ * caller made in its /tmp. Every descriptor the probes open is
  * closed again, so RLIMIT_NOFILE is never what makes a later probe fail. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -436,6 +437,13 @@ static void probe_files(void)
         snprintf(cwd, sizeof cwd, ".");
     probe_write("write cwd", cwd);
     probe_write("write /tmp", "/tmp");
+    /* whether /tmp is the caller's or a private one: the caller names a
+     * file it made there in $SBX_BATTERY_TMP_MARKER */
+    const char *marker = getenv("SBX_BATTERY_TMP_MARKER");
+    if (!marker || strncmp(marker, "/tmp/", 5))
+        row("/tmp", "no marker given");
+    else
+        row("/tmp", access(marker, F_OK) == 0 ? "the caller's" : "private");
     const char *home = getenv("HOME");
     probe_write("write $HOME", home);
     const char *tmpdir = getenv("TMPDIR");

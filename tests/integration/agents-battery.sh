@@ -66,6 +66,10 @@ chmod 755 "$base"
 mkdir -p "$base/work/.git" "$base/home/.ssh" "$base/codex-home"
 echo "not a key" >"$base/home/.ssh/id_battery"
 export HOME="$base/home" CODEX_HOME="$base/codex-home"
+# a file in the caller's /tmp, which a sandbox that shares it shows
+SBX_BATTERY_TMP_MARKER=$(mktemp /tmp/agents-battery.XXXXXX) || exit 1
+export SBX_BATTERY_TMP_MARKER
+trap 'rm -rf "$base" "$SBX_BATTERY_TMP_MARKER"' EXIT
 cd "$base/work" || exit 1
 
 # real_run PROFILE: the battery under the tool the profile reproduces
