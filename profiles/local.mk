@@ -9,4 +9,8 @@ dist_profiles_DATA = \
 	profiles/low-nofile.ini \
 	profiles/restrictive.ini \
 	profiles/qa-session.ini \
-	profiles/devbackend-session.ini
+	profiles/devbackend-session.ini \
+	profiles/codex-read-only.ini \
+	profiles/codex-workspace-write.ini \
+	profiles/codex-workspace-write-network.ini \
+	profiles/claude-code.ini
