@@ -38,3 +38,7 @@ check_PROGRAMS += tests/unit/net-test
 tests_unit_net_test_SOURCES = tests/unit/net-test.c
 tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/net-test
+# The AppArmor profile the Debian package installs: compiled by Debian's
+# apparmor_parser without loading it, and linted (issue 20).
+TESTS += tests/integration/apparmor-profile.sh
+EXTRA_DIST += tests/integration/apparmor-profile.sh
