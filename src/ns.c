@@ -143,6 +143,7 @@ void ns_read_facts(struct ns_facts *f, int err, int flags)
     f->unprivileged_userns_clone = ns_read_sysctl("kernel/unprivileged_userns_clone");
     f->apparmor_restrict_userns = ns_read_sysctl("kernel/apparmor_restrict_unprivileged_userns");
     f->apparmor_sbx_loaded = apparmor_profile_loaded("sbx", NULL, 0);
+    f->apparmor_fs = apparmor_fs_dir() != NULL;
     apparmor_current_label(f->apparmor_label, sizeof f->apparmor_label);
     for (int i = 0; i < NS_TYPE_COUNT; i++) {
         f->max_namespaces[i] = -1;

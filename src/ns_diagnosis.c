@@ -141,10 +141,12 @@ static void describe_apparmor(const struct ns_facts *f, char *buf, size_t len)
                  "%s; load it with `sudo apparmor_parser -r /etc/apparmor.d/sbx` (installed by the "
                  "Debian package; in the source: apparmor/sbx), or lift the restriction with "
                  "`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`",
-                 f->apparmor_sbx_loaded == 0
-                     ? "is not loaded"
-                     : "may not be loaded (the list of loaded profiles is readable by root only: "
-                       "`sudo aa-status | grep sbx`)");
+                 f->apparmor_sbx_loaded == 0 ? "is not loaded"
+                 : f->apparmor_fs
+                     ? "may not be loaded (the list of loaded profiles is readable by root only: "
+                       "`sudo aa-status | grep sbx`)"
+                     : "may not be loaded (AppArmor's /sys/kernel/security/apparmor is not "
+                       "visible here)");
 }
 
 const char *ns_describe_refusal(const struct ns_facts *f, unsigned causes, char *buf, size_t len)

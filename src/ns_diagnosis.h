@@ -42,6 +42,7 @@ struct ns_facts {
     /* Whether sbx's AppArmor profile is loaded: 1, 0, -1 unknown (no
      * AppArmor, or its profile list is readable by root only) */
     int apparmor_sbx_loaded;
+    bool apparmor_fs;         /* /sys/kernel/security/apparmor is there */
     char apparmor_label[96];  /* this process's confinement ("unconfined"); "" unknown */
     long long max_namespaces[NS_TYPE_COUNT]; /* user.max_*_namespaces, read for types asked for */
     bool nproc_limited;       /* RLIMIT_NPROC is not unlimited */

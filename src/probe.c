@@ -395,6 +395,12 @@ static void check_apparmor(struct probe_results *r)
                    *r->apparmor_label ? r->apparmor_label : "unknown");
         return;
     }
+    const char *label = r->apparmor_label;
+    if (!strncmp(label, "sbx", 3) && (label[3] == ' ' || label[3] == '\0' || label[3] == '/')) {
+        set_detail(c, "kernel.apparmor_restrict_unprivileged_userns = 1, and this sbx runs under "
+                   "sbx's profile ('%s'), which grants it user namespaces", label);
+        return;
+    }
     struct ns_facts f;
     memset(&f, 0, sizeof f);
     f.err = EPERM;
@@ -404,6 +410,7 @@ static void check_apparmor(struct probe_results *r)
     f.apparmor_restrict_userns = 1;
     f.unprivileged_userns_clone = f.seccomp_mode = -1;
     f.apparmor_sbx_loaded = r->apparmor_sbx_loaded;
+    f.apparmor_fs = true;
     snprintf(f.apparmor_label, sizeof f.apparmor_label, "%s", r->apparmor_label);
     char why[640];
     ns_describe_refusal(&f, NS_CAUSE_APPARMOR, why, sizeof why);

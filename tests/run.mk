@@ -42,3 +42,8 @@ TESTS += tests/unit/net-test
 # apparmor_parser without loading it, and linted (issue 20).
 TESTS += tests/integration/apparmor-profile.sh
 EXTRA_DIST += tests/integration/apparmor-profile.sh
+# Every refusal of a user namespace produced for real (Docker's seccomp
+# rules, max_user_namespaces = 0, no CAP_SETFCAP, a masked /proc, AppArmor
+# on a faked sysctl), with run's and probe's diagnosis (issue 20).
+TESTS += tests/integration/userns-refusals.sh
+EXTRA_DIST += tests/integration/userns-refusals.sh

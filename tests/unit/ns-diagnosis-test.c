@@ -137,6 +137,9 @@ int main(void)
     f = facts(EACCES, all);
     f.apparmor_restrict_userns = 1;
     is_int((int)ns_diagnose(&f), NS_CAUSE_APPARMOR, "EACCES under AppArmor's restriction");
+    like_str(run_says(&f), "may not be loaded (AppArmor's /sys/kernel/security/apparmor is not visible",
+             "run: no AppArmor securityfs to tell whether sbx's profile is loaded");
+    f.apparmor_fs = true;
     like_str(run_says(&f), "may not be loaded (the list of loaded profiles is readable by root only",
              "run: unknown whether sbx's profile is loaded");
     like_str(run_says(&f), "`sudo apparmor_parser -r /etc/apparmor.d/sbx`", "run: names the fix");
