@@ -2,6 +2,7 @@
 
 #include "apparmor.h"
 
+#include "log.h"
 #include "util.h"
 
 #include <errno.h>
@@ -69,4 +70,23 @@ void apparmor_current_label(char *buf, size_t len)
     text[strcspn(text, "\n")] = '\0';
     snprintf(buf, len, "%s", text);
     free(text);
+}
+
+bool apparmor_label_is_sbx(const char *label)
+{
+    return !strncmp(label, "sbx", 3) && (label[3] == '\0' || label[3] == ' ');
+}
+
+void apparmor_refuse_kept_capabilities(uint64_t kept)
+{
+    if (!kept)
+        return;
+    char label[96];
+    apparmor_current_label(label, sizeof label);
+    if (apparmor_label_is_sbx(label))
+        die("capabilities = cannot be honoured here: this sbx runs under AppArmor's sbx profile "
+            "('%s'), which denies the command every capability (sbx_command in "
+            "/etc/apparmor.d/sbx), so that sbx is no way around the kernel's restriction of user "
+            "namespaces; drop capabilities = from the profile, or run sbx where "
+            "kernel.apparmor_restrict_unprivileged_userns = 0 and without that profile", label);
 }

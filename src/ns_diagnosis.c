@@ -2,6 +2,7 @@
 
 #include "ns_diagnosis.h"
 
+#include "apparmor.h"
 #include "util.h"
 
 #include <errno.h>
@@ -41,9 +42,7 @@ static bool seccomp_refuses(const struct ns_facts *f)
 
 static bool confined_by_sbx_profile(const struct ns_facts *f)
 {
-    return !strncmp(f->apparmor_label, "sbx", 3) &&
-           (f->apparmor_label[3] == '\0' || f->apparmor_label[3] == ' ' ||
-            f->apparmor_label[3] == '/');
+    return apparmor_label_is_sbx(f->apparmor_label);
 }
 
 unsigned ns_diagnose(const struct ns_facts *f)
@@ -120,7 +119,13 @@ const char *ns_cause_name(enum ns_cause cause)
 static void describe_apparmor(const struct ns_facts *f, char *buf, size_t len)
 {
     const char *label = *f->apparmor_label ? f->apparmor_label : "unknown";
-    if (confined_by_sbx_profile(f))
+    if (strstr(f->apparmor_label, "sbx_command"))
+        snprintf(buf, len,
+                 "this sbx runs inside another sbx's sandbox, confined by AppArmor as '%s': "
+                 "sbx's profile denies what sbx runs every capability, so sbx cannot nest "
+                 "where AppArmor restricts user namespaces; run it outside the other sandbox",
+                 label);
+    else if (confined_by_sbx_profile(f))
         snprintf(buf, len,
                  "AppArmor refuses it although this sbx runs under the sbx profile ('%s'); "
                  "the denial is in the kernel log (`journalctl -k | grep apparmor`): a local "

@@ -396,7 +396,7 @@ static void check_apparmor(struct probe_results *r)
         return;
     }
     const char *label = r->apparmor_label;
-    if (!strncmp(label, "sbx", 3) && (label[3] == ' ' || label[3] == '\0' || label[3] == '/')) {
+    if (apparmor_label_is_sbx(label)) {
         set_detail(c, "kernel.apparmor_restrict_unprivileged_userns = 1, and this sbx runs under "
                    "sbx's profile ('%s'), which grants it user namespaces", label);
         return;

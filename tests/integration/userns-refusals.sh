@@ -193,6 +193,24 @@ else
     for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do skip "unshare -U is refused here"; done
 fi
 
+# Under sbx's AppArmor profile the command gets no capability (sbx_command):
+# `capabilities =` is refused at start, not handed out to fail later.
+profile netraw <<INI
+[security]
+capabilities = cap_net_raw
+INI
+run_cmd cmd "$SBX" run -p "$prof"
+is "$status/$out" 0/RAN "capabilities = cap_net_raw, not under sbx's AppArmor profile: runs"
+rm -f "$witness"
+run_cmd cmd env "SBX_TEST_APPARMOR_LABEL=sbx (enforce)" "$SBX" run -p "$prof"
+is "$status" 125 "capabilities = under sbx's AppArmor profile: exit 125"
+like "$err" "capabilities = cannot be honoured here: this sbx runs under AppArmor's sbx profile ('sbx (enforce)'), which denies the command every capability" \
+    "capabilities = under sbx's AppArmor profile: says why"
+nothing_ran "capabilities = under sbx's AppArmor profile"
+run_cmd cmd env "SBX_TEST_APPARMOR_LABEL=sbx (enforce)" "$SBX" run
+is "$status/$out" 0/RAN "no capabilities = under sbx's AppArmor profile: runs"
+rm -f "$witness"
+
 # probe's apparmor check, on faked facts (it needs no refusal)
 mkdir -p "$tmpdir/sys/kernel" "$tmpdir/aa"
 echo 1 >"$tmpdir/sys/kernel/apparmor_restrict_unprivileged_userns"

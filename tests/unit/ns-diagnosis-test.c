@@ -154,6 +154,9 @@ int main(void)
     snprintf(f.apparmor_label, sizeof f.apparmor_label, "sbx (enforce)");
     like_str(run_says(&f), "AppArmor refuses it although this sbx runs under the sbx profile "
              "('sbx (enforce)')", "run: confined by sbx's profile and still refused");
+    snprintf(f.apparmor_label, sizeof f.apparmor_label, "sbx//&sbx_command (enforce)");
+    like_str(run_says(&f), "this sbx runs inside another sbx's sandbox, confined by AppArmor as "
+             "'sbx//&sbx_command (enforce)'", "run: nested under sbx's profile: cannot nest");
     snprintf(f.apparmor_label, sizeof f.apparmor_label, "sbxfoo (enforce)");
     like_str(run_says(&f), "not under the sbx profile", "a profile named sbxfoo is not sbx's");
     f.cap_sys_admin = true;
