@@ -198,12 +198,17 @@ const char *ns_explain_proc_mount_failure(int err, char *buf, size_t len)
     return causes ? ns_describe_refusal(&f, causes, buf, len) : "";
 }
 
-pid_t ns_clone(int flags)
+pid_t ns_try_clone(int flags)
 {
     /* The raw syscall, as bubblewrap does: glibc's clone() wants a stack
      * and a function, while fork semantics (the child continues here with
      * a copy of everything) are what the sandbox's init needs. */
-    pid_t pid = (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
+    return (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
+}
+
+pid_t ns_clone(int flags)
+{
+    pid_t pid = ns_try_clone(flags);
     if (pid < 0) {
         int e = errno;
         char fbuf[160], why[512];

@@ -23,6 +23,11 @@ const char *ns_flags_text(int flags, char *buf, size_t len);
  * with a diagnosis; never falls back to fewer namespaces. */
 pid_t ns_clone(int flags);
 
+/* The same clone(), returning -1 with errno on failure: for a caller that
+ * acts on the refusal (ns_classify_refusal(errno, flags)) instead of dying.
+ * Never falls back either. */
+pid_t ns_try_clone(int flags);
+
 /* Reads the facts that can refuse namespaces `flags` (sysctls, the
  * seccomp mode, the uids, CAP_SETFCAP, RLIMIT_NPROC) for the pure
  * diagnosis of ns_diagnosis.h; err is the refused step's errno. Keeps

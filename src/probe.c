@@ -284,8 +284,6 @@ static char *userns_hints(int step, int errnum, const char *user_step)
     if (step == 0 && !strncmp(user_step, "unshare", 7) && f.seccomp_mode == 2 &&
         (errnum == EPERM || errnum == EACCES))
         f.seccomp_refuses_userns = ns_seccomp_refuses_userns();
-    else if (step > 0)
-        f.seccomp_refuses_userns = 0;   /* the user namespace passed any filter */
     return ns_describe_hints(&f, ns_diagnose(&f));
 }
 

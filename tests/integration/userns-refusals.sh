@@ -156,9 +156,10 @@ done
 printf '[filesystem]\nproc = no\n' >"$root/p.ini"
 echo 1 >"$root/fake/kernel/apparmor_restrict_unprivileged_userns"
 if is_root; then chns="unshare -m"; else chns="unshare -Urm"; fi
+pre=
 in_chroot() { # in_chroot CAPS ENV... : sbx run in the chroot; sets status/out/err
     caps=$1; shift
-    run_cmd $chns sh -c 'mount --rbind /proc "$0/proc" && exec "$@"' "$root" \
+    run_cmd $pre $chns sh -c 'mount --rbind /proc "$0/proc" && exec "$@"' "$root" \
         env "$@" setpriv --bounding-set "$caps" chroot "$root" \
         /bin/sbx run -p /p.ini --chdir /tmp -- /bin/sbx --version
 }
@@ -169,6 +170,13 @@ if $userns_works; then
     like "$err" "the kernel or a security module refuses namespace creation here (a chroot" \
         "chroot, no AppArmor: the generic refusal"
     is "$out" "" "chroot: nothing ran"
+    # under a filter that is there (Seccomp: 2) but refuses no namespace:
+    # measured, it is not blamed for the chroot's EPERM
+    pre="$H/seccomp-deny --inet --"
+    in_chroot "$dropped"
+    pre=
+    like "$err" "refuses namespace creation here (a chroot" "chroot under a socket filter: the generic refusal"
+    unlike "$err" "seccomp" "chroot under a socket filter: the filter is measured not to refuse, and not blamed"
     in_chroot "$dropped" SBX_TEST_PROC_SYS=/fake
     is "$status" 125 "AppArmor: sbx run exits 125"
     like "$err" "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1) and sbx's AppArmor profile may not be loaded (AppArmor's /sys/kernel/security/apparmor is not visible here)" \
