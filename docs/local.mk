@@ -19,4 +19,6 @@ uninstall-bash-completion:
 # The Debian packaging travels with the source (a native package).
 EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules \
 	debian/sbx.docs debian/source/format debian/tests/control \
-	debian/tests/installed debian/.gitignore
+	debian/tests/installed debian/.gitignore debian/sbx.install debian/clean
+# The AppArmor profile the package installs (tests/integration/apparmor-profile.sh).
+EXTRA_DIST += apparmor/sbx apparmor/abi-3.0.sed

@@ -5,6 +5,7 @@
 #include "log.h"
 #include "mount-api.h"
 #include "mount-walk.h"
+#include "ns.h"
 #include "report.h"
 #include "util.h"
 
@@ -527,14 +528,10 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
          * refuses it with EPERM. */
         if (mount("proc", fd_path(target, &tb), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
             int err = errno;
-            die_with_errno(err, "%s: mounting a fresh /proc for the sandbox's PID namespace%s",
-                           what,
-                           err == EPERM || err == EACCES
-                               ? " failed: the kernel allows it in a user namespace only where "
-                                 "the existing /proc is fully visible (container runtimes hide "
-                                 "parts of it), or a security module refuses; run sbx where "
-                                 "/proc is not overmounted, or set proc = no in [filesystem]"
-                               : "");
+            char why[640];
+            const char *because = ns_explain_proc_mount_failure(err, why, sizeof why);
+            die_with_errno(err, "%s: mounting a fresh /proc for the sandbox's PID namespace%s%s",
+                           what, *because ? " failed: " : "", because);
         }
         counted(c, "proc", e->path, at);
         cover_proc_readonly(c, e->path, target_path, at);

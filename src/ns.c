@@ -2,6 +2,7 @@
 
 #include "ns.h"
 
+#include "apparmor.h"
 #include "caps.h"
 #include "log.h"
 #include "ns_diagnosis.h"
@@ -19,6 +20,7 @@
 #include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int ns_clone_flags(const struct profile *p)
@@ -71,6 +73,61 @@ static long long seccomp_mode(void)
     return mode;
 }
 
+long long ns_read_sysctl(const char *name)
+{
+    const char *test = getenv("SBX_TEST_PROC_SYS");
+    if (test && *test) {
+        char *path = xasprintf("%s/%s", test, name);
+        long long v = access(path, F_OK) == 0 ? read_sysctl(path) : -2;
+        free(path);
+        if (v != -2)
+            return v;
+    }
+    char path[256];
+    snprintf(path, sizeof path, "/proc/sys/%s", name);
+    return read_sysctl(path);
+}
+
+/* Flags the kernel rejects with EINVAL before any namespace, sysctl or LSM
+ * check: clone() refuses CLONE_NEWUSER with CLONE_FS (a new user
+ * namespace may not share the root directory, copy_process()), unshare()
+ * an unknown flag (CLONE_SETTLS means nothing to it, check_unshare_flags()).
+ * A seccomp filter looks only at the number and flags, so a filter that
+ * refuses CLONE_NEWUSER answers these first, with its errno or by killing. */
+#define PROBE_CLONE_FLAGS (CLONE_NEWUSER | CLONE_FS)
+#define PROBE_UNSHARE_FLAGS (CLONE_NEWUSER | CLONE_SETTLS)
+
+int ns_seccomp_refuses_userns(void)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        long r = syscall(SYS_clone, (unsigned long)PROBE_CLONE_FLAGS | SIGCHLD, NULL, NULL, NULL, NULL);
+        if (r == 0)
+            _exit(3);   /* a kernel that took them: no answer */
+        int clone_err = r < 0 ? errno : 0;
+        if (r > 0)
+            waitpid((pid_t)r, NULL, 0);
+        r = syscall(SYS_unshare, (unsigned long)PROBE_UNSHARE_FLAGS);
+        int unshare_err = r < 0 ? errno : 0;
+        bool refused = clone_err == EPERM || clone_err == EACCES || unshare_err == EPERM ||
+                       unshare_err == EACCES;
+        bool kernel = clone_err == EINVAL && unshare_err == EINVAL;
+        _exit(refused ? 1 : kernel ? 0 : 3);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (WIFSIGNALED(status))
+        return 1;   /* SECCOMP_RET_KILL_*: only a filter kills for a syscall */
+    if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+        return WEXITSTATUS(status);
+    return -1;
+}
+
 void ns_read_facts(struct ns_facts *f, int err, int flags)
 {
     int saved = errno;
@@ -80,15 +137,20 @@ void ns_read_facts(struct ns_facts *f, int err, int flags)
     f->uid = getuid();
     f->euid = geteuid();
     f->cap_setfcap = capability_in_effective_set(CAP_SETFCAP);
+    f->cap_sys_admin = capability_in_effective_set(CAP_SYS_ADMIN);
     f->seccomp_mode = seccomp_mode();
-    f->unprivileged_userns_clone = read_sysctl("/proc/sys/kernel/unprivileged_userns_clone");
-    f->apparmor_restrict_userns = read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+    f->seccomp_refuses_userns = -1;
+    f->unprivileged_userns_clone = ns_read_sysctl("kernel/unprivileged_userns_clone");
+    f->apparmor_restrict_userns = ns_read_sysctl("kernel/apparmor_restrict_unprivileged_userns");
+    f->apparmor_sbx_loaded = apparmor_profile_loaded("sbx", NULL, 0);
+    f->apparmor_fs = apparmor_fs_dir() != NULL;
+    apparmor_current_label(f->apparmor_label, sizeof f->apparmor_label);
     for (int i = 0; i < NS_TYPE_COUNT; i++) {
         f->max_namespaces[i] = -1;
         if (flags & ns_types[i].flag) {
-            char path[64];
-            snprintf(path, sizeof path, "/proc/sys/user/%s", ns_types[i].limit_sysctl);
-            f->max_namespaces[i] = read_sysctl(path);
+            char name[64];
+            snprintf(name, sizeof name, "user/%s", ns_types[i].limit_sysctl);
+            f->max_namespaces[i] = ns_read_sysctl(name);
         }
     }
     /* fork and clone say EAGAIN when the caller's user already runs
@@ -101,19 +163,52 @@ void ns_read_facts(struct ns_facts *f, int err, int flags)
     errno = saved;
 }
 
+/* The facts of a refused clone()/unshare(), the filter measured when one
+ * is there to refuse. */
+static void read_refusal_facts(struct ns_facts *f, int err, int flags)
+{
+    ns_read_facts(f, err, flags);
+    if ((err == EPERM || err == EACCES) && (flags & CLONE_NEWUSER) && f->seccomp_mode == 2) {
+        int saved = errno;
+        f->seccomp_refuses_userns = ns_seccomp_refuses_userns();
+        errno = saved;
+    }
+}
+
 const char *ns_explain_failure(int err, int flags, char *buf, size_t len)
 {
     struct ns_facts f;
-    ns_read_facts(&f, err, flags);
+    read_refusal_facts(&f, err, flags);
     return ns_describe_refusal(&f, ns_diagnose(&f), buf, len);
 }
 
-pid_t ns_clone(int flags)
+enum ns_cause ns_classify_refusal(int err, int flags)
+{
+    struct ns_facts f;
+    read_refusal_facts(&f, err, flags);
+    return ns_refusal_class(ns_diagnose(&f));
+}
+
+const char *ns_explain_proc_mount_failure(int err, char *buf, size_t len)
+{
+    struct ns_facts f;
+    ns_read_facts(&f, err, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID);
+    f.proc_mount_step = true;
+    unsigned causes = ns_diagnose(&f);
+    return causes ? ns_describe_refusal(&f, causes, buf, len) : "";
+}
+
+pid_t ns_try_clone(int flags)
 {
     /* The raw syscall, as bubblewrap does: glibc's clone() wants a stack
      * and a function, while fork semantics (the child continues here with
      * a copy of everything) are what the sandbox's init needs. */
-    pid_t pid = (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
+    return (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
+}
+
+pid_t ns_clone(int flags)
+{
+    pid_t pid = ns_try_clone(flags);
     if (pid < 0) {
         int e = errno;
         char fbuf[160], why[512];
@@ -176,12 +271,16 @@ static noreturn void die_map(int e, const char *path, const char *text)
     /* Not ns_explain_failure(): clone() already succeeded, so an outer
      * seccomp filter or a disabled sysctl is not the cause here. */
     const char *why = "";
-    if ((e == EPERM || e == EACCES) &&
-        read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
-        why = "AppArmor restricts unprivileged user namespaces "
-              "(kernel.apparmor_restrict_unprivileged_userns = 1): the namespace was created "
-              "without capabilities; allow sbx with an AppArmor profile granting `userns,`, "
-              "or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` as root";
+    char aa[640];
+    struct ns_facts f;
+    ns_read_facts(&f, e, CLONE_NEWUSER);
+    f.seccomp_mode = 0;   /* clone() passed any filter */
+    f.seccomp_refuses_userns = 0;
+    f.cap_setfcap = true; /* checked before clone(): ns_check_uid_map_allowed() */
+    f.cap_sys_admin = false; /* what AppArmor left of the new namespace's */
+    f.uid_map_step = true;
+    if (ns_refusal_class(ns_diagnose(&f)) == NS_CAUSE_APPARMOR)
+        why = ns_describe_refusal(&f, NS_CAUSE_APPARMOR, aa, sizeof aa);
     else if (e == EPERM || e == EACCES)
         why = "the kernel or a security module refused a one-line mapping of the caller's own "
               "id, which user_namespaces(7) allows; run `sbx probe` for details";

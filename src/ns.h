@@ -23,11 +23,38 @@ const char *ns_flags_text(int flags, char *buf, size_t len);
  * with a diagnosis; never falls back to fewer namespaces. */
 pid_t ns_clone(int flags);
 
+/* The same clone(), returning -1 with errno on failure: for a caller that
+ * acts on the refusal (ns_classify_refusal(errno, flags)) instead of dying.
+ * Never falls back either. */
+pid_t ns_try_clone(int flags);
+
 /* Reads the facts that can refuse namespaces `flags` (sysctls, the
  * seccomp mode, the uids, CAP_SETFCAP, RLIMIT_NPROC) for the pure
  * diagnosis of ns_diagnosis.h; err is the refused step's errno. Keeps
  * errno. */
 void ns_read_facts(struct ns_facts *f, int err, int flags);
+
+/* The sysctl /proc/sys/NAME (NAME "kernel/apparmor_restrict_unprivileged_userns"),
+ * -1 when absent. A test hook: with SBX_TEST_PROC_SYS=DIR, DIR/NAME when
+ * that file exists, so that tests can give sbx the sysctls of kernels they
+ * do not run on (AppArmor's, Debian's). It changes what sbx says about a
+ * refusal, never what sbx does. */
+long long ns_read_sysctl(const char *name);
+
+/* 1 when a seccomp filter refuses CLONE_NEWUSER before the kernel looks
+ * (it answers, or kills, for clone/unshare flags the kernel alone rejects
+ * with EINVAL), 0 when the kernel answered, -1 unknown. Forks a child that
+ * tries; creates nothing. */
+int ns_seccomp_refuses_userns(void);
+
+/* The class of the refusal of clone()/unshare() with `flags` (errno err):
+ * the cause `sbx run` names (ns_refusal_class(), ns_cause_name() for its
+ * name). For callers that act on a refusal, e.g. a fallback tier. */
+enum ns_cause ns_classify_refusal(int err, int flags);
+
+/* Why mounting a fresh /proc in the sandbox failed with err (mount.c):
+ * the sentence with its fix, or "" when nothing known explains err. */
+const char *ns_explain_proc_mount_failure(int err, char *buf, size_t len);
 
 /* Explains why clone()/unshare() with `flags` failed with errno err: the
  * most specific cause and its fix, into buf (`sbx run`'s wording; `sbx

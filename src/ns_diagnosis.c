@@ -2,6 +2,7 @@
 
 #include "ns_diagnosis.h"
 
+#include "apparmor.h"
 #include "util.h"
 
 #include <errno.h>
@@ -29,10 +30,27 @@ static int zero_limit(const struct ns_facts *f)
     return -1;
 }
 
+/* A filter's refusal is measured when ns_read_facts() could (a probe the
+ * kernel alone would answer with EINVAL); presumed from Seccomp: 2 only
+ * when it could not. */
+static bool seccomp_refuses(const struct ns_facts *f)
+{
+    if (f->seccomp_refuses_userns >= 0)
+        return f->seccomp_refuses_userns == 1;
+    return f->seccomp_mode == 2;
+}
+
+static bool confined_by_sbx_profile(const struct ns_facts *f)
+{
+    return apparmor_label_is_sbx(f->apparmor_label);
+}
+
 unsigned ns_diagnose(const struct ns_facts *f)
 {
     bool userns = f->clone_flags & CLONE_NEWUSER;
     bool root = f->euid == 0;
+    if (f->proc_mount_step)
+        return f->err == EPERM || f->err == EACCES ? NS_CAUSE_PROC_HIDDEN : 0;
     switch (f->err) {
     case ENOSPC:
         return zero_limit(f) >= 0 ? NS_CAUSE_LIMIT_ZERO : NS_CAUSE_LIMIT_REACHED;
@@ -45,13 +63,13 @@ unsigned ns_diagnose(const struct ns_facts *f)
     case EPERM:
     case EACCES: {
         unsigned c = 0;
-        if (f->seccomp_mode == 2)
+        if (seccomp_refuses(f))
             c |= NS_CAUSE_SECCOMP;
         if (!userns && !root)
             c |= NS_CAUSE_NEEDS_USERNS;
         if (userns && !root && f->unprivileged_userns_clone == 0)
             c |= NS_CAUSE_USERNS_CLONE_OFF;
-        if (userns && f->apparmor_restrict_userns == 1)
+        if (userns && f->apparmor_restrict_userns == 1 && !f->cap_sys_admin)
             c |= NS_CAUSE_APPARMOR;
         if (f->err == EPERM && f->uid_map_step && root && !f->cap_setfcap)
             c |= NS_CAUSE_UID0_SETFCAP;
@@ -61,13 +79,91 @@ unsigned ns_diagnose(const struct ns_facts *f)
     return 0;
 }
 
+/* Most specific first: a measured filter before the sysctls that would
+ * also refuse, the sysctls before the generic refusal. */
+static const struct {
+    enum ns_cause cause;
+    const char *name;
+} cause_order[] = {
+    { NS_CAUSE_LIMIT_ZERO, "max_namespaces" },
+    { NS_CAUSE_LIMIT_REACHED, "namespace_limit_reached" },
+    { NS_CAUSE_TOO_DEEP, "too_deep" },
+    { NS_CAUSE_NO_KERNEL_SUPPORT, "no_kernel_support" },
+    { NS_CAUSE_SECCOMP, "seccomp" },
+    { NS_CAUSE_NEEDS_USERNS, "needs_userns" },
+    { NS_CAUSE_USERNS_CLONE_OFF, "unprivileged_userns_clone" },
+    { NS_CAUSE_APPARMOR, "apparmor" },
+    { NS_CAUSE_UID0_SETFCAP, "setfcap" },
+    { NS_CAUSE_PROC_HIDDEN, "proc_hidden" },
+    { NS_CAUSE_REFUSED, "refused" },
+    { NS_CAUSE_NPROC, "nproc" },
+};
+
+enum ns_cause ns_refusal_class(unsigned causes)
+{
+    for (size_t i = 0; i < sizeof cause_order / sizeof *cause_order; i++)
+        if (causes & cause_order[i].cause)
+            return cause_order[i].cause;
+    return 0;
+}
+
+const char *ns_cause_name(enum ns_cause cause)
+{
+    for (size_t i = 0; i < sizeof cause_order / sizeof *cause_order; i++)
+        if (cause == cause_order[i].cause)
+            return cause_order[i].name;
+    return "none";
+}
+
+/* AppArmor's restriction, said for what is known of sbx's profile. */
+static void describe_apparmor(const struct ns_facts *f, char *buf, size_t len)
+{
+    const char *label = *f->apparmor_label ? f->apparmor_label : "unknown";
+    if (strstr(f->apparmor_label, "sbx_command"))
+        snprintf(buf, len,
+                 "this sbx runs inside another sbx's sandbox, confined by AppArmor as '%s': "
+                 "sbx's profile denies what sbx runs every capability, so sbx cannot nest "
+                 "where AppArmor restricts user namespaces; run it outside the other sandbox",
+                 label);
+    else if (confined_by_sbx_profile(f))
+        snprintf(buf, len,
+                 "AppArmor refuses it although this sbx runs under the sbx profile ('%s'); "
+                 "the denial is in the kernel log (`journalctl -k | grep apparmor`): a local "
+                 "rule in /etc/apparmor.d/local/sbx may take away what sbx needs",
+                 label);
+    else if (f->apparmor_sbx_loaded == 1)
+        snprintf(buf, len,
+                 "AppArmor restricts unprivileged user namespaces "
+                 "(kernel.apparmor_restrict_unprivileged_userns = 1) and this sbx runs as '%s', "
+                 "not under the sbx profile, which is loaded but attaches to /usr/bin/sbx and "
+                 "/usr/local/bin/sbx only; run the installed sbx, or give this path a copy of "
+                 "/etc/apparmor.d/sbx",
+                 label);
+    else
+        snprintf(buf, len,
+                 "AppArmor restricts unprivileged user namespaces "
+                 "(kernel.apparmor_restrict_unprivileged_userns = 1) and sbx's AppArmor profile "
+                 "%s; load it with `sudo apparmor_parser -r /etc/apparmor.d/sbx` (installed by the "
+                 "Debian package; in the source: apparmor/sbx), or lift the restriction with "
+                 "`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`",
+                 f->apparmor_sbx_loaded == 0 ? "is not loaded"
+                 : f->apparmor_fs
+                     ? "may not be loaded (the list of loaded profiles is readable by root only: "
+                       "`sudo aa-status | grep sbx`)"
+                     : "may not be loaded (AppArmor's /sys/kernel/security/apparmor is not "
+                       "visible here)");
+}
+
 const char *ns_describe_refusal(const struct ns_facts *f, unsigned causes, char *buf, size_t len)
 {
     int zero = zero_limit(f);
+    enum ns_cause class = ns_refusal_class(causes);
+    causes = class;
     if ((causes & NS_CAUSE_LIMIT_ZERO) && zero >= 0)
         snprintf(buf, len,
                  "%s are disabled (user.%s = 0); enable them with "
-                 "`sysctl -w user.%s=15000` as root (in a container: on the host)",
+                 "`sysctl -w user.%s=15000` as root (in a container: on the host)"
+                 "; the limit is per user namespace, so it is lifted where it was set to 0",
                  zero == 0 ? "user namespaces" : "these namespaces", ns_types[zero].limit_sysctl,
                  ns_types[zero].limit_sysctl);
     else if (causes & (NS_CAUSE_LIMIT_ZERO | NS_CAUSE_LIMIT_REACHED))
@@ -80,6 +176,13 @@ const char *ns_describe_refusal(const struct ns_facts *f, unsigned causes, char 
         snprintf(buf, len,
                  "the kernel lacks one of these namespace types (CONFIG_USER_NS, CONFIG_NET_NS, ...); "
                  "disable it in the profile's [namespaces]");
+    else if ((causes & NS_CAUSE_SECCOMP) && f->seccomp_refuses_userns == 1)
+        snprintf(buf, len,
+                 "a seccomp filter around sbx refuses CLONE_NEWUSER: it answered for clone/unshare "
+                 "flags the kernel itself rejects with EINVAL (Docker's default profile does so, "
+                 "as do agent sandboxes and an outer sbx with nested_userns = no); run sbx "
+                 "outside that sandbox or let its policy create user namespaces (docker run "
+                 "--security-opt seccomp=unconfined, or a profile that allows clone and unshare)");
     else if (causes & NS_CAUSE_SECCOMP)
         snprintf(buf, len,
                  "a seccomp filter around sbx (Seccomp: 2 in /proc/self/status: another "
@@ -94,16 +197,19 @@ const char *ns_describe_refusal(const struct ns_facts *f, unsigned causes, char 
                  "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone "
                  "= 0); enable them with `sysctl -w kernel.unprivileged_userns_clone=1` as root");
     else if (causes & NS_CAUSE_APPARMOR)
-        snprintf(buf, len,
-                 "AppArmor restricts unprivileged user namespaces "
-                 "(kernel.apparmor_restrict_unprivileged_userns = 1); allow sbx with an "
-                 "AppArmor profile granting `userns,`, or `sysctl -w "
-                 "kernel.apparmor_restrict_unprivileged_userns=0` as root");
+        describe_apparmor(f, buf, len);
     else if (causes & NS_CAUSE_UID0_SETFCAP)
         snprintf(buf, len,
                  "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
                  "which this uid 0 lacks; run the outer sandbox as a non-root uid, or keep "
                  "CAP_SETFCAP there");
+    else if (causes & NS_CAUSE_PROC_HIDDEN)
+        snprintf(buf, len,
+                 "the kernel allows a fresh /proc in a user namespace only where the /proc sbx "
+                 "started with is fully visible (mount_too_revealing()), and parts of it are "
+                 "overmounted here, as container runtimes do (Docker masks /proc/kcore, "
+                 "/proc/keys, ...); run sbx where /proc is not overmounted (docker: "
+                 "--security-opt systempaths=unconfined), or set proc = no in [filesystem]");
     else if (causes & NS_CAUSE_REFUSED)
         snprintf(buf, len,
                  "the kernel or a security module refuses namespace creation here "
@@ -147,11 +253,16 @@ char *ns_describe_hints(const struct ns_facts *f, unsigned causes)
     else if (causes & (NS_CAUSE_LIMIT_ZERO | NS_CAUSE_LIMIT_REACHED | NS_CAUSE_TOO_DEEP))
         add_hint(&hints, "user.max_user_namespaces (%lld) reached, or 32 nested user namespaces",
                  f->max_namespaces[0]);
-    if (causes & NS_CAUSE_APPARMOR)
-        add_hint(&hints, "AppArmor restricts unprivileged user namespaces "
-                 "(kernel.apparmor_restrict_unprivileged_userns = 1): give sbx an AppArmor "
-                 "profile with 'userns,' or set the sysctl to 0");
-    if (causes & NS_CAUSE_SECCOMP)
+    if (causes & NS_CAUSE_APPARMOR) {
+        char aa[640];
+        describe_apparmor(f, aa, sizeof aa);
+        add_hint(&hints, "%s", aa);
+    }
+    if ((causes & NS_CAUSE_SECCOMP) && f->seccomp_refuses_userns == 1)
+        add_hint(&hints, "an inherited seccomp filter refuses CLONE_NEWUSER (it answers for flags "
+                 "the kernel rejects with EINVAL): Docker's default profile, an agent's sandbox "
+                 "or an outer sbx (docker: --security-opt seccomp=unconfined)");
+    else if (causes & NS_CAUSE_SECCOMP)
         add_hint(&hints, "an inherited seccomp filter may deny unshare (container runtimes do; "
                  "docker: --security-opt seccomp=unconfined)");
     if (causes & NS_CAUSE_NO_KERNEL_SUPPORT)
@@ -160,6 +271,10 @@ char *ns_describe_hints(const struct ns_facts *f, unsigned causes)
         add_hint(&hints, "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
                  "which this process lacks: a nested user namespace works here only for a "
                  "non-root uid");
+    if (causes & NS_CAUSE_PROC_HIDDEN)
+        add_hint(&hints, "a fresh /proc is refused: parts of this /proc are overmounted (a "
+                 "container's masked paths) and the kernel wants it fully visible; set proc = no "
+                 "in [filesystem], or run where /proc is not masked");
     if (causes & NS_CAUSE_REFUSED)
         add_hint(&hints, "refused by the kernel or an LSM (inside a chroot, or a sandbox that forbids nesting?)");
     return hints;

@@ -27,10 +27,23 @@ struct ns_facts {
     bool uid_map_step;        /* the refused step was the write of /proc/self/uid_map */
     uid_t uid, euid;
     bool cap_setfcap;         /* CAP_SETFCAP in the effective set */
+    /* CAP_SYS_ADMIN in the effective set: AppArmor's restriction spares
+     * a process that has it in its user namespace */
+    bool cap_sys_admin;
     long long seccomp_mode;   /* "Seccomp:" of /proc/self/status, 2 = a filter; -1 unknown */
+    /* 1 when a seccomp filter answers clone/unshare with CLONE_NEWUSER
+     * before the kernel does (ns_seccomp_refuses_userns(), ns.h); 0 when
+     * the kernel answered; -1 not measured */
+    int seccomp_refuses_userns;
+    bool proc_mount_step;     /* the refused step was mounting a fresh /proc */
     /* -1 when the sysctl does not exist on this kernel (or was not read) */
     long long unprivileged_userns_clone;   /* kernel. (Debian's patch) */
     long long apparmor_restrict_userns;    /* kernel.apparmor_restrict_unprivileged_userns */
+    /* Whether sbx's AppArmor profile is loaded: 1, 0, -1 unknown (no
+     * AppArmor, or its profile list is readable by root only) */
+    int apparmor_sbx_loaded;
+    bool apparmor_fs;         /* /sys/kernel/security/apparmor is there */
+    char apparmor_label[96];  /* this process's confinement ("unconfined"); "" unknown */
     long long max_namespaces[NS_TYPE_COUNT]; /* user.max_*_namespaces, read for types asked for */
     bool nproc_limited;       /* RLIMIT_NPROC is not unlimited */
     unsigned long long nproc_limit;
@@ -48,16 +61,18 @@ enum ns_cause {
     NS_CAUSE_TOO_DEEP = 1 << 2,
     /* EINVAL: the kernel is built without a type asked for */
     NS_CAUSE_NO_KERNEL_SUPPORT = 1 << 3,
-    /* EPERM/EACCES with an inherited seccomp filter (another sandbox, a
-     * container runtime) */
+    /* EPERM/EACCES from an inherited seccomp filter (Docker's default
+     * profile, another agent's sandbox, an outer sbx): measured when
+     * possible (seccomp_refuses_userns), else presumed from Seccomp: 2 */
     NS_CAUSE_SECCOMP = 1 << 4,
     /* EPERM/EACCES: not root, and no user namespace asked for to give
      * CAP_SYS_ADMIN over the others */
     NS_CAUSE_NEEDS_USERNS = 1 << 5,
     /* EPERM/EACCES: not root and kernel.unprivileged_userns_clone = 0 */
     NS_CAUSE_USERNS_CLONE_OFF = 1 << 6,
-    /* EPERM/EACCES: kernel.apparmor_restrict_unprivileged_userns = 1 (the
-     * user namespace is created, without capabilities in it) */
+    /* EPERM/EACCES: kernel.apparmor_restrict_unprivileged_userns = 1 and
+     * no `userns` rule in this process's profile (the user namespace is
+     * created without capabilities in it, so what needs them fails) */
     NS_CAUSE_APPARMOR = 1 << 7,
     /* EPERM writing uid_map: since Linux 5.12 (commit db2e718a4798)
      * mapping uid 0 of the parent namespace needs CAP_SETFCAP there */
@@ -66,13 +81,27 @@ enum ns_cause {
     NS_CAUSE_REFUSED = 1 << 9,
     /* EAGAIN: RLIMIT_NPROC, kernel.threads-max or pid_max */
     NS_CAUSE_NPROC = 1 << 10,
+    /* EPERM/EACCES mounting a fresh /proc in the new namespaces: the
+     * kernel's mount_too_revealing() wants the /proc sbx started with to be
+     * fully visible, and container runtimes overmount parts of it */
+    NS_CAUSE_PROC_HIDDEN = 1 << 11,
 };
 
 /* The set of enum ns_cause that apply; 0 when none explains f->err. */
 unsigned ns_diagnose(const struct ns_facts *f);
 
-/* `sbx run`'s sentence: the most specific cause of the set, with its fix,
- * into buf ("unexpected error" for none). */
+/* The class of a refusal: the one cause `sbx run` names, the most
+ * specific of the set (0 for none). For callers that act on a refusal
+ * rather than print it (a fallback tier that must name why it runs). */
+enum ns_cause ns_refusal_class(unsigned causes);
+
+/* A cause's stable name, for messages, --report and probe's JSON:
+ * "apparmor", "seccomp", "max_namespaces", "setfcap", "proc_hidden", ...
+ * ("none" for 0). */
+const char *ns_cause_name(enum ns_cause cause);
+
+/* `sbx run`'s sentence: the class of the set (ns_refusal_class), with its
+ * fix, into buf ("unexpected error" for none). */
 const char *ns_describe_refusal(const struct ns_facts *f, unsigned causes, char *buf,
                                 size_t len);
 

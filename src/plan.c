@@ -2,6 +2,7 @@
 
 #include "plan.h"
 
+#include "apparmor.h"
 #include "caps.h"
 #include "channel.h"
 #include "cli.h"
@@ -234,6 +235,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
     plan->caps_kept = privileges_kept_mask(p);
+    apparmor_refuse_kept_capabilities(plan->caps_kept);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))

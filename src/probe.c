@@ -19,6 +19,7 @@
 
 #include "probe.h"
 
+#include "apparmor.h"
 #include "log.h"
 #include "ns.h"
 #include "ns_diagnosis.h"
@@ -70,6 +71,8 @@ static const char *const check_names[CHECK_COUNT] = {
     [CHECK_CONTAINER] = "container",
     [CHECK_INSIDE_SBX] = "inside_sbx",
     [CHECK_CREDENTIALS] = "credentials",
+    [CHECK_PROC_MOUNT] = "proc_mount",
+    [CHECK_APPARMOR] = "apparmor",
 };
 
 /* ::1 may be absent for reasons that are no policy (IPv6 disabled, as
@@ -79,6 +82,7 @@ static const bool check_required[CHECK_COUNT] = {
     [CHECK_USER_NS] = true,
     [CHECK_NET_NS] = true,
     [CHECK_MOUNT_NS] = true,
+    [CHECK_PROC_MOUNT] = true,
     [CHECK_LO4_BIND] = true,
     [CHECK_LO4_CONNECT] = true,
     [CHECK_UNIX_BIND] = true,
@@ -124,12 +128,12 @@ static void set_failed(struct probe_check *c, int errnum, const char *call)
 
 /* ---- namespaces ------------------------------------------------------ */
 
-enum { NS_STEP_LEN = 80 };
+enum { NS_STEP_LEN = 80, NS_STEPS = 4 };
 
 /* What the namespace child reports through its pipe. */
 struct ns_outcome {
-    int err[3];                 /* user, net, mount: 0 = ok */
-    char step[3][NS_STEP_LEN];  /* the call that failed, or what was done */
+    int err[NS_STEPS];                 /* user, net, mount, proc: 0 = ok */
+    char step[NS_STEPS][NS_STEP_LEN];  /* the call that failed, or what was done */
 };
 
 static int write_proc_file(const char *path, const char *text)
@@ -148,11 +152,41 @@ static int write_proc_file(const char *path, const char *text)
     return 0;
 }
 
+static void not_tried(struct ns_outcome *o, int from, int err, const char *why)
+{
+    for (int i = from; i < NS_STEPS; i++) {
+        o->err[i] = err;
+        snprintf(o->step[i], NS_STEP_LEN, "not tried: %s", why);
+    }
+}
+
+/* The fresh /proc sbx mounts for its PID namespace: a new PID namespace,
+ * and its first process mounts proc on dir. Returns 0 or the errno. */
+static int try_proc_mount(const char *dir)
+{
+    if (unshare(CLONE_NEWPID) < 0)
+        return errno;
+    pid_t pid = fork();
+    if (pid < 0)
+        return errno;
+    if (pid == 0) {
+        int e = 0;
+        if (mount("proc", dir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+            e = errno;
+        _exit(e > 0 && e < 255 ? e : e ? 255 : 0);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return errno;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
+}
+
 /* Runs in the forked child: the same calls sbx makes, in the same order
  * (user namespace first, so it works unprivileged, then maps, then net and
- * mount inside it). Under AppArmor's userns restriction the unshare of the
- * user namespace succeeds but the capabilities in it are gone, so the
- * later steps are what reveal it. */
+ * mount inside it, then a fresh /proc). Under AppArmor's userns
+ * restriction the unshare of the user namespace succeeds but the
+ * capabilities in it are gone, so the later steps are what reveal it. */
 static noreturn void ns_child(int fd)
 {
     struct ns_outcome o;
@@ -163,11 +197,9 @@ static noreturn void ns_child(int fd)
 
     if (unshare(CLONE_NEWUSER) < 0) {
         int e = errno;
-        for (int i = 0; i < 3; i++)
-            o.err[i] = e;
+        not_tried(&o, 1, e, "sbx creates it inside a user namespace");
+        o.err[0] = e;
         snprintf(o.step[0], NS_STEP_LEN, "unshare(CLONE_NEWUSER)");
-        snprintf(o.step[1], NS_STEP_LEN, "not tried: sbx creates it inside a user namespace");
-        snprintf(o.step[2], NS_STEP_LEN, "not tried: sbx creates it inside a user namespace");
         goto out;
     }
     /* setgroups must be denied before an unprivileged gid_map write
@@ -187,22 +219,18 @@ static noreturn void ns_child(int fd)
     }
     if (failed) {
         int e = errno;
-        for (int i = 0; i < 3; i++)
-            o.err[i] = e;
+        not_tried(&o, 1, e, "the user namespace has no id map");
+        o.err[0] = e;
         snprintf(o.step[0], NS_STEP_LEN, "%s", failed);
-        snprintf(o.step[1], NS_STEP_LEN, "not tried: the user namespace has no id map");
-        snprintf(o.step[2], NS_STEP_LEN, "not tried: the user namespace has no id map");
         goto out;
     }
     snprintf(o.step[0], NS_STEP_LEN, "unshare(CLONE_NEWUSER), uid and gid maps written");
 
-    if (unshare(CLONE_NEWNET) < 0) {
+    if (unshare(CLONE_NEWNET) < 0)
         o.err[1] = errno;
-        snprintf(o.step[1], NS_STEP_LEN, "unshare(CLONE_NEWNET)");
-    } else {
-        snprintf(o.step[1], NS_STEP_LEN, "unshare(CLONE_NEWNET)");
-    }
+    snprintf(o.step[1], NS_STEP_LEN, "unshare(CLONE_NEWNET)");
 
+    const char *target = NULL;
     if (unshare(CLONE_NEWNS) < 0) {
         o.err[2] = errno;
         snprintf(o.step[2], NS_STEP_LEN, "unshare(CLONE_NEWNS)");
@@ -212,13 +240,28 @@ static noreturn void ns_child(int fd)
         snprintf(o.step[2], NS_STEP_LEN, "mount(/, MS_REC|MS_PRIVATE)");
     } else {
         struct stat st;
-        const char *target = stat("/tmp", &st) == 0 && S_ISDIR(st.st_mode) ? "/tmp" : "/";
+        target = stat("/tmp", &st) == 0 && S_ISDIR(st.st_mode) ? "/tmp" : "/";
         if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "size=16k") < 0) {
             o.err[2] = errno;
             snprintf(o.step[2], NS_STEP_LEN, "mount(tmpfs on %s)", target);
+            target = NULL;
         } else {
             snprintf(o.step[2], NS_STEP_LEN, "unshare(CLONE_NEWNS), mount(tmpfs on %s)", target);
         }
+    }
+    if (!target) {
+        not_tried(&o, 3, o.err[2], "no mount namespace to mount it in");
+        goto out;
+    }
+    /* On the private tmpfs just mounted: nothing outside sees it. */
+    char dir[64];
+    snprintf(dir, sizeof dir, "%s/proc", strcmp(target, "/") ? target : "");
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        o.err[3] = errno;
+        snprintf(o.step[3], NS_STEP_LEN, "mkdir(%s)", dir);
+    } else {
+        o.err[3] = try_proc_mount(dir);
+        snprintf(o.step[3], NS_STEP_LEN, "unshare(CLONE_NEWPID), mount(proc on %.40s)", dir);
     }
 out:
     if (!write_all(fd, &o, sizeof o))
@@ -233,20 +276,27 @@ out:
  * refuses. */
 static char *userns_hints(int step, int errnum, const char *user_step)
 {
-    static const int step_flags[3] = { 0, CLONE_NEWNET, CLONE_NEWNS };
+    static const int step_flags[NS_STEPS] = { 0, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWNS | CLONE_NEWPID };
     struct ns_facts f;
     ns_read_facts(&f, errnum, CLONE_NEWUSER | step_flags[step]);
     f.uid_map_step = step == 0 && strstr(user_step, "uid_map");
+    f.proc_mount_step = step == 3;
+    if (step == 0 && !strncmp(user_step, "unshare", 7) && f.seccomp_mode == 2 &&
+        (errnum == EPERM || errnum == EACCES))
+        f.seccomp_refuses_userns = ns_seccomp_refuses_userns();
     return ns_describe_hints(&f, ns_diagnose(&f));
 }
 
 static void check_namespaces(struct probe_results *r)
 {
-    struct probe_check *c = &r->checks[CHECK_USER_NS];
+    struct probe_check *c[NS_STEPS] = {
+        &r->checks[CHECK_USER_NS], &r->checks[CHECK_NET_NS], &r->checks[CHECK_MOUNT_NS],
+        &r->checks[CHECK_PROC_MOUNT],
+    };
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) < 0) {
-        for (int i = 0; i < 3; i++)
-            set_failed(&c[i], errno, "pipe2");
+        for (int i = 0; i < NS_STEPS; i++)
+            set_failed(c[i], errno, "pipe2");
         return;
     }
     fflush(NULL);
@@ -255,8 +305,8 @@ static void check_namespaces(struct probe_results *r)
         int e = errno;
         close(pipefd[0]);
         close(pipefd[1]);
-        for (int i = 0; i < 3; i++)
-            set_failed(&c[i], e, "fork");
+        for (int i = 0; i < NS_STEPS; i++)
+            set_failed(c[i], e, "fork");
         return;
     }
     if (pid == 0) {
@@ -282,36 +332,88 @@ static void check_namespaces(struct probe_results *r)
         ;
     if (got != sizeof o) {
         /* A seccomp filter with SECCOMP_RET_KILL kills instead of failing. */
-        for (int i = 0; i < 3; i++) {
-            c[i].status = PROBE_DENIED;
-            c[i].errnum = 0;
+        for (int i = 0; i < NS_STEPS; i++) {
+            c[i]->status = PROBE_DENIED;
+            c[i]->errnum = 0;
             if (WIFSIGNALED(wstatus))
-                set_detail(&c[i], "the probing child was killed by signal %d (%s) while "
+                set_detail(c[i], "the probing child was killed by signal %d (%s) while "
                            "creating namespaces: a seccomp filter that kills?",
                            WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
             else
-                set_detail(&c[i], "the probing child exited with status %d before reporting",
+                set_detail(c[i], "the probing child exited with status %d before reporting",
                            WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
         }
         return;
     }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < NS_STEPS; i++) {
         o.step[i][NS_STEP_LEN - 1] = '\0';
         if (o.err[i] == 0) {
-            c[i].status = PROBE_OK;
-            set_detail(&c[i], "%s", o.step[i]);
+            c[i]->status = PROBE_OK;
+            set_detail(c[i], "%s", o.step[i]);
             continue;
         }
-        c[i].status = probe_status_for_errno(o.err[i]);
-        c[i].errnum = o.err[i];
+        c[i]->status = probe_status_for_errno(o.err[i]);
+        c[i]->errnum = o.err[i];
+        if (!strncmp(o.step[i], "not tried", 9)) {
+            set_detail(c[i], "%s (%s)", o.step[i], strerror(o.err[i]));
+            continue;
+        }
         char *hints = userns_hints(i, o.err[i], o.step[0]);
-        if (!strncmp(o.step[i], "not tried", 9))
-            set_detail(&c[i], "%s (%s)", o.step[i], strerror(o.err[i]));
-        else
-            set_detail(&c[i], "%s: %s%s%s", o.step[i], strerror(o.err[i]),
-                       *hints ? "; " : "", hints);
+        set_detail(c[i], "%s: %s%s%s", o.step[i], strerror(o.err[i]), *hints ? "; " : "", hints);
         free(hints);
     }
+}
+
+/* AppArmor's restriction of user namespaces and sbx's profile for it
+ * (apparmor/sbx): a fact, with the fix when the restriction is on and
+ * the profile is not what confines sbx. */
+static void check_apparmor(struct probe_results *r)
+{
+    struct probe_check *c = &r->checks[CHECK_APPARMOR];
+    char mode[32] = "";
+    r->apparmor_sbx_loaded = apparmor_profile_loaded("sbx", mode, sizeof mode);
+    apparmor_current_label(r->apparmor_label, sizeof r->apparmor_label);
+    bool restricted = r->apparmor_restrict_userns == 1;
+    const char *fs = apparmor_fs_dir();
+    c->status = PROBE_INFO;
+    if (!fs) {
+        set_text(c, xstrdup("absent"));
+        set_detail(c, "no AppArmor in this kernel (no /sys/kernel/security/apparmor)%s",
+                   restricted ? ", yet kernel.apparmor_restrict_unprivileged_userns = 1" : "");
+        return;
+    }
+    const char *loaded = r->apparmor_sbx_loaded == 1 ? "loaded"
+                         : r->apparmor_sbx_loaded == 0 ? "not loaded" : "unknown";
+    set_text(c, xasprintf("sbx profile %s", loaded));
+    if (!restricted) {
+        set_detail(c, "kernel.apparmor_restrict_unprivileged_userns is %s: user namespaces need "
+                   "no profile; sbx profile %s%s%s%s, this process '%s'",
+                   r->apparmor_restrict_userns == 0 ? "0" : "absent", loaded,
+                   *mode ? " (" : "", mode, *mode ? ")" : "",
+                   *r->apparmor_label ? r->apparmor_label : "unknown");
+        return;
+    }
+    const char *label = r->apparmor_label;
+    if (apparmor_label_is_sbx(label)) {
+        set_detail(c, "kernel.apparmor_restrict_unprivileged_userns = 1, and this sbx runs under "
+                   "sbx's profile ('%s'), which grants it user namespaces", label);
+        return;
+    }
+    struct ns_facts f;
+    memset(&f, 0, sizeof f);
+    f.err = EPERM;
+    f.clone_flags = CLONE_NEWUSER | CLONE_NEWNET;
+    f.seccomp_refuses_userns = 0;
+    f.uid = f.euid = 1;
+    f.apparmor_restrict_userns = 1;
+    f.unprivileged_userns_clone = f.seccomp_mode = -1;
+    f.apparmor_sbx_loaded = r->apparmor_sbx_loaded;
+    f.apparmor_fs = true;
+    snprintf(f.apparmor_label, sizeof f.apparmor_label, "%s", r->apparmor_label);
+    char why[640];
+    ns_describe_refusal(&f, NS_CAUSE_APPARMOR, why, sizeof why);
+    c->status = PROBE_DENIED;
+    set_detail(c, "sbx run here: %s", why);
 }
 
 /* ---- sockets --------------------------------------------------------- */
@@ -776,12 +878,13 @@ void probe_run(struct probe_results *r, const char *scan_cwd)
         r->checks[i].required = check_required[i];
         r->checks[i].status = PROBE_UNAVAILABLE;
     }
-    r->unprivileged_userns_clone = read_sysctl("/proc/sys/kernel/unprivileged_userns_clone");
-    r->max_user_namespaces = read_sysctl("/proc/sys/user/max_user_namespaces");
-    r->apparmor_restrict_userns = read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+    r->unprivileged_userns_clone = ns_read_sysctl("kernel/unprivileged_userns_clone");
+    r->max_user_namespaces = ns_read_sysctl("user/max_user_namespaces");
+    r->apparmor_restrict_userns = ns_read_sysctl("kernel/apparmor_restrict_unprivileged_userns");
 
     check_process_status(r);
     check_namespaces(r);
+    check_apparmor(r);
     check_loopback(AF_INET, &r->checks[CHECK_LO4_BIND], &r->checks[CHECK_LO4_CONNECT]);
     check_loopback(AF_INET6, &r->checks[CHECK_LO6_BIND], &r->checks[CHECK_LO6_CONNECT]);
     check_unix(&r->checks[CHECK_UNIX_BIND], &r->checks[CHECK_UNIX_CONNECT]);

@@ -57,6 +57,9 @@ enum probe_check_id {
     CHECK_CONTAINER,
     CHECK_INSIDE_SBX,
     CHECK_CREDENTIALS,
+    /* appended, so that the TAP numbers of the checks above stay */
+    CHECK_PROC_MOUNT,
+    CHECK_APPARMOR,
     CHECK_COUNT
 };
 
@@ -70,6 +73,8 @@ struct probe_results {
     /* -1 when the file does not exist on this kernel */
     long long unprivileged_userns_clone, max_user_namespaces,
         apparmor_restrict_userns, nr_open;
+    int apparmor_sbx_loaded;    /* 1, 0, -1 unknown (apparmor.h) */
+    char apparmor_label[96];    /* what confines sbx probe; "" unknown */
     bool dockerenv;
     char *container_env, *pid1_comm, *sbx_profile;
     struct probe_verdict network, descriptors, sandbox;

@@ -144,10 +144,19 @@ static void verdict_sandbox(struct probe_results *r)
             return;
         }
     }
+    /* Only profiles with proc = yes (the default) need it. */
+    const struct probe_check *proc = &r->checks[CHECK_PROC_MOUNT];
+    if (proc->status != PROBE_OK) {
+        r->sandbox.ok = false;
+        r->sandbox.reason = xasprintf("sbx cannot give its sandbox a fresh /proc here (profiles "
+                                      "with proc = no still run): %s: %s", proc->name,
+                                      proc->detail ? proc->detail : probe_status_name(proc->status));
+        return;
+    }
     r->sandbox.ok = true;
     r->tier = "namespaces";
     r->sandbox.reason = xstrdup("sbx can create its sandbox here: user, net and mount namespaces "
-                                "work (tier: namespaces)");
+                                "and a fresh /proc work (tier: namespaces)");
 }
 
 void probe_verdicts(struct probe_results *r)

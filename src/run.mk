@@ -4,6 +4,7 @@ src_libsbx_a_SOURCES += \
 	src/channel.c src/channel.h \
 	src/ns.c src/ns.h \
 	src/ns_diagnosis.c src/ns_diagnosis.h \
+	src/apparmor.c src/apparmor.h \
 	src/net.c src/net.h \
 	src/rlimits.c src/rlimits.h \
 	src/cgroup.c src/cgroup.h \

@@ -40,3 +40,12 @@ check_PROGRAMS += tests/unit/net-test
 tests_unit_net_test_SOURCES = tests/unit/net-test.c
 tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/net-test
+# The AppArmor profile the Debian package installs: compiled by Debian's
+# apparmor_parser without loading it, and linted (issue 20).
+TESTS += tests/integration/apparmor-profile.sh
+EXTRA_DIST += tests/integration/apparmor-profile.sh
+# Every refusal of a user namespace produced for real (Docker's seccomp
+# rules, max_user_namespaces = 0, no CAP_SETFCAP, a masked /proc, AppArmor
+# on a faked sysctl), with run's and probe's diagnosis (issue 20).
+TESTS += tests/integration/userns-refusals.sh
+EXTRA_DIST += tests/integration/userns-refusals.sh

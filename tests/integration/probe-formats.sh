@@ -24,7 +24,7 @@ status=$?
 jq -e . "$tmpdir/p.json" >/dev/null 2>&1
 ok $? "--json output parses (jq)"
 is "$(jq -r 'type' "$tmpdir/p.json")" object "--json is one object"
-is "$nchecks" 18 "docs/probe-json.md documents 18 checks"
+is "$nchecks" 20 "docs/probe-json.md documents 20 checks"
 net_ok=$(jqf .verdict.network_tests.ok)
 if [ "$net_ok" = true ]; then want=0; else want=1; fi
 is "$status" "$want" "exit status $want follows verdict.network_tests.ok=$net_ok"

@@ -25,6 +25,8 @@ static struct ns_facts facts(int err, int flags)
     f.uid = f.euid = 1000;
     f.cap_setfcap = false;
     f.seccomp_mode = 0;
+    f.seccomp_refuses_userns = -1;
+    f.apparmor_sbx_loaded = -1;
     f.unprivileged_userns_clone = -1;
     f.apparmor_restrict_userns = -1;
     for (int i = 0; i < NS_TYPE_COUNT; i++)
@@ -57,8 +59,10 @@ int main(void)
     f.max_namespaces[0] = 0;
     is_int((int)ns_diagnose(&f), NS_CAUSE_LIMIT_ZERO, "ENOSPC with user.max_user_namespaces = 0");
     is_str(run_says(&f), "user namespaces are disabled (user.max_user_namespaces = 0); enable them "
-           "with `sysctl -w user.max_user_namespaces=15000` as root (in a container: on the host)",
+           "with `sysctl -w user.max_user_namespaces=15000` as root (in a container: on the host); "
+           "the limit is per user namespace, so it is lifted where it was set to 0",
            "run: names the sysctl and the fix");
+    is_str(ns_cause_name(ns_refusal_class(ns_diagnose(&f))), "max_namespaces", "class: max_namespaces");
     probe_says(&f, "user.max_user_namespaces = 0 (sysctl -w user.max_user_namespaces=15000)",
                "the same sysctl");
     f = facts(ENOSPC, all);
@@ -90,11 +94,26 @@ int main(void)
     is_int((int)ns_diagnose(&f), NS_CAUSE_SECCOMP | NS_CAUSE_APPARMOR, "EPERM: both policies are causes");
     like_str(run_says(&f), "a seccomp filter around sbx (Seccomp: 2 in /proc/self/status",
              "run: the seccomp filter is named first");
-    probe_says(&f, "AppArmor restricts unprivileged user namespaces "
-               "(kernel.apparmor_restrict_unprivileged_userns = 1): give sbx an AppArmor profile "
-               "with 'userns,' or set the sysctl to 0; an inherited seccomp filter may deny unshare "
-               "(container runtimes do; docker: --security-opt seccomp=unconfined)",
-               "both, AppArmor first");
+    {
+        char *h = ns_describe_hints(&f, ns_diagnose(&f));
+        like_str(h, "AppArmor restricts unprivileged user namespaces "
+                 "(kernel.apparmor_restrict_unprivileged_userns = 1)", "probe: AppArmor first");
+        like_str(h, "; an inherited seccomp filter may deny unshare (container runtimes do; "
+                 "docker: --security-opt seccomp=unconfined)", "probe: then the presumed filter");
+        free(h);
+    }
+    is_str(ns_cause_name(ns_refusal_class(ns_diagnose(&f))), "seccomp", "class: seccomp first");
+
+    /* the filter measured: it answered for flags the kernel rejects */
+    f.seccomp_refuses_userns = 1;
+    like_str(run_says(&f), "a seccomp filter around sbx refuses CLONE_NEWUSER: it answered for "
+             "clone/unshare flags the kernel itself rejects with EINVAL", "run: a measured filter");
+    like_str(run_says(&f), "Docker's default profile", "run: names Docker's profile");
+    like_str(run_says(&f), "--security-opt seccomp=unconfined", "run: and its fix");
+    /* measured not to refuse: a filter that is there is no cause */
+    f.seccomp_refuses_userns = 0;
+    is_int((int)ns_diagnose(&f), NS_CAUSE_APPARMOR, "a filter measured not to refuse is no cause");
+    is_str(ns_cause_name(ns_refusal_class(ns_diagnose(&f))), "apparmor", "class: apparmor");
     f.err = ENOSPC;
     ok(!(ns_diagnose(&f) & NS_CAUSE_SECCOMP), "a filter is no cause of ENOSPC (filters say EPERM)");
 
@@ -118,7 +137,43 @@ int main(void)
     f = facts(EACCES, all);
     f.apparmor_restrict_userns = 1;
     is_int((int)ns_diagnose(&f), NS_CAUSE_APPARMOR, "EACCES under AppArmor's restriction");
-    like_str(run_says(&f), "AppArmor profile granting `userns,`", "run: names the AppArmor fix");
+    like_str(run_says(&f), "may not be loaded (AppArmor's /sys/kernel/security/apparmor is not visible",
+             "run: no AppArmor securityfs to tell whether sbx's profile is loaded");
+    f.apparmor_fs = true;
+    like_str(run_says(&f), "may not be loaded (the list of loaded profiles is readable by root only",
+             "run: unknown whether sbx's profile is loaded");
+    like_str(run_says(&f), "`sudo apparmor_parser -r /etc/apparmor.d/sbx`", "run: names the fix");
+    like_str(run_says(&f), "`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`",
+             "run: and the other fix");
+    f.apparmor_sbx_loaded = 0;
+    like_str(run_says(&f), "and sbx's AppArmor profile is not loaded; load it with", "run: not loaded");
+    f.apparmor_sbx_loaded = 1;
+    snprintf(f.apparmor_label, sizeof f.apparmor_label, "unconfined");
+    like_str(run_says(&f), "this sbx runs as 'unconfined', not under the sbx profile, which is "
+             "loaded but attaches to /usr/bin/sbx and /usr/local/bin/sbx only", "run: loaded, not attached");
+    snprintf(f.apparmor_label, sizeof f.apparmor_label, "sbx (enforce)");
+    like_str(run_says(&f), "AppArmor refuses it although this sbx runs under the sbx profile "
+             "('sbx (enforce)')", "run: confined by sbx's profile and still refused");
+    snprintf(f.apparmor_label, sizeof f.apparmor_label, "sbx//&sbx_command (enforce)");
+    like_str(run_says(&f), "this sbx runs inside another sbx's sandbox, confined by AppArmor as "
+             "'sbx//&sbx_command (enforce)'", "run: nested under sbx's profile: cannot nest");
+    snprintf(f.apparmor_label, sizeof f.apparmor_label, "sbxfoo (enforce)");
+    like_str(run_says(&f), "not under the sbx profile", "a profile named sbxfoo is not sbx's");
+    f.cap_sys_admin = true;
+    is_int((int)ns_diagnose(&f), NS_CAUSE_REFUSED, "CAP_SYS_ADMIN: AppArmor's restriction spares it");
+
+    /* a fresh /proc refused */
+    f = facts(EPERM, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID);
+    f.proc_mount_step = true;
+    f.seccomp_mode = 2;
+    f.apparmor_restrict_userns = 1;
+    is_int((int)ns_diagnose(&f), NS_CAUSE_PROC_HIDDEN, "EPERM mounting /proc: only the /proc cause");
+    like_str(run_says(&f), "fully visible (mount_too_revealing())", "run: the kernel rule");
+    like_str(run_says(&f), "set proc = no in [filesystem]", "run: the fix");
+    is_str(ns_cause_name(ns_refusal_class(ns_diagnose(&f))), "proc_hidden", "class: proc_hidden");
+    f.err = ENODEV;
+    is_int((int)ns_diagnose(&f), 0, "another errno mounting /proc: no known cause");
+    is_str(ns_cause_name(ns_refusal_class(0)), "none", "class of nothing: none");
 
     /* probe's uid_map step as root without CAP_SETFCAP, inside a sandbox
      * with a filter: what `sbx probe --profile qa` says as root */

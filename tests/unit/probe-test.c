@@ -20,7 +20,7 @@ static void fill(struct probe_results *r)
         "user_namespace", "net_namespace", "mount_namespace", "loopback_ipv4_bind",
         "loopback_ipv4_connect", "loopback_ipv6_bind", "loopback_ipv6_connect", "unix_bind",
         "unix_connect", "nofile_soft", "nofile_hard", "nr_open", "seccomp", "no_new_privs",
-        "landlock", "container", "inside_sbx", "credentials",
+        "landlock", "container", "inside_sbx", "credentials", "proc_mount", "apparmor",
     };
     for (int i = 0; i < CHECK_COUNT; i++) {
         r->checks[i].name = names[i];
@@ -135,8 +135,8 @@ static void test_verdicts(void)
     is_str(r.descriptors.reason, "an async runtime gets enough descriptors: RLIMIT_NOFILE soft "
            "limit 20000 >= 4096", "descriptors: names the soft limit");
     ok(r.sandbox.ok, "sandbox: all three namespaces ok");
-    is_str(r.sandbox.reason, "sbx can create its sandbox here: user, net and mount namespaces work "
-           "(tier: namespaces)", "sandbox: the full sentence, naming the tier");
+    is_str(r.sandbox.reason, "sbx can create its sandbox here: user, net and mount namespaces "
+           "and a fresh /proc work (tier: namespaces)", "sandbox: the full sentence, naming the tier");
 
     /* ::1 missing is no policy: still ok, and said */
     r.checks[CHECK_LO6_BIND].status = r.checks[CHECK_LO6_CONNECT].status = PROBE_UNAVAILABLE;
@@ -210,6 +210,13 @@ static void test_verdicts(void)
     ok(strstr(r.sandbox.reason, "(tier: landlock with --fallback landlock or [sandbox] fallback = "
               "landlock (Landlock ABI 7; sbx(1) TIERS), else none)") != NULL,
        "sandbox: says the Landlock tier needs the fallback, and its ABI");
+    r.checks[CHECK_LANDLOCK].has_number = false;
+    r.checks[CHECK_NET_NS].status = r.checks[CHECK_MOUNT_NS].status = PROBE_OK;
+    r.checks[CHECK_PROC_MOUNT].status = PROBE_DENIED;
+    probe_verdicts(&r);
+    ok(!r.sandbox.ok, "sandbox: a refused fresh /proc fails it");
+    like_str(r.sandbox.reason, "sbx cannot give its sandbox a fresh /proc here (profiles with "
+             "proc = no still run): proc_mount: fine", "sandbox: says that proc = no still runs");
     probe_results_free(&r);
 }
 
@@ -242,7 +249,7 @@ int main(void)
     ok(!strstr(tap, "\nok 99 - fake"), "TAP: a newline in a detail cannot add a test line");
     ok(!strchr(tap, '\033'), "TAP: no escape bytes");
     like_str(tap, "not ok 5 - loopback_ipv4_connect: denied EPERM (fine)", "TAP: a denied check is not ok with its errno");
-    like_str(tap, "1..21\n", "TAP: plan of 21");
+    like_str(tap, "1..23\n", "TAP: plan of 23");
     free(tap);
 
     char *table = capture(print_table_plain, &r);
