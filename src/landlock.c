@@ -3,9 +3,11 @@
 #include "landlock.h"
 
 #include "caps.h"
+#include "cli.h"
 #include "log.h"
 #include "lookup.h"
 #include "mount-plan.h"
+#include "plan.h"
 #include "protect.h"
 #include "util.h"
 
@@ -234,19 +236,8 @@ struct rw_dir {
 static void check_protected(struct findings *f, const struct profile *p, const char *home,
                             const struct rw_dir *rw, size_t nrw)
 {
-    struct profile_search search;
-    profile_search_from_env(&search);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0)
-        exe[n] = '\0';
-    struct protect_inputs in = {
-        .home = home, .xdg_config_home = getenv("XDG_CONFIG_HOME"), .path_env = getenv("PATH"),
-        .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
-    };
     struct protect_list list = { 0 };
-    protect_list_build(&list, &in);
-    profile_search_free(&search);
+    plan_protect_list(&list, home, cli_project());
 
     struct strv candidates = { 0 };
     struct strv whys = { 0 };

@@ -61,8 +61,7 @@ static void describe_project(const struct profile *p, const struct project *proj
 /* What stays read-only inside whatever the profile makes writable
  * (protect.h): composed here, from the caller's environment, before
  * anything is created; the mount plan below holds it (mount.h). */
-static void protect_prepare(struct protect_list *list, const char *home,
-                            const struct project *project)
+void plan_protect_list(struct protect_list *list, const char *home, const struct project *project)
 {
     struct profile_search search;
     profile_search_from_env(&search);
@@ -227,7 +226,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     const struct project *project = cli_project();
     struct protect_list protect = { 0 };
     if (plan->clone_flags & CLONE_NEWNS)
-        protect_prepare(&protect, plan->home, project);
+        plan_protect_list(&protect, plan->home, project);
     record_step("prepare: environment and limits");
     struct env_diff env_diff = { 0 };
     env_build(p, environ, &plan->env, &env_diff);

@@ -23,6 +23,16 @@
 #include "sandbox.h"
 #include "seccomp.h"
 
+struct project;
+struct protect_list;
+
+/* What stays read-only inside whatever the profile makes writable
+ * (protect.h), for this caller (its environment, sbx's own files) and
+ * this project (its git directories outside the work tree). Both tiers
+ * keep it: the namespaces tier binds it read-only, the Landlock tier
+ * refuses an rw rule that holds one. */
+void plan_protect_list(struct protect_list *list, const char *home, const struct project *project);
+
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/resource.h>

@@ -1,5 +1,0 @@
-# Sources of `sbx audit` (added to src/libsbx.a): the pure verdict and the
-# command.
-src_libsbx_a_SOURCES += src/audit.c src/audit.h src/audit_cmd.c \
-	src/audit_tests.c src/audit_tests.h src/capture.c src/capture.h \
-	src/audit_per_test.c src/audit_per_test.h src/audit_signals.c src/audit_signals.h

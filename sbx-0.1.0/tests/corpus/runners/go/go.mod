@@ -1,3 +1,0 @@
-module example.com/corpus
-
-go 1.19

@@ -1,3 +1,0 @@
-'use strict';
-const test = require('node:test');
-test('passes', () => {});

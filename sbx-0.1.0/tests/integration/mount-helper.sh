@@ -1,7 +1,0 @@
-#!/bin/sh
-# Filesystem isolation through mount_setup() alone (open_tree and mount_setattr):
-# see mount-body.sh.
-. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-runner=helper
-. "$SBX_TOP_SRCDIR/tests/integration/mount-body.sh"
-done_testing
