@@ -42,6 +42,35 @@ static void describe_network(const struct profile *p, int flags)
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
 }
 
+/* CAP_NET_RAW for a command that is root in its own network namespace
+ * (caps.c says why that grants nothing outside it), said with -v either
+ * way when it is root inside. */
+static uint64_t net_raw_planned(const struct profile *p, bool caller_is_root)
+{
+    if (privileges_keep(p, CAP_NET_RAW))
+        return 0; /* the profile's own choice, in the mask already */
+    switch (privileges_net_raw_grant(p, caller_is_root)) {
+    case NET_RAW_GRANTED:
+        verbose("capabilities: cap_net_raw kept: the command is uid 0 in a network namespace "
+                "of the sandbox's own, where raw and packet-level access reaches only it "
+                "(AF_PACKET and AF_XDP stay denied by seccomp)");
+        return UINT64_C(1) << CAP_NET_RAW;
+    case NET_RAW_HOST_NETNS:
+        verbose("capabilities: no cap_net_raw: the command shares the host's network namespace "
+                "(raw sockets would act on the host's)");
+        break;
+    case NET_RAW_UNGUARDED:
+        verbose("capabilities: no cap_net_raw: %s would leave AF_PACKET sockets open",
+                p->seccomp != SECCOMP_DEFAULT ? "seccomp = none"
+                : p->io_uring                  ? "io_uring = yes"
+                                               : "no packet-socket filter on this architecture");
+        break;
+    case NET_RAW_NOT_ROOT:
+        break;
+    }
+    return 0;
+}
+
 /* What stays read-only inside whatever the profile makes writable
  * (protect.h): composed here, from the caller's environment, before
  * anything is created; the mount plan below holds it (mount.h). */
@@ -198,7 +227,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     record_environment(&env_diff);
     env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
-    plan->caps_kept = privileges_kept_mask(p);
+    plan->caps_kept = privileges_kept_mask(p) | net_raw_planned(p, plan->outer_uid == 0);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
