@@ -5,6 +5,7 @@
 #include "caps.h"
 #include "channel.h"
 #include "cli.h"
+#include "hosts.h"
 #include "log.h"
 #include "lookup.h"
 #include "mount.h"
@@ -69,6 +70,26 @@ static uint64_t net_raw_planned(const struct profile *p, bool caller_is_root)
         break;
     }
     return 0;
+}
+
+/* The sandbox's /etc/hosts (hosts.h) when it has a hostname of its own,
+ * or NULL: with the UTS namespace shared, the hostname is the host's and
+ * so is the file that resolves it. */
+static char *sandbox_hosts_file(const struct profile *p, int flags)
+{
+    if (!(flags & CLONE_NEWUTS) || !p->hostname || !*p->hostname)
+        return NULL;
+    size_t len = 0;
+    char *host = read_file_text("/etc/hosts", HOSTS_HOST_MAX, &len);
+    if (!host && errno != ENOENT) {
+        warn_errno("warning: reading the host's /etc/hosts for the sandbox's copy failed; "
+                   "it stays the host's, where the sandbox's hostname %s does not resolve",
+                   p->hostname);
+        return NULL;
+    }
+    char *text = hosts_file_generate(host, len, p->hostname);
+    free(host);
+    return text;
 }
 
 /* What stays read-only inside whatever the profile makes writable
@@ -248,12 +269,22 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
      * /dev, pivot_root, the working directory. */
     if (plan->clone_flags & CLONE_NEWNS) {
         record_step("mount plan");
-        struct mount_generated resolv = {
-            .path = "/etc/resolv.conf", .content = resolv_conf,
-            .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
-        };
+        struct mount_generated generated[2];
+        size_t ngenerated = 0;
+        if (resolv_conf)
+            generated[ngenerated++] = (struct mount_generated){
+                .path = "/etc/resolv.conf", .content = resolv_conf,
+                .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
+            };
+        autofree char *hosts = sandbox_hosts_file(p, plan->clone_flags);
+        if (hosts)
+            generated[ngenerated++] = (struct mount_generated){
+                .path = "/etc/hosts", .content = hosts,
+                .why = "the host's file and the sandbox's hostname on " HOSTS_SANDBOX_ADDRESS,
+                .at = p->at[K_HOSTNAME],
+            };
         struct mount_inputs in = {
-            .cwd = plan->cwd, .generated = resolv_conf ? &resolv : NULL,
+            .cwd = plan->cwd, .generated = generated, .ngenerated = ngenerated,
             .protect = &protect, .outer_uid = plan->outer_uid, .home = plan->home,
         };
         mount_plan_prepare(p, &in, &plan->mounts);
