@@ -33,8 +33,9 @@ regrtest() { # XML-FILE [SBX-ARGS...]: the suites, -u network for test_socketser
     shift
     timeout 1200 "$@" $py -m test -j2 -u network --timeout 600 --junit-xml "$_xml" \
         -i '*NetworkedTests*' -i '*test_idna' -i '*VSOCK*' -i '*test_sethostname' \
-        $tests </dev/null >>"$tmpdir/log" 2>&1
+        $run_opts $tests </dev/null >>"$tmpdir/log" 2>&1
 }
+run_opts=
 # "TEST OUTCOME" per test case, from regrtest's JUnit file.
 outcomes() {
     $py -c '
@@ -51,6 +52,25 @@ regrtest "$tmpdir/host.xml"
 regrtest "$tmpdir/qa.xml" "$SBX" run --profile qa --
 outcomes "$tmpdir/host.xml" >"$tmpdir/host.txt"
 outcomes "$tmpdir/qa.xml" >"$tmpdir/qa.txt"
+# A timing test may lose once on a loaded machine (make -j2 check runs
+# other tests beside this one): the few cases that differ run again,
+# by themselves, both on the host and inside, and those outcomes count. A
+# difference the sandbox makes stays.
+differ=$(diff "$tmpdir/host.txt" "$tmpdir/qa.txt" | sed -n 's/^[<>] \([^ ]*\) .*/\1/p' | sort -u)
+if [ -n "$differ" ] && [ "$(printf '%s\n' "$differ" | wc -l)" -le 20 ]; then
+    diag "run again, by themselves, where host and qa differed:" $differ
+    printf '%s\n' $differ >"$tmpdir/differ"
+    tests=$(printf '%s\n' $differ | cut -d. -f2 | sort -u)
+    run_opts="--matchfile $tmpdir/differ"
+    regrtest "$tmpdir/host-again.xml"
+    regrtest "$tmpdir/qa-again.xml" "$SBX" run --profile qa --
+    for side in host qa; do
+        outcomes "$tmpdir/$side-again.xml" >"$tmpdir/$side-again.txt"
+        awk 'NR == FNR { again[$1]; next } !($1 in again)' "$tmpdir/differ" "$tmpdir/$side.txt" |
+            cat - "$tmpdir/$side-again.txt" | sort >"$tmpdir/$side.merged"
+        mv "$tmpdir/$side.merged" "$tmpdir/$side.txt"
+    done
+fi
 
 n=$(wc -l <"$tmpdir/host.txt")
 [ "$n" -gt 3000 ]
