@@ -74,11 +74,18 @@ static uint64_t net_raw_planned(const struct profile *p, bool caller_is_root)
 
 /* The sandbox's /etc/hosts (hosts.h) when it has a hostname of its own,
  * or NULL: with the UTS namespace shared, the hostname is the host's and
- * so is the file that resolves it. */
+ * so is the file that resolves it; with root = tmpfs the sandbox has only
+ * what its rules add, and no /etc of the host's to complete. */
 static char *sandbox_hosts_file(const struct profile *p, int flags)
 {
     if (!(flags & CLONE_NEWUTS) || !p->hostname || !*p->hostname)
         return NULL;
+    if (p->root == ROOT_TMPFS) {
+        verbose("mount: /etc/hosts is not made by sbx with root = tmpfs: the hostname %s "
+                "resolves only if the profile's rules give it a file",
+                p->hostname);
+        return NULL;
+    }
     size_t len = 0;
     char *host = read_file_text("/etc/hosts", HOSTS_HOST_MAX, &len);
     if (!host && errno != ENOENT) {
