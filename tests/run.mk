@@ -39,3 +39,8 @@ check_PROGRAMS += tests/unit/net-test
 tests_unit_net_test_SOURCES = tests/unit/net-test.c
 tests_unit_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/net-test
+# The sandbox's /etc/hosts from the host's bytes (hosts.c).
+check_PROGRAMS += tests/unit/hosts-test
+tests_unit_hosts_test_SOURCES = tests/unit/hosts-test.c
+tests_unit_hosts_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/hosts-test
