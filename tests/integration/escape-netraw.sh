@@ -51,15 +51,15 @@ CapAmb: 0000000000002000" "inside, cap_net_raw is the only capability, in every 
     # Outside, a sniffer sees the host's datagrams (the test can fail);
     # inside, at the same time, one sees its own and none of the host's.
     host_mark="sbxhost$$" own_mark="sbxown$$"
-    "$N" sniff 3 "$host_mark" >"$tmpdir/host.sniff" 2>&1 &
-    pids="$pids $!"
-    host_sniffer=$!
-    wait_for_text "$tmpdir/host.sniff" listening || diag "outside: $(cat "$tmpdir/host.sniff")"
-    "$SBX" run -- sh -c "\"$N\" sniff 2 $host_mark $own_mark & sleep 0.5; \"$N\" send-udp 127.0.0.1 9 $own_mark 5 >/dev/null; wait" \
+    "$SBX" run -- sh -c "\"$N\" sniff 3 $host_mark $own_mark & sleep 0.5; \"$N\" send-udp 127.0.0.1 9 $own_mark 5 >/dev/null; wait" \
         </dev/null >"$tmpdir/inside.sniff" 2>&1 &
     pids="$pids $!"
     inside=$!
     wait_for_text "$tmpdir/inside.sniff" listening || diag "inside: $(cat "$tmpdir/inside.sniff")"
+    "$N" sniff 2 "$host_mark" >"$tmpdir/host.sniff" 2>&1 &
+    pids="$pids $!"
+    host_sniffer=$!
+    wait_for_text "$tmpdir/host.sniff" listening || diag "outside: $(cat "$tmpdir/host.sniff")"
     "$N" send-udp 127.0.0.1 9 "$host_mark" 20 >/dev/null
     wait $inside
     wait $host_sniffer
