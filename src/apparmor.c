@@ -77,6 +77,13 @@ bool apparmor_label_is_sbx(const char *label)
     return !strncmp(label, "sbx", 3) && (label[3] == '\0' || label[3] == ' ');
 }
 
+bool apparmor_denies_command_capabilities(void)
+{
+    char label[96];
+    apparmor_current_label(label, sizeof label);
+    return apparmor_label_is_sbx(label);
+}
+
 void apparmor_refuse_kept_capabilities(uint64_t kept)
 {
     if (!kept)

@@ -36,6 +36,9 @@ bool apparmor_label_is_sbx(const char *label);
 /* Under sbx's profile every capability is denied to the command
  * (sbx_command in apparmor/sbx): dies when `capabilities =` keeps some
  * (kept, caps.h), rather than hand the command capabilities that fail. */
+/* True when this sbx runs under AppArmor's sbx profile, whose sbx_command
+ * denies whatever sbx runs every capability. */
+bool apparmor_denies_command_capabilities(void);
 void apparmor_refuse_kept_capabilities(uint64_t kept);
 
 #endif

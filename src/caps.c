@@ -3,9 +3,12 @@
 #include "caps.h"
 
 #include "log.h"
+#include "ns.h"
+#include "seccomp_packet.h"
 #include "util.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -103,4 +106,45 @@ bool capability_in_effective_set(cap_value_t cap)
 bool privileges_keep(const struct profile *p, cap_value_t cap)
 {
     return cap >= 0 && cap < 64 && (privileges_kept_mask(p) & (UINT64_C(1) << cap));
+}
+
+/* Raw IP sockets are checked against the user namespace that owns the
+ * network namespace they are made in: inet_create() and inet6_create()
+ * refuse SOCK_RAW unless ns_capable(net->user_ns, CAP_NET_RAW), with net
+ * the creator's current network namespace (net/ipv4/af_inet.c,
+ * net/ipv6/af_inet6.c). A command whose network namespace is the
+ * sandbox's own, owned by the sandbox's user namespace, can therefore
+ * send and read raw packets only on that namespace's lo (and pasta's tap
+ * with outbound = yes, whose frames pasta turns into its own sockets):
+ * what a root process has on a host, and nothing of the host's. setns()
+ * into another network namespace needs CAP_SYS_ADMIN over its owner,
+ * which the command never has. In the host's namespace (mode = host, or
+ * net = no), the cap would be checked against the host's user
+ * namespace: void for a command in its own user namespace, real without
+ * one, so it is not granted there.
+ *
+ * The same capability opens AF_PACKET (packet_create(): CVE-2020-14386,
+ * CVE-2017-7308, CVE-2016-8655 were all reached this way) and AF_XDP
+ * (xsk_create()): the default seccomp deny-list refuses both (seccomp.h),
+ * so the cap is granted only where that filter is installed and nothing
+ * bypasses it (io_uring's IORING_OP_SOCKET would). Only for a command
+ * that is uid 0 inside: on a host only root has raw sockets, and a test
+ * suite's results depend on which one it is. */
+enum net_raw_grant privileges_net_raw_grant(const struct profile *p, bool caller_is_root)
+{
+    bool root_inside = p->uid.current ? caller_is_root : p->uid.value == 0;
+    if (!root_inside)
+        return NET_RAW_NOT_ROOT;
+    int flags = ns_clone_flags(p);
+    if (!(flags & CLONE_NEWUSER) || !(flags & CLONE_NEWNET))
+        return NET_RAW_HOST_NETNS;
+    if (p->seccomp != SECCOMP_DEFAULT || p->io_uring || !seccomp_packet_guard_available())
+        return NET_RAW_UNGUARDED;
+    return NET_RAW_GRANTED;
+}
+
+bool privileges_keep_net_raw(const struct profile *p, bool caller_is_root)
+{
+    return privileges_keep(p, CAP_NET_RAW) ||
+           privileges_net_raw_grant(p, caller_is_root) == NET_RAW_GRANTED;
 }

@@ -26,4 +26,20 @@ bool capability_in_effective_set(cap_value_t cap);
 /* True when `capabilities =` keeps cap for the command. */
 bool privileges_keep(const struct profile *p, cap_value_t cap);
 
+/* Why sbx adds CAP_NET_RAW to what `capabilities =` keeps, or does not. */
+enum net_raw_grant {
+    NET_RAW_GRANTED,          /* uid 0 inside, own netns, the seccomp guard on */
+    NET_RAW_NOT_ROOT,         /* the command is not uid 0 inside: no host root has it either */
+    NET_RAW_HOST_NETNS,       /* no network namespace owned by the sandbox's user namespace */
+    NET_RAW_UNGUARDED,        /* seccomp = none, io_uring = yes, or no guard on this arch */
+};
+
+/* Whether the command gets CAP_NET_RAW from sbx itself (caps.c says
+ * which kernel rule makes that safe). caller_is_root: sbx runs as uid 0. */
+enum net_raw_grant privileges_net_raw_grant(const struct profile *p, bool caller_is_root);
+
+/* True when the command will hold CAP_NET_RAW: granted above, or named
+ * by `capabilities =`. */
+bool privileges_keep_net_raw(const struct profile *p, bool caller_is_root);
+
 #endif

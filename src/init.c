@@ -7,6 +7,7 @@
 #include "exit.h"
 #include "log.h"
 #include "mount.h"
+#include "net.h"
 #include "report.h"
 #include "ns.h"
 #include "terminal.h"
@@ -209,6 +210,8 @@ noreturn void init_main(struct sandbox_plan *ctx)
     }
     if (ctx->clone_flags & CLONE_NEWUTS)
         ns_set_hostname(p);
+    if (ctx->clone_flags & CLONE_NEWNET)
+        ping_sockets_allow(ns_inside_gid(p, ctx->outer_gid), ctx->clone_flags & CLONE_NEWUSER);
     /* The mount plan the supervisor resolved (mount.h): private
      * propagation, the new root, the rules, /proc, /dev, pivot_root, the
      * working directory. */

@@ -736,7 +736,6 @@ static void seal_entry(struct mount_entry *e)
 void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan)
 {
-    const struct mount_generated *generated = in->generated;
     struct mount_host host = { .self = geteuid() };
     host_writable_places(&host, p, in);
     *plan = (struct mount_plan){ 0 };
@@ -754,7 +753,8 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
         warn("%s", plan->warnings.v[i]);
     for (size_t i = 0; i < plan->notes.n; i++)
         verbose("mount: %s", plan->notes.v[i]);
-    if (generated) {
+    for (size_t i = 0; i < in->ngenerated; i++) {
+        const struct mount_generated *generated = &in->generated[i];
         char at[512];
         if (mount_plan_add_generated(plan, generated->path, generated->content, generated->at))
             verbose("mount: %s will be a file made by sbx: %s (%s)", generated->path,

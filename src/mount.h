@@ -36,7 +36,8 @@ int mount_probe_host(const char *path, bool create, const char *file_content,
 
 struct mount_inputs {
     const char *cwd;                          /* where the command starts */
-    const struct mount_generated *generated;  /* NULL: none */
+    const struct mount_generated *generated;  /* ngenerated of them */
+    size_t ngenerated;
     const struct protect_list *protect;       /* NULL: none (test helpers) */
     uid_t outer_uid;                          /* the caller's uid outside */
     const char *home;                         /* the caller's $HOME, or NULL */
@@ -51,9 +52,9 @@ struct mount_inputs {
  * generated file, prints the plan's warnings, and seals the plan: each
  * resolved object is kept as its canonical path and identity (dev, ino),
  * not as a descriptor (mount.c says why). Dies (exit 125) naming the
- * profile line and path on any refused rule. generated, when not NULL,
- * is a file made by sbx and bound read-only (the sandbox's
- * /etc/resolv.conf with outbound network). */
+ * profile line and path on any refused rule. generated are files made
+ * by sbx and bound read-only (the sandbox's /etc/resolv.conf with
+ * outbound network, its /etc/hosts naming its hostname). */
 void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan);
 

@@ -5,6 +5,8 @@
 #include "log.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <unistd.h>
@@ -73,4 +75,39 @@ void loopback_up_through(int sock)
     if (sock < 0)
         die("bringing up lo: no rtnetlink socket from the sandbox");
     link_up(sock);
+}
+
+/* net.ipv4.ping_group_range is per network namespace
+ * (net->ipv4.ping_group_range, read by ping_init_sock() for IPv4 and IPv6
+ * ping sockets alike), and a new namespace starts at "1 0": nobody. The
+ * write converts both bounds with make_kgid(current_user_ns(), ...)
+ * (ipv4_ping_group_range()), so only gids mapped in our user namespace
+ * can be named: with one gid mapped, that one, which is the command's.
+ * Writing takes CAP_NET_ADMIN over the namespace's owner
+ * (net_ctl_permissions()): init holds it in the user namespace it was
+ * created in. The file is reached through the host's /proc, before the
+ * mounts, because the sandbox's /proc/sys is read-only (mount.c); which
+ * namespace a /proc/sys/net file acts on is the writer's, not the
+ * procfs mount's (net_ctl_header_lookup()). */
+void ping_sockets_allow(gid_t command_gid, bool own_userns)
+{
+    static const char path[] = "/proc/sys/net/ipv4/ping_group_range";
+    char range[64];
+    if (own_userns)
+        snprintf(range, sizeof range, "%u %u\n", (unsigned)command_gid, (unsigned)command_gid);
+    else
+        snprintf(range, sizeof range, "0 2147483647\n");
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    int err = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+        ssize_t n = write(fd, range, strlen(range));
+        err = n < 0 ? errno : (size_t)n != strlen(range) ? EIO : 0;
+        close(fd);
+    }
+    if (err) {
+        range[strcspn(range, "\n")] = '\0';
+        warn("warning: writing '%s' to %s in the sandbox's network namespace failed: %s; "
+             "ICMP datagram (ping) sockets will fail with EACCES inside", range, path,
+             strerror(err));
+    }
 }

@@ -14,4 +14,15 @@ void loopback_up(void);
  * the sandbox's user namespace (see sandbox.c). sock stays the caller's. */
 void loopback_up_through(int sock);
 
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Lets the command open ICMP datagram ("ping") sockets in the current
+ * network namespace, the sandbox's own: sets net.ipv4.ping_group_range
+ * to the command's gid inside (own_userns), or to every gid. Run by the
+ * sandbox's init after the id maps are written and before the mounts
+ * (net.c says why). A refusal is a warning: ping sockets are a
+ * convenience, not a protection. */
+void ping_sockets_allow(gid_t command_gid, bool own_userns);
+
 #endif

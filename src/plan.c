@@ -6,6 +6,7 @@
 #include "caps.h"
 #include "channel.h"
 #include "cli.h"
+#include "hosts.h"
 #include "log.h"
 #include "lookup.h"
 #include "mount.h"
@@ -56,6 +57,62 @@ static void describe_project(const struct profile *p, const struct project *proj
         return;
     autofree char *why = project_describe(project);
     verbose("project root %s (%s), working directory %s", project->root, why, cwd);
+}
+
+/* CAP_NET_RAW for a command that is root in its own network namespace
+ * (caps.c says why that grants nothing outside it), said with -v either
+ * way when it is root inside. */
+static uint64_t net_raw_planned(const struct profile *p, bool caller_is_root)
+{
+    if (privileges_keep(p, CAP_NET_RAW))
+        return 0; /* the profile's own choice, in the mask already */
+    switch (privileges_net_raw_grant(p, caller_is_root)) {
+    case NET_RAW_GRANTED:
+        verbose("capabilities: cap_net_raw kept: the command is uid 0 in a network namespace "
+                "of the sandbox's own, where raw and packet-level access reaches only it "
+                "(AF_PACKET and AF_XDP stay denied by seccomp)");
+        return UINT64_C(1) << CAP_NET_RAW;
+    case NET_RAW_HOST_NETNS:
+        verbose("capabilities: no cap_net_raw: the command shares the host's network namespace "
+                "(raw sockets would act on the host's)");
+        break;
+    case NET_RAW_UNGUARDED:
+        verbose("capabilities: no cap_net_raw: %s would leave AF_PACKET sockets open",
+                p->seccomp != SECCOMP_DEFAULT ? "seccomp = none"
+                : p->io_uring                  ? "io_uring = yes"
+                                               : "no packet-socket filter on this architecture");
+        break;
+    case NET_RAW_NOT_ROOT:
+        break;
+    }
+    return 0;
+}
+
+/* The sandbox's /etc/hosts (hosts.h) when it has a hostname of its own,
+ * or NULL: with the UTS namespace shared, the hostname is the host's and
+ * so is the file that resolves it; with root = tmpfs the sandbox has only
+ * what its rules add, and no /etc of the host's to complete. */
+static char *sandbox_hosts_file(const struct profile *p, int flags)
+{
+    if (!(flags & CLONE_NEWUTS) || !p->hostname || !*p->hostname)
+        return NULL;
+    if (p->root == ROOT_TMPFS) {
+        verbose("mount: /etc/hosts is not made by sbx with root = tmpfs: the hostname %s "
+                "resolves only if the profile's rules give it a file",
+                p->hostname);
+        return NULL;
+    }
+    size_t len = 0;
+    char *host = read_file_text("/etc/hosts", HOSTS_HOST_MAX, &len);
+    if (!host && errno != ENOENT) {
+        warn_errno("warning: reading the host's /etc/hosts for the sandbox's copy failed; "
+                   "it stays the host's, where the sandbox's hostname %s does not resolve",
+                   p->hostname);
+        return NULL;
+    }
+    char *text = hosts_file_generate(host, len, p->hostname);
+    free(host);
+    return text;
 }
 
 /* What stays read-only inside whatever the profile makes writable
@@ -235,6 +292,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     limits_prepare(p, &plan->limits);
     plan->caps_kept = privileges_kept_mask(p);
     apparmor_refuse_kept_capabilities(plan->caps_kept);
+    /* cap_net_raw is sbx's own addition, not the profile's: where AppArmor
+     * denies the command every capability, it is left out, not refused */
+    if (apparmor_denies_command_capabilities())
+        verbose("capabilities: no cap_net_raw: AppArmor's sbx profile denies the command every "
+                "capability");
+    else
+        plan->caps_kept |= net_raw_planned(p, plan->outer_uid == 0);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
@@ -259,12 +323,22 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
      * /dev, pivot_root, the working directory. */
     if (plan->clone_flags & CLONE_NEWNS) {
         record_step("mount plan");
-        struct mount_generated resolv = {
-            .path = "/etc/resolv.conf", .content = resolv_conf,
-            .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
-        };
+        struct mount_generated generated[2];
+        size_t ngenerated = 0;
+        if (resolv_conf)
+            generated[ngenerated++] = (struct mount_generated){
+                .path = "/etc/resolv.conf", .content = resolv_conf,
+                .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
+            };
+        autofree char *hosts = sandbox_hosts_file(p, plan->clone_flags);
+        if (hosts)
+            generated[ngenerated++] = (struct mount_generated){
+                .path = "/etc/hosts", .content = hosts,
+                .why = "the host's file and the sandbox's hostname on " HOSTS_SANDBOX_ADDRESS,
+                .at = p->at[K_HOSTNAME],
+            };
         struct mount_inputs in = {
-            .cwd = plan->cwd, .generated = resolv_conf ? &resolv : NULL,
+            .cwd = plan->cwd, .generated = generated, .ngenerated = ngenerated,
             .protect = &protect, .outer_uid = plan->outer_uid, .home = plan->home,
             .project_root = project->kind == PROJECT_GIT_LINK ? project->root : NULL,
             .git_dirs = { project->git_dir, project->common_dir },

@@ -6,6 +6,7 @@ src_libsbx_a_SOURCES += \
 	src/ns_diagnosis.c src/ns_diagnosis.h \
 	src/apparmor.c src/apparmor.h \
 	src/net.c src/net.h \
+	src/hosts.c src/hosts.h \
 	src/rlimits.c src/rlimits.h \
 	src/cgroup.c src/cgroup.h \
 	src/caps.c src/caps.h \

@@ -5,6 +5,7 @@
 #include "caps.h"
 #include "log.h"
 #include "ns.h"
+#include "seccomp_packet.h"
 #include "util.h"
 
 #include <errno.h>
@@ -590,8 +591,10 @@ void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_s
         add_io_uring_denial(ctx, p);
     export_program(ctx, &out->filter);
     seccomp_release(ctx);
-    if (p->seccomp == SECCOMP_DEFAULT)
+    if (p->seccomp == SECCOMP_DEFAULT) {
         raw_filter_build(p, caller_is_root, &out->extra);
+        seccomp_packet_filter_build(privileges_keep_net_raw(p, caller_is_root), &out->packet);
+    }
     snprintf(out->summary, sizeof out->summary, "seccomp: %s%s%zu deny rule(s) through the supervisor",
              p->seccomp == SECCOMP_DEFAULT ? "default deny-list" : "no deny-list",
              p->nested_userns ? ", " : " (no nested user namespaces), ", p->ndeny);
@@ -630,6 +633,9 @@ bool seccomp_program_install(const struct seccomp_program *prog, int handoff_soc
     if (prog->extra.len &&
         syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->extra) < 0)
         die_errno("seccomp: loading the filter for the calls libseccomp does not name failed");
+    if (prog->packet.len &&
+        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->packet) < 0)
+        die_errno("seccomp: loading the filter for AF_PACKET and AF_XDP sockets failed");
     return prog->notify;
 }
 
@@ -637,6 +643,7 @@ void seccomp_program_free(struct seccomp_program *prog)
 {
     free(prog->filter.filter);
     free(prog->extra.filter);
+    free(prog->packet.filter);
     handoff_free(prog->handoff);
     memset(prog, 0, sizeof *prog);
 }

@@ -96,6 +96,18 @@
  *                                      it on x86_64, x32 and i386 (and
  *                                      fchmodat2 with a set-ID mode, for a
  *                                      libseccomp without that name).
+ *   socket, socketpair with AF_PACKET, packet sockets, where CVE-2020-14386,
+ *   AF_XDP, or AF_INET + SOCK_PACKET   CVE-2017-7308 and CVE-2016-8655 were
+ *                                      reached from a namespace of the
+ *                                      attacker's own, and AF_XDP: both
+ *                                      need only CAP_NET_RAW over the
+ *                                      network namespace's owner, which a
+ *                                      command has in a nested namespace,
+ *                                      and a root caller's in the sandbox's
+ *                                      own (caps.h). A filter of its own
+ *                                      (seccomp_packet.h); i386
+ *                                      socketcall(SYS_SOCKET) goes whole
+ *                                      when the command keeps CAP_NET_RAW
  *   io_uring_setup, io_uring_enter,    unless io_uring = yes: its
  *   io_uring_register                  operations are run by the kernel
  *                                      without passing the filter
@@ -149,6 +161,7 @@ struct seccomp_program {
     size_t ndeny;             /* for the messages of a failed load */
     struct sock_fprog filter; /* libseccomp's program, exported */
     struct sock_fprog extra;  /* the hand-written one for calls libseccomp does not name; len 0: none */
+    struct sock_fprog packet; /* AF_PACKET, AF_XDP (seccomp_packet.h); len 0: none */
     struct handoff *handoff;  /* the message the filter lets through (add_deny_rules) */
     char summary[160];        /* for -v */
 };

@@ -1,5 +1,6 @@
 # Sources of the seccomp concern (added to src/libsbx.a).
 src_libsbx_a_SOURCES += \
 	src/seccomp.c src/seccomp.h \
+	src/seccomp_packet.c src/seccomp_packet.h \
 	src/ledger.c src/ledger.h
 EXTRA_DIST += docs/seccomp.md

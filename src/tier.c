@@ -98,6 +98,11 @@ static void become_landlock(struct sandbox_plan *plan, struct sandbox_result *re
     snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", why);
     plan->clone_flags = 0;
     plan->loopback = false;
+    /* cap_net_raw was planned for a network namespace of the sandbox's
+     * own (caps.c); here the command shares the host's, where it would
+     * be the host's raw sockets. Kept capabilities are refused in this
+     * tier (landlock.c), so nothing else is in the mask. */
+    plan->caps_kept = 0;
     if (plan->has_mounts) {
         mount_plan_free(&plan->mounts);
         plan->has_mounts = false;

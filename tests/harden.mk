@@ -1,16 +1,18 @@
 # Tests of the hardening concern (issue 7): the escape suite, stress and
 # fault injection. `make stress` and `make valgrind` are separate targets
 # (CI runs them); `make security-figures` reproduces docs/security.md's table.
-check_PROGRAMS += tests/helpers/escape-probe
+check_PROGRAMS += tests/helpers/escape-probe tests/helpers/net-raw
 TESTS += tests/integration/escape-fs.sh tests/integration/fault-kill.sh tests/integration/fault-timeout.sh tests/integration/stress.sh \
 	tests/integration/escape-proc.sh \
 	tests/integration/escape-net.sh \
+	tests/integration/escape-netraw.sh \
 	tests/integration/escape-tty.sh \
 	tests/integration/escape-persist.sh \
 	tests/integration/escape-secrets.sh
 EXTRA_DIST += tests/integration/escape-fs.sh tests/integration/fault-kill.sh tests/integration/fault-timeout.sh tests/integration/stress.sh \
 	tests/integration/escape-proc.sh \
 	tests/integration/escape-net.sh \
+	tests/integration/escape-netraw.sh \
 	tests/integration/escape-tty.sh \
 	tests/integration/escape-persist.sh \
 	tests/integration/escape-secrets.sh

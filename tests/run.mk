@@ -14,7 +14,8 @@ run_integration_tests = \
 	tests/integration/run-acceptance.sh \
 	tests/integration/run-forkbomb.sh \
 	tests/integration/run-project.sh \
-	tests/integration/run-landlock.sh
+	tests/integration/run-landlock.sh \
+	tests/integration/run-hostname.sh
 TESTS += $(run_integration_tests)
 EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
 check_PROGRAMS += tests/unit/run-test
@@ -49,3 +50,8 @@ EXTRA_DIST += tests/integration/apparmor-profile.sh
 # on a faked sysctl), with run's and probe's diagnosis (issue 20).
 TESTS += tests/integration/userns-refusals.sh
 EXTRA_DIST += tests/integration/userns-refusals.sh
+# The sandbox's /etc/hosts from the host's bytes (hosts.c).
+check_PROGRAMS += tests/unit/hosts-test
+tests_unit_hosts_test_SOURCES = tests/unit/hosts-test.c
+tests_unit_hosts_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/hosts-test

@@ -210,7 +210,7 @@ int main(int argc, char **argv)
             if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 die_errno("prctl(PR_SET_PDEATHSIG)");
             struct mount_inputs in = {
-                .cwd = cwd, .generated = generated.path ? &generated : NULL, .outer_uid = uid,
+                .cwd = cwd, .generated = &generated, .ngenerated = generated.path ? 1 : 0, .outer_uid = uid,
             };
             mount_setup(&p, &in);
             pid_t child = fork();

@@ -1,0 +1,115 @@
+#include "config.h"
+
+#include "seccomp_packet.h"
+
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/net.h>
+#include <linux/seccomp.h>
+#include <sys/socket.h>
+
+#ifndef AF_XDP
+#define AF_XDP 44
+#endif
+
+/* The x86_64 numbers (x32 adds the bit) and the i386 ones, fixed by the
+ * ABIs: the filter names them itself, so that no libseccomp translation
+ * can turn a family rule on i386 into a rule on every socketcall (which
+ * libseccomp does, and which collides with the deny rules' own socket
+ * rules: seccomp.c). */
+#define X32_SYSCALL_BIT 0x40000000u
+#define NR64_SOCKET 41
+#define NR64_SOCKETPAIR 53
+#define NR32_SOCKETCALL 102
+#define NR32_SOCKET 359
+#define NR32_SOCKETPAIR 360
+
+bool seccomp_packet_guard_available(void)
+{
+#if defined(__x86_64__)
+    return true;
+#else
+    return false;
+#endif
+}
+
+void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out)
+{
+    out->len = 0;
+    out->filter = NULL;
+#if defined(__x86_64__)
+    /* Layout: arch dispatch, the x86_64/x32 numbers, the i386 numbers,
+     * the family check (socket and socketpair take the family first and
+     * the type second on every ABI), the socketcall check, DENY, ALLOW.
+     * Jump offsets are computed from the labels after the fact. */
+    enum {
+        ARCH = 0,                 /* ld arch; jeq x86_64; jeq i386 */
+        B64 = ARCH + 3,           /* ld nr; 4 x jeq; ret allow */
+        B32 = B64 + 6,            /* ld nr; 3 x jeq; ret allow */
+        FAMILY = B32 + 5,         /* ld a0; jeq packet; jeq xdp; jeq inet; ld a1; and; jeq */
+        SOCKETCALL = FAMILY + 7,  /* ld a0; jeq SYS_SOCKET; jeq SYS_SOCKETPAIR */
+        DENY = SOCKETCALL + 3,
+        ALLOW = DENY + 1,
+        LEN = ALLOW + 1,
+    };
+    struct sock_filter f[LEN];
+    size_t k = 0;
+#define REL(target) ((uint8_t)((target) - (k + 1)))
+#define PUT(insn) (f[k] = (struct sock_filter)insn, k++)
+    const unsigned a0 = offsetof(struct seccomp_data, args[0]);
+    const unsigned a1 = offsetof(struct seccomp_data, args[1]);
+    PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, REL(B64), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, REL(B32), REL(ALLOW)));
+    /* B64 */
+    PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR64_SOCKET, REL(FAMILY), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR64_SOCKET | X32_SYSCALL_BIT, REL(FAMILY), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR64_SOCKETPAIR, REL(FAMILY), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR64_SOCKETPAIR | X32_SYSCALL_BIT, REL(FAMILY), 0));
+    PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    /* B32 */
+    PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR32_SOCKET, REL(FAMILY), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR32_SOCKETPAIR, REL(FAMILY), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR32_SOCKETCALL,
+                 deny_socketcall ? REL(SOCKETCALL) : REL(ALLOW), 0));
+    PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    /* FAMILY: the low word of each argument (little-endian), as the
+     * kernel takes an int and ignores the upper half. */
+    PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, a0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, REL(DENY), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_XDP, REL(DENY), 0));
+    /* __sock_create() still turns (PF_INET, SOCK_PACKET) into PF_PACKET
+     * for old programs: the type without SOCK_NONBLOCK/SOCK_CLOEXEC is
+     * its low four bits (SOCK_TYPE_MASK). */
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 0, REL(ALLOW)));
+    PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, a1));
+    PUT(BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_PACKET, REL(DENY), REL(ALLOW)));
+    /* SOCKETCALL: i386's multiplexer has the family in memory, out of
+     * BPF's reach: socket creation through it goes whole. */
+    PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, a0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_SOCKET, REL(DENY), 0));
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_SOCKETPAIR, REL(DENY), REL(ALLOW)));
+    /* DENY, ALLOW */
+    PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)));
+    PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+#undef REL
+#undef PUT
+    if (k != LEN)
+        die("seccomp: internal error: the packet-family filter has %zu instructions, not %d",
+            k, (int)LEN);
+    out->len = (unsigned short)k;
+    out->filter = xmalloc(k * sizeof *f);
+    memcpy(out->filter, f, k * sizeof *f);
+#else
+    (void)deny_socketcall;
+#endif
+}
