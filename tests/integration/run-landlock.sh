@@ -53,6 +53,21 @@ like "$err" "seccomp filter around sbx" "... with the diagnosis"
 unlike "$err" "landlock" "... and no word of a fallback nobody asked for"
 [ ! -e "$work/ran" ]; ok $? "... and the command did not run"
 
+# --- no capability in this tier, not even the cap_net_raw that the
+# namespaces tier gives root in its own netns (here it would be the host's)
+if [ "$(id -u)" = 0 ]; then
+    run_cmd "$SBX" run -p "$base" -- sh -c 'grep ^CapEff /proc/self/status'
+    is "$status:$out" "0:CapEff:	0000000000002000" "namespaces tier, root: cap_net_raw in its own netns"
+    run_cmd "$NOUSERNS" "$SBX" run -p "$base" --fallback landlock -- sh -c 'grep -E "^Cap(Eff|Prm|Amb)" /proc/self/status'
+    is "$status:$out" "0:CapPrm:	0000000000000000
+CapEff:	0000000000000000
+CapAmb:	0000000000000000" "Landlock tier, root: no capability at all (the host's network is not the sandbox's)"
+else
+    run_cmd "$NOUSERNS" "$SBX" run -p "$base" --fallback landlock -- sh -c 'grep ^CapEff /proc/self/status'
+    is "$status:$out" "0:CapEff:	0000000000000000" "Landlock tier: no capability"
+    pass "root only: the namespaces tier's cap_net_raw is not this caller's"
+fi
+
 # --- --fallback landlock: the command runs, and says in which tier --------
 run_cmd "$NOUSERNS" "$SBX" run -p "$base" --fallback landlock --report "$tmpdir/r.json" -- \
     sh -c 'echo inside >ran && cat ran'
