@@ -5,8 +5,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 plan 8
-tmpdir=$(mktemp -d "$PWD/fault-timeout.XXXXXX")
-trap 'rm -rf "$tmpdir"' EXIT
+make_visible_tmpdir fault-timeout
 new_marker 6
 ignoring=$marker
 new_marker 8

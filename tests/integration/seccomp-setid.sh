@@ -9,8 +9,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 plan 18
 
-tmpdir=$(mktemp -d "$PWD/setid.XXXXXX")
-trap 'rm -rf "$tmpdir"' EXIT
+make_visible_tmpdir setid
 cd "$tmpdir" || exit 1          # the rw working directory
 cp "$H/setid-probe" ./
 P=$tmpdir/setid-probe

@@ -9,8 +9,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 count=${SBX_STRESS_COUNT:-48}
 plan 19
-tmpdir=$(mktemp -d "$PWD/stress.XXXXXX")
-trap 'rm -rf "$tmpdir"' EXIT
+make_visible_tmpdir stress
 
 # --- many sandboxes ------------------------------------------------------------
 new_marker 9
@@ -122,13 +121,28 @@ esac
 # --- /tmp full -------------------------------------------------------------------------------
 # A full /tmp (a small tmpfs, in a mount namespace of the test's own) does
 # not concern the sandbox, whose /tmp is its own; a run record written there
-# fails with ENOSPC, named, exit 125.
+# fails with ENOSPC, named, exit 125. A checkout under /tmp would vanish
+# under that tmpfs (sbx, its profiles, the working directory): the old /tmp
+# is kept on /mnt and the top directories of those bound back in place
+# before /tmp is filled.
 if is_root; then ns="unshare -m"; else ns="unshare -Urm"; fi
+keep=
+for p in "$SBX" "$SBX_TOP_SRCDIR" "$PWD"; do
+    case $p in /tmp/?*) top=${p#/tmp/}; keep="$keep ${top%%/*}" ;; esac
+done
 run_cmd $ns sh -c '
-    mount -t tmpfs -o size=64k sbx-full /tmp && { dd if=/dev/zero of=/tmp/fill bs=4k 2>/dev/null; true; } &&
+    sbx=$1 keep=$2
+    if [ -n "$keep" ]; then mount --rbind /tmp /mnt || exit 99; fi
+    mount -t tmpfs -o size=64k sbx-full /tmp || exit 99
+    for d in $keep; do
+        [ -d "/tmp/$d" ] || mkdir "/tmp/$d" && mount --rbind "/mnt/$d" "/tmp/$d" || exit 99
+    done
+    cd "$PWD" || exit 99
+    { dd if=/dev/zero of=/tmp/fill bs=4k 2>/dev/null; true; } &&
     df -k /tmp | awk "NR==2 { print \$4 }" &&
-    "$0" run -- sh -c "echo x >/tmp/x && cat /tmp/x" && echo run-ok &&
-    "$0" run --report /tmp/record.json -- true; echo "report=$?"' "$SBX"
+    "$sbx" run -- sh -c "echo x >/tmp/x && cat /tmp/x" && echo run-ok &&
+    "$sbx" run --report /tmp/record.json -- true; echo "report=$?"' sh "$SBX" "$keep"
+[ "$status" != 99 ] || diag "making the full /tmp failed: $err"
 like "$out" "run-ok" "/tmp full: the sandbox's own /tmp is empty and writable"
 like "$out" "report=125" "--report into a full /tmp: exit 125"
 like "$err" "No space left on device" "naming ENOSPC"
