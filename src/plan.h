@@ -15,6 +15,7 @@
 #define SBX_PLAN_H
 
 #include "env.h"
+#include "foreign_owner.h"
 #include "mount-plan.h"
 #include "outbound.h"
 #include "profile.h"
@@ -47,6 +48,7 @@ struct sandbox_plan {
     bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
     struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */
     struct seccomp_program seccomp; /* compiled; installed by the command */
+    struct foreign_owner foreign;   /* a root caller's: what its command cannot write (foreign_owner.h) */
     struct filter_job *compiling;   /* the compile under way, until sandbox_plan_finish() */
 
     /* Handles the run made before clone(), which the children use. */

@@ -12,7 +12,8 @@ run_integration_tests = \
 	tests/integration/run-signals.sh \
 	tests/integration/run-refusals.sh \
 	tests/integration/run-acceptance.sh \
-	tests/integration/run-forkbomb.sh
+	tests/integration/run-forkbomb.sh \
+	tests/integration/run-foreign-owner.sh
 TESTS += $(run_integration_tests)
 EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
 check_PROGRAMS += tests/unit/run-test
