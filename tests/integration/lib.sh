@@ -125,6 +125,19 @@ make_visible_tmpdir() {
     done_testing
 }
 
+# copy_sbx_for_others DIR: for a root test that runs sbx as another uid
+# (65534), which may not reach the build tree (a clone in /root, mode
+# 0700: exec fails with EACCES, and a check for "Permission denied" would
+# pass without sbx running). Copies sbx and the shipped profiles into DIR,
+# readable by all; sets $sbx_copy and $sbx_copy_profiles (for
+# SBX_PROFILE_PATH: the copy is outside the build tree, whose profiles only
+# the binary in it finds).
+copy_sbx_for_others() {
+    mkdir -p "$1/profiles" && cp "$SBX" "$1/sbx" &&
+        cp "$SBX_TOP_SRCDIR"/profiles/*.ini "$1/profiles/" && chmod -R a+rX "$1" || return 1
+    sbx_copy=$1/sbx sbx_copy_profiles=$1/profiles
+}
+
 done_testing() {
     [ -n "$tap_planned" ] || echo "1..$tap_n"
     if [ -n "$tap_planned" ] && [ "$tap_planned" -ne "$tap_n" ]; then

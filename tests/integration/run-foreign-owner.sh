@@ -82,9 +82,10 @@ is "$status" 1 "user = no with cap_dac_override: the write succeeds (the command
 unlike "$err" "$note" "and no note: root can write there"
 
 # --- uid 65534: its EACCES is the ordinary one ------------------------------------
+copy_sbx_for_others "$tmpdir/copy" || exit 1
 run_cmd setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent \
-    "$SBX" run -- sh -c 'echo x >>f'
-like "$status:$err" "Permission denied" "uid 65534 in uid 1000's workspace: the write fails"
+    SBX_PROFILE_PATH="$sbx_copy_profiles" "$sbx_copy" run -- sh -c 'echo x >>f'
+like "$status:$err" "2:sh: 1: cannot create f: Permission denied" "uid 65534 in uid 1000's workspace: the write fails"
 unlike "$err" "$note" "no note for a caller other than root"
 
 done_testing

@@ -66,8 +66,11 @@ here=$(pwd)
 # Not from / (nor with HOME=/): sbx refuses to make the whole host writable.
 if is_root; then
     nproc_dir=$(mktemp -d /var/tmp/sbx-nproc.XXXXXX) && chmod 755 "$nproc_dir"
-    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent"; cd "$nproc_dir"
-else as_user=env; fi
+    copy_sbx_for_others "$nproc_dir/copy" || exit 1
+    nproc_sbx=$sbx_copy
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent SBX_PROFILE_PATH=$sbx_copy_profiles"
+    cd "$nproc_dir"
+else as_user=env nproc_sbx=$SBX; fi
 # 1: the caller itself is already one process of its uid. No leak check:
 # LeakSanitizer (the ASan build) needs a new thread at exit, refused too.
 # The shipped profiles set nproc = 4096 (above a hard limit of 1: refused
@@ -77,15 +80,15 @@ inherit_dir=$(mktemp -d /tmp/sbx-stress-nproc.XXXXXX)
 chmod 755 "$inherit_dir"
 printf '[profile]\ninclude = default\n[limits]\nnproc = inherit\n' >"$inherit_dir/inherit.ini"
 chmod 644 "$inherit_dir/inherit.ini"
-run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run \
+run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$nproc_sbx" run \
     -p "$inherit_dir/inherit.ini" -- true
 is "$status" 125 "RLIMIT_NPROC exhausted: exit 125"
 like "$err" "RLIMIT_NPROC" "naming RLIMIT_NPROC and the fix"
 unlike "$err" "unexpected error" "not an unexplained error"
-run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run -- true
+run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$nproc_sbx" run -- true
 cd "$here" || exit 1
 rm -rf "$inherit_dir"
-[ -n "${nproc_dir:-}" ] && rmdir "$nproc_dir"
+[ -n "${nproc_dir:-}" ] && rm -rf "$nproc_dir"
 like "$status:$err" "125:sbx: limit nproc = 4096 is above the hard limit 1: " \
     "hard RLIMIT_NPROC 1 and the default profile's nproc = 4096: 125, naming both"
 
