@@ -7,7 +7,8 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 phases="load-profile prepare create-namespaces write-uid/gid-maps mounts bring-up-lo start-the-command command: running"
 plan 28
-make_visible_tmpdir fault-kill
+tmpdir=$(mktemp -d "$PWD/fault-kill.XXXXXX")
+trap 'rm -rf "$tmpdir"' EXIT
 mounts_before=$(cat /proc/self/mountinfo)
 
 descendants() { # PID: every process below it

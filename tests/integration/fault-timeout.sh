@@ -5,7 +5,8 @@
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 plan 8
-make_visible_tmpdir fault-timeout
+tmpdir=$(mktemp -d "$PWD/fault-timeout.XXXXXX")
+trap 'rm -rf "$tmpdir"' EXIT
 new_marker 6
 ignoring=$marker
 new_marker 8

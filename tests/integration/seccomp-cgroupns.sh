@@ -14,7 +14,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 if is_root; then plan 16; else plan 6; fi
 
-make_visible_tmpdir cgroupns
+tmpdir=$(mktemp -d "$PWD/cgroupns.XXXXXX")
 cg2= cg1= victims=
 cleanup() {
     for d in "$cg1/freeze"; do [ -d "$d" ] && echo THAWED >"$d/freezer.state" 2>/dev/null; done

@@ -9,7 +9,8 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 plan 18
 
-make_visible_tmpdir setid
+tmpdir=$(mktemp -d "$PWD/setid.XXXXXX")
+trap 'rm -rf "$tmpdir"' EXIT
 cd "$tmpdir" || exit 1          # the rw working directory
 cp "$H/setid-probe" ./
 P=$tmpdir/setid-probe

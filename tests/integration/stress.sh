@@ -9,7 +9,8 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 count=${SBX_STRESS_COUNT:-48}
 plan 19
-make_visible_tmpdir stress
+tmpdir=$(mktemp -d "$PWD/stress.XXXXXX")
+trap 'rm -rf "$tmpdir"' EXIT
 
 # --- many sandboxes ------------------------------------------------------------
 new_marker 9
