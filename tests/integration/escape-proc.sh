@@ -7,7 +7,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 plan 14
 P="$H/escape-probe"
-make_visible_tmpdir escape-proc
+tmpdir=$(mktemp -d "$PWD/escape-proc.XXXXXX")
 trap 'kill $host_pid 2>/dev/null; rm -rf "$tmpdir"' EXIT
 
 # A host process of the caller's own uid: the easiest one to reach.
