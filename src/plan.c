@@ -354,6 +354,11 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
                 plan->cwd, origin_format(&hides->at, at, sizeof at), mount_op_name(hides->op),
                 hides->path, plan->cwd);
         }
+        /* Kernel uid 0 keeps a CAP_DAC_OVERRIDE that works only without a
+         * user namespace: foreign_owner.h. */
+        bool dac_override = plan->caps_kept & (UINT64_C(1) << CAP_DAC_OVERRIDE);
+        if (plan->outer_uid == 0 && ((plan->clone_flags & CLONE_NEWUSER) || !dac_override))
+            foreign_owner_scan(&plan->foreign, &plan->mounts, plan->cwd, dac_override);
     }
     protect_list_free(&protect);
 }
@@ -377,4 +382,5 @@ void sandbox_plan_free(struct sandbox_plan *plan)
     mount_plan_free(&plan->mounts);
     seccomp_program_free(&plan->seccomp);
     landlock_plan_free(&plan->landlock);
+    foreign_owner_free(&plan->foreign);
 }

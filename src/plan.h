@@ -16,6 +16,7 @@
 
 #include "env.h"
 #include "landlock.h"
+#include "foreign_owner.h"
 #include "mount-plan.h"
 #include "outbound.h"
 #include "profile.h"
@@ -58,6 +59,7 @@ struct sandbox_plan {
     bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
     struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */
     struct seccomp_program seccomp; /* compiled; installed by the command */
+    struct foreign_owner foreign;   /* a root caller's: what its command cannot write (foreign_owner.h) */
     struct filter_job *compiling;   /* the compile under way, until sandbox_plan_finish() */
 
     /* sbx(1) TIERS (tier.h): TIER_LANDLOCK once the user namespace was

@@ -10,6 +10,7 @@ src_libsbx_a_SOURCES += \
 	src/rlimits.c src/rlimits.h \
 	src/cgroup.c src/cgroup.h \
 	src/caps.c src/caps.h \
+	src/foreign_owner.c src/foreign_owner.h \
 	src/env.c src/env.h \
 	src/command.c src/command.h \
 	src/init.c src/init.h \

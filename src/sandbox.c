@@ -259,12 +259,19 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sigprocmask(SIG_SETMASK, &plan.caller_mask, NULL);
     setrlimit(RLIMIT_NOFILE, &caller_nofile);
     sigaction(SIGCHLD, &caller_chld, NULL);
+    struct foreign_owner foreign = plan.foreign;
+    plan.foreign = (struct foreign_owner){ 0 };
     sandbox_plan_free(&plan);
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended (%s tier): exit status %d", tier_name(res->tier), res->exit_status);
     /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */
     if (log_verbosity >= LOG_NORMAL)
         ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
+    /* A failure may come from the kernel's DAC check, which no ledger sees:
+     * what the plan found is said once, after the command failed. */
+    if (res->command_ran && res->exit_status != 0)
+        foreign_owner_print_note(&foreign);
+    foreign_owner_free(&foreign);
     return res->exit_status;
 }
 

@@ -15,7 +15,8 @@ run_integration_tests = \
 	tests/integration/run-forkbomb.sh \
 	tests/integration/run-project.sh \
 	tests/integration/run-landlock.sh \
-	tests/integration/run-hostname.sh
+	tests/integration/run-hostname.sh \
+	tests/integration/run-foreign-owner.sh
 TESTS += $(run_integration_tests)
 EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
 check_PROGRAMS += tests/unit/run-test

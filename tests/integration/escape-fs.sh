@@ -9,9 +9,7 @@
 plan 33
 P="$H/escape-probe"
 
-# In the build tree: the default profile's tmpfs /tmp would hide a
-# directory under /tmp, and the unprivileged suite runs from /tmp.
-tmpdir=$(mktemp -d "$PWD/escape-fs.XXXXXX")
+make_visible_tmpdir escape-fs
 trap 'chmod -R u+w "$tmpdir" 2>/dev/null; rm -rf "$tmpdir"' EXIT
 work=$tmpdir/work outside=$tmpdir/outside secret=$tmpdir/secret
 mkdir -p "$work" "$outside" "$secret" "$tmpdir/robind"

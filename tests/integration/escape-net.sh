@@ -10,7 +10,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 plan 19
 P="$H/escape-probe"
-tmpdir=$(mktemp -d "$PWD/escape-net.XXXXXX")
+make_visible_tmpdir escape-net
 servers=
 trap 'for s in $servers; do kill $s 2>/dev/null; done; rm -rf "$tmpdir"' EXIT
 

@@ -8,9 +8,7 @@
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 plan 54
 
-# In the build tree, not under /tmp: the shipped profiles put a tmpfs there.
-tmpdir=$(mktemp -d "$PWD/escape-persist.XXXXXX")
-trap 'rm -rf "$tmpdir"' EXIT
+make_visible_tmpdir escape-persist
 HOMEDIR=$tmpdir/home proj=$tmpdir/proj data=$tmpdir/data
 mkdir -p "$HOMEDIR/.cache" "$HOMEDIR/.config" "$proj" "$data"
 cd "$proj" || exit 1

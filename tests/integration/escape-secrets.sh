@@ -8,9 +8,7 @@
 # the agent's own key and login. Runs as root and as an unprivileged user.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 
-# In the build tree: the shipped profiles put a tmpfs on /tmp.
-tmpdir=$(mktemp -d "$PWD/escape-secrets.XXXXXX")
-trap 'rm -rf "$tmpdir"' EXIT
+make_visible_tmpdir escape-secrets
 home=$tmpdir/home work=$tmpdir/work
 mkdir -p "$work" "$home/.config/gh" "$home/.kube" "$home/.cargo" "$home/.ssh" "$home/.claude" "$home/.config/gcloud"
 tok=FAKE-7f3a9c

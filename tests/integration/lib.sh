@@ -96,6 +96,48 @@ make_tmpdir() {
     trap 'rm -rf "$tmpdir"' EXIT
 }
 
+# make_visible_tmpdir NAME: a scratch directory ($tmpdir, removed at exit)
+# that a sandbox of the shipped profiles sees outside its working
+# directory. They put a tmpfs on /tmp and /var/tmp, so a fixture there (a
+# checkout under /tmp, mktemp's default) is simply absent inside, and a
+# check that a planted secret is unreadable would pass without testing
+# anything. The build tree first, else $HOME; each candidate is proven
+# visible by a sandbox before it is used. None is: the test's remaining
+# planned tests are skipped, saying why.
+make_visible_tmpdir() {
+    tmpdir=
+    for _base in "$PWD" "${HOME:-}"; do
+        case $_base in "" | / | /tmp | /tmp/* | /var/tmp | /var/tmp/*) continue ;; esac
+        _d=$(mktemp -d "$_base/$1.XXXXXX" 2>/dev/null) || continue
+        mkdir "$_d/cwd" && : >"$_d/visible"
+        if (cd "$_d/cwd" && "$SBX" run -- test -e "$_d/visible") </dev/null >/dev/null 2>&1; then
+            rm -rf "$_d/cwd" "$_d/visible"
+            tmpdir=$_d
+            trap 'rm -rf "$tmpdir"' EXIT
+            return 0
+        fi
+        rm -rf "$_d"
+    done
+    _why="no scratch directory a sandbox can see: $PWD and \$HOME (${HOME:-unset}) are under /tmp or /var/tmp (the shipped profiles replace both with a tmpfs) or not writable; build the tree elsewhere"
+    _left=$(( ${tap_planned:-1} - tap_n ))
+    [ "$_left" -gt 0 ] || _left=1
+    while [ "$_left" -gt 0 ]; do skip "$_why"; _left=$((_left - 1)); done
+    done_testing
+}
+
+# copy_sbx_for_others DIR: for a root test that runs sbx as another uid
+# (65534), which may not reach the build tree (a clone in /root, mode
+# 0700: exec fails with EACCES, and a check for "Permission denied" would
+# pass without sbx running). Copies sbx and the shipped profiles into DIR,
+# readable by all; sets $sbx_copy and $sbx_copy_profiles (for
+# SBX_PROFILE_PATH: the copy is outside the build tree, whose profiles only
+# the binary in it finds).
+copy_sbx_for_others() {
+    mkdir -p "$1/profiles" && cp "$SBX" "$1/sbx" &&
+        cp "$SBX_TOP_SRCDIR"/profiles/*.ini "$1/profiles/" && chmod -R a+rX "$1" || return 1
+    sbx_copy=$1/sbx sbx_copy_profiles=$1/profiles
+}
+
 done_testing() {
     [ -n "$tap_planned" ] || echo "1..$tap_n"
     if [ -n "$tap_planned" ] && [ "$tap_planned" -ne "$tap_n" ]; then

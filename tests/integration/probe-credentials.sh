@@ -7,10 +7,7 @@
 # no secret byte is ever printed, and the walk's bounds hold.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 
-# In the build tree: the shipped profiles put a tmpfs on /tmp, and the
-# unprivileged suite builds under /var/lib/sbx-dev.
-tmpdir=$(mktemp -d "$PWD/probe-cred.XXXXXX")
-trap 'rm -rf "$tmpdir"' EXIT
+make_visible_tmpdir probe-cred
 home=$tmpdir/home work=$tmpdir/work
 mkdir -p "$home/.config/gh" "$home/.kube" "$home/.ssh" "$home/.cargo" "$home/notes" "$work"
 secret=npm_FAKEtoken7f3a9c

@@ -41,6 +41,9 @@ timeout = 8s
 EOF
 mkdir "$tmpdir/work"
 cd "$tmpdir/work" || exit 1
+# The bomb runs from the working directory: a sandbox sees it there wherever
+# the build tree is (a tree under /tmp is hidden by the profile's tmpfs).
+cp "$bomb" ./fork-bomb && bomb=$PWD/fork-bomb
 
 leftovers() { # processes of this test's bombs still running
     n=0

@@ -67,8 +67,11 @@ here=$(pwd)
 # Not from / (nor with HOME=/): sbx refuses to make the whole host writable.
 if is_root; then
     nproc_dir=$(mktemp -d /var/tmp/sbx-nproc.XXXXXX) && chmod 755 "$nproc_dir"
-    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent"; cd "$nproc_dir"
-else as_user=env; fi
+    copy_sbx_for_others "$nproc_dir/copy" || exit 1
+    nproc_sbx=$sbx_copy
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent SBX_PROFILE_PATH=$sbx_copy_profiles"
+    cd "$nproc_dir"
+else as_user=env nproc_sbx=$SBX; fi
 # 1: the caller itself is already one process of its uid. No leak check:
 # LeakSanitizer (the ASan build) needs a new thread at exit, refused too.
 # The shipped profiles set nproc = 4096 (above a hard limit of 1: refused
@@ -78,15 +81,15 @@ inherit_dir=$(mktemp -d /tmp/sbx-stress-nproc.XXXXXX)
 chmod 755 "$inherit_dir"
 printf '[profile]\ninclude = default\n[limits]\nnproc = inherit\n' >"$inherit_dir/inherit.ini"
 chmod 644 "$inherit_dir/inherit.ini"
-run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run \
+run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$nproc_sbx" run \
     -p "$inherit_dir/inherit.ini" -- true
 is "$status" 125 "RLIMIT_NPROC exhausted: exit 125"
 like "$err" "RLIMIT_NPROC" "naming RLIMIT_NPROC and the fix"
 unlike "$err" "unexpected error" "not an unexplained error"
-run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$SBX" run -- true
+run_cmd $as_user prlimit --nproc=1 env ASAN_OPTIONS=detect_leaks=0 "$nproc_sbx" run -- true
 cd "$here" || exit 1
 rm -rf "$inherit_dir"
-[ -n "${nproc_dir:-}" ] && rmdir "$nproc_dir"
+[ -n "${nproc_dir:-}" ] && rm -rf "$nproc_dir"
 like "$status:$err" "125:sbx: limit nproc = 4096 is above the hard limit 1: " \
     "hard RLIMIT_NPROC 1 and the default profile's nproc = 4096: 125, naming both"
 
@@ -122,13 +125,28 @@ esac
 # --- /tmp full -------------------------------------------------------------------------------
 # A full /tmp (a small tmpfs, in a mount namespace of the test's own) does
 # not concern the sandbox, whose /tmp is its own; a run record written there
-# fails with ENOSPC, named, exit 125.
+# fails with ENOSPC, named, exit 125. A checkout under /tmp would vanish
+# under that tmpfs (sbx, its profiles, the working directory): the old /tmp
+# is kept on /mnt and the top directories of those bound back in place
+# before /tmp is filled.
 if is_root; then ns="unshare -m"; else ns="unshare -Urm"; fi
+keep=
+for p in "$SBX" "$SBX_TOP_SRCDIR" "$PWD"; do
+    case $p in /tmp/?*) top=${p#/tmp/}; keep="$keep ${top%%/*}" ;; esac
+done
 run_cmd $ns sh -c '
-    mount -t tmpfs -o size=64k sbx-full /tmp && { dd if=/dev/zero of=/tmp/fill bs=4k 2>/dev/null; true; } &&
+    sbx=$1 keep=$2
+    if [ -n "$keep" ]; then mount --rbind /tmp /mnt || exit 99; fi
+    mount -t tmpfs -o size=64k sbx-full /tmp || exit 99
+    for d in $keep; do
+        [ -d "/tmp/$d" ] || mkdir "/tmp/$d" && mount --rbind "/mnt/$d" "/tmp/$d" || exit 99
+    done
+    cd "$PWD" || exit 99
+    { dd if=/dev/zero of=/tmp/fill bs=4k 2>/dev/null; true; } &&
     df -k /tmp | awk "NR==2 { print \$4 }" &&
-    "$0" run -- sh -c "echo x >/tmp/x && cat /tmp/x" && echo run-ok &&
-    "$0" run --report /tmp/record.json -- true; echo "report=$?"' "$SBX"
+    "$sbx" run -- sh -c "echo x >/tmp/x && cat /tmp/x" && echo run-ok &&
+    "$sbx" run --report /tmp/record.json -- true; echo "report=$?"' sh "$SBX" "$keep"
+[ "$status" != 99 ] || diag "making the full /tmp failed: $err"
 like "$out" "run-ok" "/tmp full: the sandbox's own /tmp is empty and writable"
 like "$out" "report=125" "--report into a full /tmp: exit 125"
 like "$err" "No space left on device" "naming ENOSPC"

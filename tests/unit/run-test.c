@@ -1,13 +1,15 @@
 /* Unit tests of the run core's pure parts and its descriptor plumbing:
  * exit-status mapping, the environment, clone flags, the channel (with
- * SCM_RIGHTS), the supervisor's watched fds, the limits plan, and what
- * env_build() and limits_apply() return for the run record. */
+ * SCM_RIGHTS), the supervisor's watched fds, the limits plan, what
+ * env_build() and limits_apply() return for the run record, and which
+ * owners and bits refuse a root command without CAP_DAC_OVERRIDE. */
 #include "config.h"
 
 #include "../tap.h"
 
 #include "channel.h"
 #include "env.h"
+#include "foreign_owner.h"
 #include "ns.h"
 #include "profile.h"
 #include "rlimits.h"
@@ -368,9 +370,35 @@ static void test_limits_plan(void)
     profile_free(&p);
 }
 
+/* kernel uid 0 without CAP_DAC_OVERRIDE: the owner's bits are root's own
+ * only for root's files; another uid's are written through group or other */
+static void test_foreign_owner(void)
+{
+    gid_t groups[] = { 4, 27 };
+    struct stat st = { .st_uid = 1000, .st_gid = 1000, .st_mode = S_IFREG | 0644 };
+    ok(foreign_owner_blocks_root(&st, 0, groups, 2), "uid 1000's 0644 file: refused");
+    st.st_mode = S_IFDIR | 0755;
+    ok(foreign_owner_blocks_root(&st, 0, groups, 2), "uid 1000's 0755 directory: refused");
+    st.st_mode = S_IFDIR | 0777;
+    ok(!foreign_owner_blocks_root(&st, 0, groups, 2), "writable by others: not refused");
+    st.st_mode = S_IFREG | 0664;
+    ok(foreign_owner_blocks_root(&st, 0, groups, 2), "group-writable, root not in group 1000: refused");
+    st.st_gid = 0;
+    ok(!foreign_owner_blocks_root(&st, 0, groups, 2), "group-writable, group 0 (root's egid): not refused");
+    st.st_gid = 27;
+    ok(!foreign_owner_blocks_root(&st, 0, groups, 2), "group-writable, a supplementary group: not refused");
+    st.st_uid = 0;
+    st.st_gid = 1000;
+    st.st_mode = S_IFREG | 0444;
+    ok(!foreign_owner_blocks_root(&st, 0, groups, 2), "root's own read-only file: not claimed");
+    st.st_uid = 1000;
+    st.st_mode = S_IFLNK | 0777;
+    ok(!foreign_owner_blocks_root(&st, 0, groups, 2), "a symlink: not claimed");
+}
+
 int main(void)
 {
-    plan(88);
+    plan(96);
     test_exit_status();
     test_env();
     test_env_patterns();
@@ -379,5 +407,6 @@ int main(void)
     test_channel();
     test_watched_fds();
     test_limits_plan();
+    test_foreign_owner();
     return done_testing();
 }
