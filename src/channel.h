@@ -35,6 +35,9 @@ enum channel_msg_type {
      * init forks nothing before. The supervisor's first message when
      * sent. (A failure is a hang-up.) */
     CHANNEL_CGROUP_ENTERED,
+    /* init -> supervisor: a socket of [network] allow's proxy, bound on
+     * the sandbox's loopback, rides along; value = enum egress_socket */
+    CHANNEL_EGRESS_FD,
 };
 
 struct channel_msg {

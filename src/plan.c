@@ -201,6 +201,11 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     plan->caps_kept = privileges_kept_mask(p);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
+    plan->egress = egress_prepare(p, plan->clone_flags);
+    if (plan->egress) {
+        egress_set_env(&plan->env);
+        resolv_conf = egress_resolv_conf();
+    }
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
         warn("warning: outbound network with mount = no: /etc/resolv.conf stays the host's, "
              "so DNS works only if it names a resolver pasta can reach (not the host's "
@@ -221,7 +226,9 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         record_step("mount plan");
         struct mount_generated resolv = {
             .path = "/etc/resolv.conf", .content = resolv_conf,
-            .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
+            .why = plan->egress ? "DNS through sbx's stub ([network] allow)"
+                                : "DNS through pasta's forwarding address",
+            .at = plan->egress ? p->allow.v[0].at : p->at[K_NET_OUTBOUND],
         };
         struct mount_inputs in = {
             .cwd = plan->cwd, .generated = resolv_conf ? &resolv : NULL,
@@ -258,6 +265,8 @@ void sandbox_plan_free(struct sandbox_plan *plan)
 {
     sandbox_plan_finish(plan);
     strv_free(&plan->env);
+    egress_free(plan->egress);  /* NULL once sandbox_run() moved it to the result */
+    plan->egress = NULL;
     mount_plan_free(&plan->mounts);
     seccomp_program_free(&plan->seccomp);
 }

@@ -108,7 +108,7 @@ enum profile_key {
     K_INCLUDE,
     K_NS_USER, K_NS_MOUNT, K_NS_NET, K_NS_PID, K_NS_IPC, K_NS_UTS,
     K_UID, K_GID, K_HOSTNAME, K_NESTED_USERNS,
-    K_NET_MODE, K_NET_OUTBOUND, K_NET_FORWARD,
+    K_NET_MODE, K_NET_OUTBOUND, K_NET_FORWARD, K_NET_ALLOW,
     K_LIMIT_NOFILE, K_LIMIT_NPROC, K_LIMIT_CORE, K_LIMIT_CPU, K_LIMIT_FSIZE,
     K_LIMIT_AS, K_LIMIT_STACK, K_LIMIT_MEMLOCK, K_LIMIT_SIGPENDING,
     K_TIMEOUT,
@@ -137,6 +137,9 @@ struct profile {
     bool outbound;
     uint16_t *forward;      /* ports */
     size_t nforward, capforward;
+    /* [network] allow: canonical entries (allowlist.h); non-empty: the
+     * egress proxy (egress.h) is the only way out */
+    struct str_list allow;
 
     struct limit_setting limits[LIMIT_COUNT];
     uint64_t timeout_ms;    /* 0: none */

@@ -6,6 +6,7 @@
 #include "channel.h"
 #include "plan.h"
 #include "exit.h"
+#include "egress.h"
 #include "init.h"
 #include "ledger.h"
 #include "rlimits.h"
@@ -110,6 +111,13 @@ static void start_outbound(struct supervisor *s)
     outbound_start(d->outbound, d->profile, s->init_pid);
     if (!channel_send(s->channel_fd, CHANNEL_OUTBOUND_READY, 0, -1))
         die_errno("telling the sandbox's init that outbound network is ready");
+}
+
+/* The supervisor's side of CHANNEL_EGRESS_FD. */
+static void adopt_egress_socket(struct supervisor *s, int kind, int fd)
+{
+    struct network_ready_data *d = s->network_data;
+    egress_adopt(d->res->egress, kind, fd);
 }
 
 /* What the namespaces made by clone() are, and who the command is in
@@ -217,6 +225,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     struct network_ready_data network_ready = { &plan.outbound, p, res };
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;
+    res->egress = plan.egress;
+    plan.egress = NULL;
+    sup.on_egress_fd = adopt_egress_socket;
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = {
         .profile = p, .res = res,
@@ -237,6 +248,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     supervise_free(&sup);
     res->signals_received = sup.signals_received;
     ledger_stop(res->ledger);
+    egress_stop(res->egress);
     outbound_stop(&plan.outbound);
     close(channel[0]);
 
@@ -249,6 +261,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */
     if (log_verbosity >= LOG_NORMAL)
         ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
+    if (log_verbosity >= LOG_NORMAL)
+        egress_print_summary(res->egress, stderr);
     return res->exit_status;
 }
 
@@ -256,4 +270,6 @@ void sandbox_result_free(struct sandbox_result *res)
 {
     ledger_free(res->ledger);
     res->ledger = NULL;
+    egress_free(res->egress);
+    res->egress = NULL;
 }

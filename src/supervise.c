@@ -140,6 +140,12 @@ static void handle_channel(struct supervisor *s)
             else
                 warn("the sandbox's init sent an rtnetlink socket nobody asked for (ignored)");
             break;
+        case CHANNEL_EGRESS_FD:
+            if (fd >= 0 && s->on_egress_fd) {
+                s->on_egress_fd(s, m.value, fd);
+                fd = -1;
+            }
+            break;
         case CHANNEL_NOTIFY_FD:
             if (fd < 0)
                 break;

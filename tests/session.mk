@@ -17,3 +17,7 @@ tests_unit_resolv_test_SOURCES = tests/unit/resolv-test.c
 tests_unit_resolv_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/resolv-test
 check_PROGRAMS += tests/helpers/dns-answer
+check_PROGRAMS += tests/unit/allowlist-test
+tests_unit_allowlist_test_SOURCES = tests/unit/allowlist-test.c
+tests_unit_allowlist_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/allowlist-test
