@@ -10,6 +10,7 @@
 #include "mount.h"
 #include "ns.h"
 #include "report.h"
+#include "seccomp.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -162,12 +164,42 @@ static void filter_job_finish(struct filter_job *job)
     }
 }
 
+/* [network] allow leaves the sandbox no route: a tool that ignores the
+ * proxy variables gets ENETUNREACH from its connect() at once. A deny
+ * rule of sbx's own, on connect() to IPv4 and IPv6 addresses that are not
+ * loopback, puts each such call in the ledger with that same errno, so the
+ * summary can say which tool went around the proxy. io_uring's connect
+ * passes no filter: with io_uring = yes the calls still fail, unrecorded. */
+static const struct profile *add_no_route_rule(struct sandbox_plan *plan, const struct profile *p)
+{
+    plan->no_route_rules = NULL;
+    if (!p->allow.n || !p->ns[NS_NET] || p->io_uring)
+        return p;
+    plan->no_route_rules = xcalloc(p->ndeny + 1, sizeof *plan->no_route_rules);
+    if (p->ndeny)
+        memcpy(plan->no_route_rules, p->deny, p->ndeny * sizeof *p->deny);
+    plan->no_route_rules[p->ndeny] = (struct deny_rule){
+        .syscall = (char *)"connect", .nr = seccomp_syscall_number("connect"),
+        .families = (UINT64_C(1) << AF_INET) | (UINT64_C(1) << AF_INET6),
+        .errnum = ENETUNREACH, .text = (char *)"connect:inet,inet6 ENETUNREACH ([network] allow)",
+        .at = p->allow.v[0].at, .no_route = true,
+    };
+    /* a shallow copy: every pointer but deny is the caller's, never freed here */
+    plan->with_no_route = *p;
+    plan->with_no_route.deny = plan->no_route_rules;
+    plan->with_no_route.ndeny = plan->with_no_route.capdeny = p->ndeny + 1;
+    return &plan->with_no_route;
+}
+
 void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
                         struct rlimit caller_nofile, int channel_fd)
 {
-    const struct profile *p = req->profile;
+    const struct profile *p = add_no_route_rule(plan, req->profile);
+    struct deny_rule *no_route_rules = plan->no_route_rules;
+    struct profile with_no_route = plan->with_no_route;
     *plan = (struct sandbox_plan){
         .profile = p,
+        .with_no_route = with_no_route, .no_route_rules = no_route_rules,
         .argv = req->argv,
         .cwd = req->cwd,
         .clone_flags = ns_clone_flags(p),
@@ -266,6 +298,8 @@ void sandbox_plan_free(struct sandbox_plan *plan)
     sandbox_plan_finish(plan);
     strv_free(&plan->env);
     egress_free(plan->egress);  /* NULL once sandbox_run() moved it to the result */
+    free(plan->no_route_rules);
+    plan->no_route_rules = NULL;
     plan->egress = NULL;
     mount_plan_free(&plan->mounts);
     seccomp_program_free(&plan->seccomp);

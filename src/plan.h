@@ -45,6 +45,10 @@ struct sandbox_plan {
     uint64_t caps_kept;        /* capabilities = , as a mask (caps.h) */
     struct outbound outbound;  /* network: pasta's plan and the sandbox's resolv.conf */
     struct egress *egress;     /* [network] allow's proxy (egress.h); NULL: none */
+    /* With [network] allow: the profile plus the no-route connect rule
+     * (plan.c), which `profile` then points to; its deny array is ours */
+    struct profile with_no_route;
+    struct deny_rule *no_route_rules;
     bool loopback;             /* own network namespace with lo up */
     bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
     struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */

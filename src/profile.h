@@ -99,6 +99,9 @@ struct deny_rule {
     int errnum;        /* e.g. EPERM */
     char *text;        /* the rule as written, for show and removal */
     struct origin at;
+    /* Made by sbx for [network] allow, never read from a profile: connect()
+     * to an address other than loopback fails with no route (plan.c) */
+    bool no_route;
 };
 
 /* Keys, used to index origins; one row each in the key table

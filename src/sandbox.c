@@ -230,7 +230,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.on_egress_fd = adopt_egress_socket;
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = {
-        .profile = p, .res = res,
+        .profile = plan.profile, .res = res,
         .output_position = req->output_position, .output_position_data = req->output_position_data,
     };
     sup.on_notify_fd = ledger_attach;
