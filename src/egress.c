@@ -781,7 +781,14 @@ static int open_destination(struct egress *e, const char *host, size_t hl, uint1
 static void serve_http(struct egress *e, int fd, char *buf, size_t have)
 {
     char *end = NULL;
+    size_t scanned = 0;
     while (!(end = memmem(buf, have, "\r\n\r\n", 4))) {
+        /* a bare LF ends no line here: refused now, not waited on */
+        for (; scanned < have; scanned++)
+            if (buf[scanned] == '\n' && (!scanned || buf[scanned - 1] != '\r')) {
+                http_error(fd, 400, "Bad Request", "malformed line ending in the request");
+                return;
+            }
         if (have >= HEAD_MAX) {
             http_error(fd, 431, "Request Header Fields Too Large",
                        "the request's head is longer than 16 KiB");

@@ -4,7 +4,7 @@
 # answers every request with "LABEL METHOD PATH host=HOST" (and serves
 # files under $EGRESS_HTTP_ROOT when set and the path names one). READY is
 # written once every address is bound.
-import http.server, os, socketserver, sys, threading
+import http.server, os, socket, socketserver, sys, threading
 
 label, ready, binds = sys.argv[1], sys.argv[2], sys.argv[3:]
 root = os.environ.get("EGRESS_HTTP_ROOT")
@@ -30,10 +30,16 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+class Server6(Server):
+    address_family = socket.AF_INET6
+
 servers = []
 for b in binds:
     host, port = b.rsplit(":", 1)
-    servers.append(Server((host, int(port)), Handler))
+    if host.startswith("["):
+        servers.append(Server6((host[1:-1], int(port)), Handler))
+    else:
+        servers.append(Server((host, int(port)), Handler))
 open(ready, "w").close()
 for srv in servers[1:]:
     threading.Thread(target=srv.serve_forever, daemon=True).start()
