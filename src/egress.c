@@ -255,8 +255,11 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags)
                parse_resolver(text, &e->resolver, &e->resolver_len)) {
         snprintf(e->resolver_text, sizeof e->resolver_text, "%s", text);
     } else {
-        die("[network] allow: the host's /etc/resolv.conf names no nameserver, so sbx cannot "
-            "resolve the allowed names; add one (nameserver ADDR), or set allow = none");
+        /* The command still runs: address entries work without DNS, and
+         * each name refused says why. */
+        warn("warning: [network] allow: the host's /etc/resolv.conf names no nameserver: "
+             "allowed names will not resolve (address entries still work)");
+        snprintf(e->resolver_text, sizeof e->resolver_text, "(none)");
     }
 
     /* The host's own addresses: a name that resolves to one of them would
@@ -390,6 +393,10 @@ static int resolve_a(struct egress *e, const char *name, uint32_t *out, int max,
     q[ql++] = 0; q[ql++] = 1; /* A */
     q[ql++] = 0; q[ql++] = 1; /* IN */
     snprintf(why, wl, "no answer from the resolver %s", e->resolver_text);
+    if (!e->resolver_len) {
+        snprintf(why, wl, "the host's /etc/resolv.conf names no nameserver");
+        return -1;
+    }
     for (int t = 0; t < DNS_TRIES; t++) {
         int s = socket(e->resolver.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (s < 0 || connect(s, (struct sockaddr *)&e->resolver, e->resolver_len) < 0 ||

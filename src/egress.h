@@ -43,8 +43,8 @@ struct json_object;
 /* Before clone(): NULL unless the profile has allow entries and the
  * sandbox its own network namespace. Finds the resolver sbx asks (the
  * first nameserver of the host's /etc/resolv.conf, or SBX_TEST_RESOLVER,
- * ADDR:PORT, for the test suite only) and the host's own addresses; dies
- * (125) when there is no resolver. */
+ * ADDR:PORT, for the test suite only) and the host's own addresses; warns
+ * when there is no resolver (names are then refused, saying so). */
 struct egress *egress_prepare(const struct profile *p, int clone_flags);
 
 /* The sandbox's /etc/resolv.conf: the stub on its loopback. */
