@@ -2,7 +2,8 @@
 # Test HTTP servers for egress.sh:
 #   egress-http.py LABEL READY ADDR:PORT...
 # answers every request with "LABEL METHOD PATH host=HOST" (and serves
-# files under $EGRESS_HTTP_ROOT when set and the path names one). READY is
+# files under $EGRESS_HTTP_ROOT when set and the path names one; a
+# directory's index.json as JSON). READY is
 # written once every address is bound.
 import http.server, os, socket, socketserver, sys, threading
 
@@ -17,6 +18,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
     def do_GET(self):
         if root and self.path != "/whoami" and not self.path.startswith("/whoami?"):
+            # a directory with index.json is a registry document (npm's
+            # packument at /NAME, its tarballs below /NAME/-/)
+            doc = os.path.join(self.translate_path(self.path), "index.json")
+            if os.path.isfile(doc):
+                body = open(doc, "rb").read()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             return super().do_GET()
         body = ("%s %s %s host=%s\n" % (label, self.command, self.path,
                                        self.headers.get("Host"))).encode()

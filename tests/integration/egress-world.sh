@@ -20,43 +20,7 @@ w=$(mktemp -d "${TMPDIR:-/tmp}/sbx-egress.XXXXXX")
 chmod 755 "$w"
 record() { name=$1; shift; printf '%s=%s\n' "$name" "$("$@" 2>&1 | tr '\n' ' ')" >>"$results"; }
 
-ip link set lo up
-unshare --net sleep 1000 &
-spid=$!
-i=0
-while [ "$(readlink /proc/$spid/ns/net)" = "$(readlink /proc/self/ns/net)" ] && [ $i -lt 100 ]; do
-    sleep 0.02; i=$((i + 1)); done
-ns() { nsenter --net=/proc/$spid/ns/net "$@"; }
-ip link add sbxe-h type veth peer name sbxe-s
-ip link set sbxe-s netns $spid
-ip addr add 198.18.0.2/24 dev sbxe-h
-ip link set sbxe-h up
-ip route add default via 198.18.0.1
-ns ip link set lo up
-ns ip addr add 198.18.0.1/24 dev sbxe-s
-ns ip addr add 10.99.0.1/32 dev sbxe-s
-ns ip link set sbxe-s up
-
-cat >"$w/zone" <<EOT
-pkg.test 198.18.0.1
-evil.test 198.18.0.1
-loop.test 127.0.0.1
-priv.test 10.99.0.1
-self.test 198.18.0.2
-rebind.test 127.0.0.1
-rebind.test 198.18.0.1
-EOT
-printf 'only.test 198.18.0.1\n' >"$w/zone2"
-$PY "$T/egress-dns.py" 127.0.0.1 53 "$w/zone" "$w/dns.log" "$w/dns.ready" &
-$PY "$T/egress-dns.py" 127.0.0.1 5353 "$w/zone2" "$w/dns2.log" "$w/dns2.ready" &
-ns $PY "$T/egress-http.py" server "$w/s.ready" 198.18.0.1:80 198.18.0.1:8000 198.18.0.1:9000 \
-    10.99.0.1:80 &
-$PY "$T/egress-http.py" host "$w/h.ready" 127.0.0.1:80 198.18.0.2:80 '[::1]:80' &
-i=0
-while { [ ! -e "$w/dns.ready" ] || [ ! -e "$w/dns2.ready" ] || [ ! -e "$w/s.ready" ] ||
-        [ ! -e "$w/h.ready" ]; } && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-printf 'nameserver 127.0.0.1\n' >"$w/resolv.conf"
-mount --bind "$w/resolv.conf" /etc/resolv.conf
+. "$T/egress-net.sh"
 
 cat >"$w/p.ini" <<EOT
 [network]
