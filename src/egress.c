@@ -36,6 +36,9 @@
 #define DNS_TRIES 2
 #define MAX_ADDRS 16
 #define RELAY_CHUNK (1 << 16)
+/* Connections served at once, a thread each: a command that opens more
+ * waits in the listen queue, never makes sbx run out of memory. */
+#define MAX_ACTIVE 512
 
 struct refusal_row {
     char name[ALLOW_NAME_MAX + 8];
@@ -805,6 +808,7 @@ static void serve_http(struct egress *e, int fd, char *buf, size_t have)
             return;
     }
     size_t head_len = (size_t)(end - buf) + 4;
+    buf[have] = '\0';
     /* Bare LF, NUL or CR outside CRLF: parsers that disagree on lines are
      * how a second request hides in the first (request smuggling). */
     for (size_t i = 0; i < head_len; i++) {
@@ -943,8 +947,10 @@ static void serve_http(struct egress *e, int fd, char *buf, size_t have)
          * dropped; one request per connection (Connection: close), so the
          * connection never carries a request for another host */
         struct strv out = { 0 };
-        strv_push(&out, xasprintf("%.*s %.*s %.8s\r\n", (int)(sp1 - buf), buf,
-                                  (int)(pathl ? pathl : 1), pathl ? path : "/", sp2 + 1));
+        /* "http://host?q" asks for "/?q" */
+        bool slash = pathl && path[0] == '/';
+        strv_push(&out, xasprintf("%.*s %s%.*s %.8s\r\n", (int)(sp1 - buf), buf, slash ? "" : "/",
+                                  (int)pathl, path, sp2 + 1));
         if (!nhost)
             strv_push(&out, xasprintf("Host: %.*s\r\n", (int)(path - target - 7), target + 7));
         for (char *l = line_end + 2; l < end + 2;) {
@@ -1077,6 +1083,10 @@ static void *accept_loop(void *arg)
         }
         if (pfd[1].revents)
             break;
+        pthread_mutex_lock(&e->lock);
+        while (e->active >= MAX_ACTIVE)
+            pthread_cond_wait(&e->idle, &e->lock);
+        pthread_mutex_unlock(&e->lock);
         int fd = accept4(e->proxy_fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             continue;

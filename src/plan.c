@@ -239,9 +239,11 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         resolv_conf = egress_resolv_conf();
     }
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
-        warn("warning: outbound network with mount = no: /etc/resolv.conf stays the host's, "
-             "so DNS works only if it names a resolver pasta can reach (not the host's "
-             "loopback)");
+        warn("warning: %s with mount = no: /etc/resolv.conf stays the host's, "
+             "so DNS works only if it names a resolver %s",
+             plan->egress ? "[network] allow" : "outbound network",
+             plan->egress ? "on 127.0.0.1 (sbx's stub)"
+                          : "pasta can reach (not the host's loopback)");
     plan->loopback = (plan->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
     if (plan->clone_flags & CLONE_NEWUSER)
         ns_check_uid_map_allowed(plan->outer_uid);
