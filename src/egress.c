@@ -70,6 +70,10 @@ struct egress {
     unsigned active;
     struct conn *conns;     /* client sockets of running connections */
     uint64_t allowed, refused, dns_answered;
+    /* what the stub answered, newest last: for a tool that then connects
+     * to the address directly (egress_name_of) */
+    struct { uint32_t addr; char name[ALLOW_NAME_MAX + 1]; } answers[64];
+    size_t nanswers;
     struct refusal_row rows[EGRESS_MAX_ROWS];
     size_t nrows;
 };
@@ -1178,6 +1182,11 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     }
     pthread_mutex_lock(&e->lock);
     e->dns_answered++;
+    for (int i = 0; i < n; i++) {
+        size_t slot = e->nanswers++ % (sizeof e->answers / sizeof e->answers[0]);
+        e->answers[slot].addr = a[i];
+        snprintf(e->answers[slot].name, sizeof e->answers[slot].name, "%s", norm);
+    }
     pthread_mutex_unlock(&e->lock);
     size_t w = qend;
     for (int i = 0; i < n; i++) {
@@ -1216,6 +1225,32 @@ static void *dns_loop(void *arg)
             sendto(e->dns_fd, r, rl, MSG_DONTWAIT, (struct sockaddr *)&from, fl);
     }
     return NULL;
+}
+
+bool egress_name_of(void *egress, const char *address, char *out, size_t len)
+{
+    struct egress *e = egress;
+    char host[INET_ADDRSTRLEN];
+    size_t hl = strcspn(address, ":");
+    struct in_addr a;
+    if (!e || hl >= sizeof host)
+        return false;
+    memcpy(host, address, hl);
+    host[hl] = '\0';
+    if (inet_pton(AF_INET, host, &a) != 1)
+        return false;
+    bool found = false;
+    pthread_mutex_lock(&e->lock);
+    size_t cap = sizeof e->answers / sizeof e->answers[0];
+    size_t n = e->nanswers < cap ? e->nanswers : cap;
+    for (size_t i = 0; i < n && !found; i++) {
+        if (e->answers[i].addr == ntohl(a.s_addr)) {
+            snprintf(out, len, "%s", e->answers[i].name);
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    return found;
 }
 
 /* ---- Lifetime ------------------------------------------------------------- */

@@ -78,6 +78,11 @@ void egress_print_summary(const struct egress *e, FILE *out);
  * "port", "via", "why", "count"}]}; NULL e: zeros. */
 struct json_object *egress_to_json(const struct egress *e);
 
+/* The name the DNS stub answered with address ("198.51.100.7:443", the
+ * ledger's form) into out; false when it handed that address out for no
+ * name. A ledger_address_namer (ledger.h). */
+bool egress_name_of(void *egress, const char *address, char *out, size_t len);
+
 /* For tests without a sandbox: the decision on one destination as the
  * proxy makes it (resolving through the resolver found above). Returns
  * NULL and the address to connect to in *addr (host order), or why not. */

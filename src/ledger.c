@@ -70,6 +70,8 @@ struct ledger {
     uint64_t events_dropped;
     uint64_t (*output_position)(void *);  /* ledger_set_output_position */
     void *output_position_data;
+    ledger_address_namer *namer;            /* ledger_set_address_namer */
+    void *namer_data;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
@@ -496,6 +498,12 @@ static void append_no_route(const struct ledger *l, const struct ledger_entry *e
                       : "the proxy variables (ALL_PROXY, HTTPS_PROXY)";
     size_t used = strlen(line);
     snprintf(line + used, len - used, ": no route: this tool ignores %s", var);
+    char name[256];
+    if (l->namer && l->namer(l->namer_data, e->address, name, sizeof name)) {
+        used = strlen(line);
+        snprintf(line + used, len - used, " (the DNS stub gave this address for %s: reach it "
+                 "through the proxy)", name);
+    }
 }
 
 void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
@@ -1111,6 +1119,12 @@ static void *ledger_thread_main(void *arg)
     pthread_cond_signal(&l->thread_exited_cond);
     pthread_mutex_unlock(&l->lock);
     return NULL;
+}
+
+void ledger_set_address_namer(struct ledger *l, ledger_address_namer *fn, void *data)
+{
+    l->namer = fn;
+    l->namer_data = data;
 }
 
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data)

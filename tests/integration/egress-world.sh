@@ -123,6 +123,7 @@ record dns_resolver2 env SBX_TEST_RESOLVER=127.0.0.1:5353 $SBX_AS "$SBX" run -q 
 # --- a tool that ignores the proxy variables --------------------------------------
 record direct_tool  $C connect 198.18.0.1 80
 record tool         sbxv $C connect 198.18.0.1 80
+record tool_named   sbxv sh -c "getent hosts pkg.test >/dev/null; $C connect 198.18.0.1 443"
 record tool_v6      sbxv $C connect 2001:db8::1 443
 record tool_lo      sbx sh -c "$C connect 127.0.0.1 3128"
 record tool_none    $SBX_AS "$SBX" run -q -p "$w/none.ini" -- $C connect 198.18.0.1 80

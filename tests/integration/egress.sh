@@ -127,6 +127,10 @@ like "$(r tool)" "Network is unreachable" "a tool that ignores the proxy: no rou
 unlike "$(r tool)" " ms" "at once, not after a time-out"
 like "$(r tool)" "connect(AF_INET 198.18.0.1:80) x1 -> ENETUNREACH" "the ledger records the call"
 like "$(r tool)" "no route: this tool ignores HTTP_PROXY" "and says the tool ignored the proxy"
+unlike "$(r tool)" "DNS stub gave" "an address the stub never handed out is not named"
+like "$(r tool_named)" "connect(AF_INET 198.18.0.1:443) x1 -> ENETUNREACH" "a tool that resolved a name, then connected directly"
+like "$(r tool_named)" "this tool ignores HTTPS_PROXY (the DNS stub gave this address for pkg.test: reach it through the proxy)" \
+    "the summary says which name the address was the answer for"
 like "$(r tool_v6)" "Network is unreachable" "IPv6 too"
 is "$(r tool_lo)" "connected" "the proxy listens before the command starts"
 like "$(r tool_none)" "Network is unreachable" "outbound = no: no route either (the baseline)"
