@@ -774,8 +774,6 @@ static int open_destination(struct egress *e, const char *host, size_t hl, uint1
     size_t nl = hl < sizeof name - 1 ? hl : sizeof name - 1;
     memcpy(name, host, nl);
     name[nl] = '\0';
-    if (memchr(name, '\0', nl))
-        name[strlen(name)] = '\0';
     if (egress_decide(e, host, hl, port, &addr, why, wl)) {
         refuse(e, name, port, via, why);
         return -1;
@@ -1088,7 +1086,7 @@ static void *accept_loop(void *arg)
         if (pfd[1].revents)
             break;
         pthread_mutex_lock(&e->lock);
-        while (e->active >= MAX_ACTIVE)
+        while (e->active >= MAX_ACTIVE && !e->stopped)
             pthread_cond_wait(&e->idle, &e->lock);
         pthread_mutex_unlock(&e->lock);
         int fd = accept4(e->proxy_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -1130,7 +1128,8 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
         unsigned l = q[pos++];
         if (!l)
             break;
-        if (l > 63 || pos + l > len) {
+        /* a '.' inside a label would read as two labels once joined */
+        if (l > 63 || pos + l > len || memchr(q + pos, '.', l)) {
             bad = true;
             break;
         }
@@ -1144,8 +1143,15 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
         nl += l;
         pos += l;
     }
-    if (bad || pos + 4 > len)
+    if (bad || pos + 4 > len) {
+        /* FORMERR, with no question: the client stops at once */
+        memcpy(r, q, 2);
+        r[2] = 0x80;
+        r[3] = 0x81;
+        memset(r + 4, 0, 8);
+        *rlen = 12;
         return;
+    }
     name[nl] = '\0';
     unsigned qtype = (unsigned)q[pos] << 8 | q[pos + 1];
     size_t qend = pos + 4;
@@ -1292,7 +1298,14 @@ void egress_stop(struct egress *e)
 {
     if (!e || e->stopped)
         return;
+    /* The command is gone: cut what it left open (the accept loop may
+     * wait for a free slot), then end the threads. */
+    pthread_mutex_lock(&e->lock);
     e->stopped = true;
+    for (struct conn *c = e->conns; c; c = c->next)
+        shutdown(c->fd, SHUT_RDWR);
+    pthread_cond_broadcast(&e->idle);
+    pthread_mutex_unlock(&e->lock);
     if (e->stop_fd >= 0) {
         uint64_t one = 1;
         if (write(e->stop_fd, &one, sizeof one) < 0) {
@@ -1303,8 +1316,7 @@ void egress_stop(struct egress *e)
         pthread_join(e->proxy_thread, NULL);
     if (e->dns_started)
         pthread_join(e->dns_thread, NULL);
-    /* The command is gone: cut what it left open, and give the threads a
-     * moment to count their last bytes. */
+    /* the connection threads get a moment to count their last bytes */
     pthread_mutex_lock(&e->lock);
     for (struct conn *c = e->conns; c; c = c->next)
         shutdown(c->fd, SHUT_RDWR);

@@ -60,7 +60,9 @@ elif cmd == "connect":
 elif cmd == "dns":
     server, name, qtype = sys.argv[2], sys.argv[3], int(sys.argv[4])
     q = struct.pack("!HHHHHH", 0x1234, 0x0100, 1, 0, 0, 0)
-    for label in name.split("."):
+    # "=a.b": one label holding a dot
+    labels = [name[1:]] if name.startswith("=") else name.split(".")
+    for label in labels:
         q += bytes([len(label)]) + label.encode()
     q += b"\0" + struct.pack("!HH", qtype, 1)
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -72,6 +74,9 @@ elif cmd == "dns":
         print("error %s" % e)
         sys.exit(0)
     rcode, an = r[3] & 15, struct.unpack("!H", r[6:8])[0]
+    if struct.unpack("!H", r[4:6])[0] == 0:
+        print("rcode %d" % rcode)
+        sys.exit(0)
     pos, out = len(q), []
     for _ in range(an):
         pos += 2

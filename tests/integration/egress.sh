@@ -118,6 +118,8 @@ is "$(r dns_pkg)" "198.18.0.1      pkg.test" "DNS inside: a listed name resolves
 is "$(r dns_evil)" "status 2" "DNS inside: an unlisted name does not"
 is "$(r dns_txt)" "rcode 0" "a TXT query for a listed name: no record (never forwarded)"
 is "$(r dns_exfil)" "rcode 3" "a query carrying data in an unlisted name: NXDOMAIN"
+is "$(r dns_direct_dot)" "rcode 0 198.18.0.1" "the world: a resolver joining labels reads one label \"pkg.test\" as pkg.test"
+is "$(r dns_dotlabel)" "rcode 1" "a name whose one label holds a dot (\"pkg.test\" as one label): FORMERR"
 is "$(r dns_log)" "pkg.test 1" "the test resolver saw only the listed name's A query"
 is "$(r dns_resolver)" "sbx: the resolver answered NXDOMAIN" "SBX_TEST_RESOLVER: pkg.test is not in the second zone"
 is "$(r dns_resolver2)" "${S}only.test" "SBX_TEST_RESOLVER: names come from that resolver"
