@@ -40,6 +40,10 @@ static void describe_network(const struct profile *p, int flags)
         verbose("network: mode = loopback, outbound = yes: own network namespace and lo, "
                 "outbound TCP/UDP/DNS through pasta; host loopback ports forwarded: %zu",
                 p->nforward);
+    else if (p->allow.n)
+        verbose("network: mode = loopback, allow = %zu entries: own network namespace and lo, "
+                "no route; out only through sbx's proxy on 127.0.0.1:%d, names through its "
+                "DNS stub", p->allow.n, EGRESS_PROXY_PORT);
     else
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
 }
