@@ -415,8 +415,14 @@ static int resolve_a(struct egress *e, const char *name, uint32_t *out, int max,
         }
         struct pollfd pfd = { .fd = s, .events = POLLIN };
         ssize_t n = -1;
+        bool unreachable = false;
         while (poll(&pfd, 1, DNS_TRY_MS) > 0) {
             n = recv(s, r, sizeof r, 0);
+            /* ICMP port unreachable: nobody serves DNS there */
+            if (n < 0 && errno == ECONNREFUSED) {
+                unreachable = true;
+                break;
+            }
             if (n >= (ssize_t)ql && r[0] == q[0] && r[1] == q[1] && (r[2] & 0x80) &&
                 !strncasecmp((char *)r + 12, (char *)q + 12, qend - 12) &&
                 !memcmp(r + qend, q + qend, 4))
@@ -424,6 +430,10 @@ static int resolve_a(struct egress *e, const char *name, uint32_t *out, int max,
             n = -1;
         }
         close(s);
+        if (unreachable) {
+            snprintf(why, wl, "no resolver listens at %s", e->resolver_text);
+            return -1;
+        }
         if (n < 0)
             continue;
         unsigned rcode = r[3] & 0x0f;
