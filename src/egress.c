@@ -291,7 +291,7 @@ const char *egress_resolv_conf(void)
            "nameserver " EGRESS_PROXY_ADDR "\n";
 }
 
-void egress_set_env(struct strv *env)
+void egress_set_env(struct strv *env, struct strv *recorded)
 {
     static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
                                         "http_proxy", "https_proxy", "all_proxy", "no_proxy"};
@@ -315,8 +315,11 @@ void egress_set_env(struct strv *env)
     /* socks5h: the name goes to the proxy, which resolves it itself */
     snprintf(socks, sizeof socks, "socks5h://%s:%d", EGRESS_PROXY_ADDR, EGRESS_PROXY_PORT);
     const char *values[] = {url, url, socks, "localhost,127.0.0.1,::1"};
-    for (size_t k = 0; k < 8; k++)
+    for (size_t k = 0; k < 8; k++) {
         strv_push(env, xasprintf("%s=%s", names[k], values[k % 4]));
+        if (recorded)
+            strv_push(recorded, xstrdup(names[k]));
+    }
 }
 
 /* ---- init's side ---------------------------------------------------------- */

@@ -51,8 +51,9 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags);
 const char *egress_resolv_conf(void);
 
 /* HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY and their lower-case forms
- * into env (replacing the caller's). */
-void egress_set_env(struct strv *env);
+ * into env (replacing the caller's); their names into names when not NULL
+ * (the run record's environment.changed_by_sbx). */
+void egress_set_env(struct strv *env, struct strv *names);
 
 /* In init, once lo is up: opens and binds the two sockets and sends them
  * over channel_fd. Dies naming the step. */

@@ -231,17 +231,17 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     record_step("prepare: environment and limits");
     struct env_diff env_diff = { 0 };
     env_build(p, environ, &plan->env, &env_diff);
+    plan->egress = egress_prepare(p, plan->clone_flags);
+    if (plan->egress)
+        egress_set_env(&plan->env, &env_diff.set_by_sbx);
     record_environment(&env_diff);
     env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
     plan->caps_kept = privileges_kept_mask(p);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
-    plan->egress = egress_prepare(p, plan->clone_flags);
-    if (plan->egress) {
-        egress_set_env(&plan->env);
+    if (plan->egress)
         resolv_conf = egress_resolv_conf();
-    }
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
         warn("warning: %s with mount = no: /etc/resolv.conf stays the host's, "
              "so DNS works only if it names a resolver %s",

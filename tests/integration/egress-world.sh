@@ -139,5 +139,6 @@ $SBX_AS "$SBX" run --report "$w/out/r.json" -p "$w/p.ini" -- sh -c \
 record report_egress jq -c '.egress | {allowed, refused, rows: [.refusals[] | [.name, .port, .via, .count]]}' "$w/out/r.json"
 record report_verdict jq -r .verdict "$w/out/r.json"
 record report_state jq -r .network.state.allow "$w/out/r.json"
+record report_env jq -c '[.environment.changed_by_sbx[].name | select(test("proxy"; "i"))] | length' "$w/out/r.json"
 record report_denial jq -c '[.denials.denials[] | [.syscall, .address, .errno]]' "$w/out/r.json"
 rm -rf "$w"

@@ -145,5 +145,6 @@ is "$(r report_egress)" '{"allowed":1,"refused":1,"rows":[["evil.test",80,"HTTP"
     "the run record: allowed and refused counts and the row"
 is "$(r report_verdict)" "false_green_suspected" "a refusal makes exit 0 a suspected false green"
 like "$(r report_state)" "proxy on the sandbox's 127.0.0.1:3128" "network.state.allow says where the proxy is"
+is "$(r report_env)" "8" "the record lists the proxy variables sbx set"
 is "$(r report_denial)" '[["connect","198.18.0.1:443","ENETUNREACH"]]' "the direct connect is a denial in the record"
 done_testing

@@ -60,7 +60,10 @@ int main(void)
     struct strv env = { 0 };
     strv_push(&env, xstrdup("HTTPS_PROXY=http://elsewhere:8080"));
     strv_push(&env, xstrdup("PATH=/bin"));
-    egress_set_env(&env);
+    struct strv recorded = { 0 };
+    egress_set_env(&env, &recorded);
+    is_int(recorded.n, 8, "and their names for the run record");
+    strv_free(&recorded);
     size_t proxies = 0;
     bool elsewhere = false, path = false;
     for (size_t i = 0; i < env.n; i++) {
