@@ -718,6 +718,129 @@ out:
     }
 }
 
+/* The server name of a TLS ClientHello (RFC 8446 4.1.2, RFC 6066 3) at
+ * the start of b: 1 with it in out, 0 when the bytes are not TLS or the
+ * hello names no server, -1 when more bytes are needed, -2 when the hello
+ * is malformed or not in the first record (a proxy that gave up there
+ * would let a split hello name any site). */
+static int tls_server_name(const unsigned char *b, size_t n, char *out, size_t outlen)
+{
+    if (n && b[0] != 0x16)
+        return 0;
+    if (n < 5)
+        return -1;
+    if (b[1] != 3)
+        return 0;
+    size_t reclen = (size_t)b[3] << 8 | b[4];
+    if (n < 5 + reclen)
+        return -1;
+    const unsigned char *p = b + 5, *end = p + reclen;
+    if (reclen < 4 || p[0] != 1)
+        return -2;
+    size_t hslen = (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3];
+    if (4 + hslen > reclen)
+        return -2;
+    end = p + 4 + hslen;
+    p += 4 + 2 + 32;                              /* version, random */
+#define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -2; } while (0)
+    NEED(1); p += 1 + p[0];                       /* session id */
+    NEED(2); p += 2 + ((size_t)p[0] << 8 | p[1]); /* cipher suites */
+    NEED(1); p += 1 + p[0];                       /* compression */
+    if (p == end)
+        return 0;
+    NEED(2);
+    size_t extlen = (size_t)p[0] << 8 | p[1];
+    p += 2;
+    NEED(extlen);
+    end = p + extlen;
+    while (p < end) {
+        NEED(4);
+        unsigned type = (unsigned)p[0] << 8 | p[1];
+        size_t len = (size_t)p[2] << 8 | p[3];
+        p += 4;
+        NEED(len);
+        if (type == 0) {
+            const unsigned char *q = p, *qend = p + len;
+            if (len < 2)
+                return -2;
+            q += 2;
+            while (qend - q >= 3) {
+                size_t nl = (size_t)q[1] << 8 | q[2];
+                if ((size_t)(qend - q - 3) < nl)
+                    return -2;
+                if (q[0] == 0) {
+                    if (nl >= outlen)
+                        return -2;
+                    memcpy(out, q + 3, nl);
+                    out[nl] = '\0';
+                    return memchr(out, '\0', nl) ? -2 : 1;
+                }
+                q += 3 + nl;
+            }
+            return -2;
+        }
+        p += len;
+    }
+#undef NEED
+    return 0;
+}
+
+/* After a tunnel opens: a TLS hello must ask for the name that was
+ * checked. CDNs route by the hello's server name, so CONNECT to a listed
+ * name's address with another name in the hello would reach any site
+ * they serve. buf holds what the client sent already (*have bytes, cap
+ * at most); a server that speaks first is no TLS client's. */
+static bool tls_name_matches(struct egress *e, int client, int up, char *buf, size_t *have,
+                             size_t cap, const char *host, size_t hl, uint16_t port,
+                             const char *via)
+{
+    char want[ALLOW_NAME_MAX + 1], sni[ALLOW_NAME_MAX + 8], got[ALLOW_NAME_MAX + 1];
+    struct in_addr lit;
+    char lb[INET_ADDRSTRLEN];
+    if (hl < sizeof lb) {
+        memcpy(lb, host, hl);
+        lb[hl] = '\0';
+        if (inet_pton(AF_INET, lb, &lit) == 1)
+            return true; /* an address entry lists the address, whatever it serves */
+    }
+    if (!allow_name_normalize(host, hl, want))
+        return false;
+    for (;;) {
+        int r = *have ? tls_server_name((unsigned char *)buf, *have, sni, sizeof sni) : -1;
+        if (r == 0)
+            return true;
+        const char *why = NULL;
+        char text[ALLOW_NAME_MAX * 2 + 80];
+        if (r == 1 && (!allow_name_normalize(sni, strlen(sni), got) || strcmp(got, want))) {
+            char shown[sizeof sni];
+            printable(sni, shown, sizeof shown);
+            snprintf(text, sizeof text, "the TLS hello asks for %s, not %s", shown, want);
+            why = text;
+        } else if (r == 1) {
+            return true;
+        } else if (r == -2) {
+            why = "a TLS hello that is malformed or split over records";
+        } else if (*have >= cap) {
+            why = "a TLS hello longer than 16 KiB";
+        }
+        if (why) {
+            refuse(e, want, port, via, why);
+            return false;
+        }
+        struct pollfd pfd[2] = { { .fd = client, .events = POLLIN }, { .fd = up, .events = POLLIN } };
+        if (poll(pfd, 2, HEAD_TIMEOUT_MS) <= 0)
+            return false;
+        if (pfd[0].revents & POLLIN) {
+            ssize_t n = recv(client, buf + *have, cap - *have, 0);
+            if (n <= 0)
+                return false;
+            *have += (size_t)n;
+        } else if (pfd[1].revents) {
+            return *have == 0; /* the server spoke first: not TLS from this client */
+        }
+    }
+}
+
 static void http_error(int fd, int code, const char *reason, const char *why)
 {
     char body[400];
@@ -984,6 +1107,16 @@ static void serve_http(struct egress *e, int fd, char *buf, size_t have)
             sent = send_all(up, out.v[i], strlen(out.v[i]));
         strv_free(&out);
     }
+    if (is_connect && sent) {
+        /* the client's first bytes decide, then go on as they came; the
+         * name lives in buf, which they overwrite */
+        char name[ALLOW_NAME_MAX + 8];
+        size_t nl = hl < sizeof name - 1 ? hl : sizeof name - 1;
+        memcpy(name, host, nl);
+        memmove(buf, buf + head_len, rest);
+        sent = tls_name_matches(e, fd, up, buf, &rest, HEAD_MAX, name, nl, port, via);
+        head_len = 0;
+    }
     if (sent && rest)
         sent = send_all(up, buf + head_len, rest);
     if (sent)
@@ -1055,7 +1188,10 @@ static void serve_socks(struct egress *e, int fd, char *buf, size_t have)
         return;
     }
     socks_reply(fd, 0);
-    bool sent = have <= need || send_all(up, buf + need, have - need);
+    size_t rest = have > need ? have - need : 0;
+    memmove(buf, buf + need, rest);
+    bool sent = tls_name_matches(e, fd, up, buf, &rest, HEAD_MAX, host, hl, port, "SOCKS5") &&
+                (!rest || send_all(up, buf, rest));
     if (sent)
         relay(fd, up);
     close(up);

@@ -34,8 +34,9 @@ $PY "$T/egress-dns.py" 127.0.0.1 5353 "$w/zone2" "$w/dns2.log" "$w/dns2.ready" &
 ns $PY "$T/egress-http.py" server "$w/s.ready" 198.18.0.1:80 198.18.0.1:8000 198.18.0.1:9000 \
     10.99.0.1:80 &
 $PY "$T/egress-http.py" host "$w/h.ready" 127.0.0.1:80 198.18.0.2:80 '[::1]:80' &
+ns $PY "$T/egress-client.py" sniserve 198.18.0.1 443 "$w/tls.ready" &
 i=0
-while { [ ! -e "$w/dns.ready" ] || [ ! -e "$w/dns2.ready" ] || [ ! -e "$w/s.ready" ] ||
+while { [ ! -e "$w/tls.ready" ] || [ ! -e "$w/dns.ready" ] || [ ! -e "$w/dns2.ready" ] || [ ! -e "$w/s.ready" ] ||
         [ ! -e "$w/h.ready" ]; } && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 printf 'nameserver 127.0.0.1\n' >"$w/resolv.conf"
 mount --bind "$w/resolv.conf" /etc/resolv.conf

@@ -102,6 +102,13 @@ record origin_form  sbx $C send 127.0.0.1 3128 'GET /whoami HTTP/1.1\r\nHost: pk
 long=$($PY -c 'print("x" * 20000)')
 record long_line    sbx $C send 127.0.0.1 3128 "GET http://pkg.test/$long HTTP/1.1\\r\\nHost: pkg.test\\r\\n\\r\\n"
 record after_long   sbx sh -c "$C send 127.0.0.1 3128 'GET http://pkg.test/$long HTTP/1.1\\r\\n' >/dev/null; $CURL http://pkg.test/whoami"
+# TLS: servers (CDNs) pick the site by the hello's server name
+record direct_sni   $C hello 198.18.0.1 443 evil.test
+record sni_ok       sbx $C hello 127.0.0.1 3128 pkg.test connect pkg.test:443
+record sni_other    sbx $C hello 127.0.0.1 3128 evil.test connect pkg.test:443
+record sni_socks    sbx $C hello 127.0.0.1 3128 evil.test socks pkg.test:443
+record sni_socks_ok sbx $C hello 127.0.0.1 3128 PKG.test. socks pkg.test:443
+record sni_summary  sbxv $C hello 127.0.0.1 3128 evil.test connect pkg.test:443
 # a second request on the connection cannot change the destination
 record pipelined    sbx $C send 127.0.0.1 3128 'GET http://pkg.test/whoami HTTP/1.1\r\nHost: pkg.test\r\n\r\nGET http://evil.test/whoami HTTP/1.1\r\nHost: evil.test\r\n\r\n'
 
