@@ -741,24 +741,37 @@ static int tls_server_name(const unsigned char *b, size_t n, char *out, size_t o
     if (4 + hslen > reclen)
         return -2;
     end = p + 4 + hslen;
-    p += 4 + 2 + 32;                              /* version, random */
-#define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -2; } while (0)
-    NEED(1); p += 1 + p[0];                       /* session id */
-    NEED(2); p += 2 + ((size_t)p[0] << 8 | p[1]); /* cipher suites */
-    NEED(1); p += 1 + p[0];                       /* compression */
+    p += 4;
+    /* every step checks that its bytes are there before it moves: p never
+     * passes end (found by tests/fuzz/egress-fuzz) */
+#define SKIP(k) do { size_t k_ = (k); if ((size_t)(end - p) < k_) return -2; p += k_; } while (0)
+    SKIP(2 + 32);                                   /* version, random */
+    if (p == end)
+        return -2;
+    SKIP(1 + (size_t)p[0]);                         /* session id */
+    if (end - p < 2)
+        return -2;
+    SKIP(2 + ((size_t)p[0] << 8 | p[1]));           /* cipher suites */
+    if (p == end)
+        return -2;
+    SKIP(1 + (size_t)p[0]);                         /* compression */
     if (p == end)
         return 0;
-    NEED(2);
+    if (end - p < 2)
+        return -2;
     size_t extlen = (size_t)p[0] << 8 | p[1];
-    p += 2;
-    NEED(extlen);
+    SKIP(2);
+    if ((size_t)(end - p) < extlen)
+        return -2;
     end = p + extlen;
     while (p < end) {
-        NEED(4);
+        if (end - p < 4)
+            return -2;
         unsigned type = (unsigned)p[0] << 8 | p[1];
         size_t len = (size_t)p[2] << 8 | p[3];
-        p += 4;
-        NEED(len);
+        SKIP(4);
+        if ((size_t)(end - p) < len)
+            return -2;
         if (type == 0) {
             const unsigned char *q = p, *qend = p + len;
             if (len < 2)
@@ -779,9 +792,9 @@ static int tls_server_name(const unsigned char *b, size_t n, char *out, size_t o
             }
             return -2;
         }
-        p += len;
+        SKIP(len);
     }
-#undef NEED
+#undef SKIP
     return 0;
 }
 
