@@ -26,7 +26,10 @@
 # `sbx run` gives a command whose stdin is a terminal, in
 # BENCH_TERMINAL_PAIRS pairs; the target is >= 50 % of the direct rate.
 #
-# BENCH_PARTS (default "startup overhead calls terminal"; also "audit") picks what to measure.
+# BENCH_PARTS (default "startup overhead calls terminal"; also "audit",
+# "egress") picks what to measure. "egress" ([network] allow's proxy
+# against pasta, bench/egress.sh) runs in network namespaces of its own:
+# as root, or in a user namespace of the calling user.
 #
 # Timings are noisy: this is not part of `make check`. docs/performance.md
 # has the figures and what they mean.
@@ -296,6 +299,15 @@ fi
 # of which make a denied call, judged under qa against restrictive; the
 # target is audit's wall time <= 2.5 x (one run under qa + one under
 # restrictive). Not in the default parts: it takes a minute.
+if part egress; then
+    if [ "$(id -u)" = 0 ]; then
+        SBX=$SBX unshare --net --mount --pid --fork --mount-proc bash "$(dirname "$0")/egress.sh"
+    else
+        SBX=$SBX unshare --user --map-root-user --net --mount --pid --fork --mount-proc \
+            bash "$(dirname "$0")/egress.sh"
+    fi
+fi
+
 if part audit; then
     adir=$work/audit
     mkdir -p "$adir" && cd "$adir" || exit 1

@@ -43,6 +43,9 @@ enum channel_msg_type {
     CHANNEL_COMMAND_STOPPED,
     /* supervisor -> init: sbx was continued; continue the command */
     CHANNEL_CONTINUE_COMMAND,
+    /* init -> supervisor: a socket of [network] allow's proxy, bound on
+     * the sandbox's loopback, rides along; value = enum egress_socket */
+    CHANNEL_EGRESS_FD,
 };
 
 struct channel_msg {

@@ -4,6 +4,7 @@
 
 #include "channel.h"
 #include "command.h"
+#include "egress.h"
 #include "exit.h"
 #include "log.h"
 #include "mount.h"
@@ -232,6 +233,11 @@ noreturn void init_main(struct sandbox_plan *ctx)
         record_step("bring up lo (the supervisor)");
         await_supervisor(ctx->channel_fd, CHANNEL_LOOPBACK_UP, "lo to come up");
         verbose_step("loopback up");
+        /* Bound and listening before the command exists: its first
+         * connect() to the proxy is queued, never refused (no race with
+         * a helper that starts late). */
+        if (ctx->egress)
+            egress_open_sockets(ctx->channel_fd);
     }
     if ((ctx->clone_flags & CLONE_NEWNET) && p->outbound)
         wait_for_outbound(ctx->channel_fd);

@@ -38,6 +38,7 @@ struct ledger_rule {
     char *syscall;
     uint64_t families;  /* 0: every family */
     int errnum;
+    bool no_route;      /* deny_rule.no_route: loopback and AF_UNSPEC pass */
 };
 
 struct ledger_row {
@@ -69,6 +70,8 @@ struct ledger {
     uint64_t events_dropped;
     uint64_t (*output_position)(void *);  /* ledger_set_output_position */
     void *output_position_data;
+    ledger_address_namer *namer;            /* ledger_set_address_namer */
+    void *namer_data;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
@@ -109,6 +112,7 @@ struct ledger *ledger_new(const struct profile *p)
         l->rules[i].syscall = xstrdup(p->deny[i].syscall);
         l->rules[i].families = p->deny[i].families;
         l->rules[i].errnum = p->deny[i].errnum;
+        l->rules[i].no_route = p->deny[i].no_route;
     }
     l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
     l->rows = xcalloc(l->caprows, sizeof *l->rows);
@@ -479,6 +483,29 @@ struct json_object *ledger_to_json(const struct ledger *l)
  * has them all). */
 #define SUMMARY_ROWS 10
 
+/* A row of [network] allow's rule: why the tool met no route. */
+static void append_no_route(const struct ledger *l, const struct ledger_entry *e, char *line,
+                            size_t len)
+{
+    bool ours = false;
+    for (size_t i = 0; i < l->nrules && !ours; i++)
+        ours = l->rules[i].no_route && l->rules[i].syscall == e->syscall;
+    if (!ours)
+        return;
+    size_t al = strlen(e->address);
+    const char *var = al > 4 && !strcmp(e->address + al - 4, ":443") ? "HTTPS_PROXY"
+                      : al > 3 && !strcmp(e->address + al - 3, ":80") ? "HTTP_PROXY"
+                      : "the proxy variables (ALL_PROXY, HTTPS_PROXY)";
+    size_t used = strlen(line);
+    snprintf(line + used, len - used, ": no route: this tool ignores %s", var);
+    char name[256];
+    if (l->namer && l->namer(l->namer_data, e->address, name, sizeof name)) {
+        used = strlen(line);
+        snprintf(line + used, len - used, " (the DNS stub gave this address for %s: reach it "
+                 "through the proxy)", name);
+    }
+}
+
 void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
 {
     if (!l || l->total == 0)
@@ -490,6 +517,7 @@ void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
     size_t rows = 0;
     while (ledger_next(l, &cursor, &e)) {
         ledger_format_entry(&e, line, sizeof line);
+        append_no_route(l, &e, line, sizeof line);
         if (rows == 0)
             fprintf(out, "%s%llu operation%s denied: %s\n", log_prefix, (unsigned long long)l->total,
                     l->total == 1 ? "" : "s", line);
@@ -919,8 +947,16 @@ static bool rule_names_family(const struct ledger_rule *r, int family)
 }
 
 /* The rule that denies the call, and in *family the family to record. */
+/* The sandbox's own loopback, as ledger_format_sockaddr() writes it. */
+static bool address_is_loopback(const char *addr)
+{
+    return !strncmp(addr, "127.", 4) || !strncmp(addr, "[::1]:", 6) ||
+           !strncmp(addr, "[::ffff:127.", 12);
+}
+
 static const struct ledger_rule *match_rule(const struct ledger *l, const char *name,
-                                            const struct call_families *f, int *family)
+                                            const struct call_families *f, int *family,
+                                            const char *addr)
 {
     /* "send"/"recv" exist only as socketcall sub-calls; they are sendto
      * and recvfrom without an address. */
@@ -932,6 +968,14 @@ static const struct ledger_rule *match_rule(const struct ledger *l, const char *
     for (size_t i = 0; i < l->nrules; i++) {
         const struct ledger_rule *r = &l->rules[i];
         if (r->errnum <= 0 || strcmp(r->syscall, name) != 0)
+            continue;
+        /* [network] allow: the proxy on the sandbox's loopback is the way
+         * out, and connect(AF_UNSPEC) dissolves a UDP association. What
+         * passes is continued, and the kernel finds no route for anything
+         * else: an address swapped in memory after this read gains
+         * nothing. */
+        if (r->no_route && (address_is_loopback(addr) ||
+                            (f->addr_family != AF_INET && f->addr_family != AF_INET6)))
             continue;
         /* An unknown socket (fd gone, not a socket, another thread's
          * table we cannot read) is denied: the rule reproduces a
@@ -1012,10 +1056,10 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     struct call_families families;
     inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
     int family;
-    const struct ledger_rule *rule = match_rule(l, call.name, &families, &family);
+    const struct ledger_rule *rule = match_rule(l, call.name, &families, &family, addr);
     /* `deny = socketcall ...` names the i386 multiplexer itself */
     if (!rule && call.multiplexer[0])
-        rule = match_rule(l, call.multiplexer, &families, &family);
+        rule = match_rule(l, call.multiplexer, &families, &family, addr);
 
     /* What was read belongs to this call only if the caller is still
      * waiting in it: its pid (and memory) could otherwise be another
@@ -1075,6 +1119,12 @@ static void *ledger_thread_main(void *arg)
     pthread_cond_signal(&l->thread_exited_cond);
     pthread_mutex_unlock(&l->lock);
     return NULL;
+}
+
+void ledger_set_address_namer(struct ledger *l, ledger_address_namer *fn, void *data)
+{
+    l->namer = fn;
+    l->namer_data = data;
 }
 
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data)

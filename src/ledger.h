@@ -117,6 +117,13 @@ struct ledger;
 /* Takes what it needs from p (copies the deny rules); p may be freed. */
 struct ledger *ledger_new(const struct profile *p);
 
+/* Names an address the summary prints ("198.51.100.7:443"): true with
+ * the name written to out. */
+typedef bool ledger_address_namer(void *data, const char *address, char *out, size_t len);
+/* [network] allow: the summary says which name a no-route address was
+ * the DNS stub's answer for (egress_name_of()). */
+void ledger_set_address_namer(struct ledger *l, ledger_address_namer *fn, void *data);
+
 /* Before ledger_start(): each denial also records fn(data), read while
  * the caller waits in the call (capture_position()). */
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data);

@@ -11,6 +11,7 @@ src_libsbx_a_SOURCES = \
 	src/profile_values.c \
 	src/profile_print.c \
 	src/profile_json.c src/profile_json.h \
+	src/allowlist.c src/allowlist.h \
 	src/lookup.c src/lookup.h \
 	src/cli.c src/cli.h \
 	src/project.c src/project.h \

@@ -14,6 +14,7 @@
 #include "project.h"
 #include "report.h"
 #include "tier.h"
+#include "seccomp.h"
 #include "util.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -42,6 +44,10 @@ static void describe_network(const struct profile *p, int flags)
         verbose("network: mode = loopback, outbound = yes: own network namespace and lo, "
                 "outbound TCP/UDP/DNS through pasta; host loopback ports forwarded: %zu",
                 p->nforward);
+    else if (p->allow.n)
+        verbose("network: mode = loopback, allow = %zu entries: own network namespace and lo, "
+                "no route; out only through sbx's proxy on 127.0.0.1:%d, names through its "
+                "DNS stub", p->allow.n, EGRESS_PROXY_PORT);
     else
         verbose("network: mode = loopback: own network namespace, lo up (127.0.0.1, ::1)");
 }
@@ -253,12 +259,42 @@ static void filter_job_finish(struct filter_job *job)
     }
 }
 
+/* [network] allow leaves the sandbox no route: a tool that ignores the
+ * proxy variables gets ENETUNREACH from its connect() at once. A deny
+ * rule of sbx's own, on connect() to IPv4 and IPv6 addresses that are not
+ * loopback, puts each such call in the ledger with that same errno, so the
+ * summary can say which tool went around the proxy. io_uring's connect
+ * passes no filter: with io_uring = yes the calls still fail, unrecorded. */
+static const struct profile *add_no_route_rule(struct sandbox_plan *plan, const struct profile *p)
+{
+    plan->no_route_rules = NULL;
+    if (!p->allow.n || !p->ns[NS_NET] || p->io_uring)
+        return p;
+    plan->no_route_rules = xcalloc(p->ndeny + 1, sizeof *plan->no_route_rules);
+    if (p->ndeny)
+        memcpy(plan->no_route_rules, p->deny, p->ndeny * sizeof *p->deny);
+    plan->no_route_rules[p->ndeny] = (struct deny_rule){
+        .syscall = (char *)"connect", .nr = seccomp_syscall_number("connect"),
+        .families = (UINT64_C(1) << AF_INET) | (UINT64_C(1) << AF_INET6),
+        .errnum = ENETUNREACH, .text = (char *)"connect:inet,inet6 ENETUNREACH ([network] allow)",
+        .at = p->allow.v[0].at, .no_route = true,
+    };
+    /* a shallow copy: every pointer but deny is the caller's, never freed here */
+    plan->with_no_route = *p;
+    plan->with_no_route.deny = plan->no_route_rules;
+    plan->with_no_route.ndeny = plan->with_no_route.capdeny = p->ndeny + 1;
+    return &plan->with_no_route;
+}
+
 void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
                         struct rlimit caller_nofile, int channel_fd)
 {
-    const struct profile *p = req->profile;
+    const struct profile *p = add_no_route_rule(plan, req->profile);
+    struct deny_rule *no_route_rules = plan->no_route_rules;
+    struct profile with_no_route = plan->with_no_route;
     *plan = (struct sandbox_plan){
         .profile = p,
+        .with_no_route = with_no_route, .no_route_rules = no_route_rules,
         .argv = req->argv,
         .cwd = req->cwd,
         .clone_flags = ns_clone_flags(p),
@@ -287,6 +323,9 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     record_step("prepare: environment and limits");
     struct env_diff env_diff = { 0 };
     env_build(p, environ, &plan->env, &env_diff);
+    plan->egress = egress_prepare(p, plan->clone_flags);
+    if (plan->egress)
+        egress_set_env(&plan->env, &env_diff.set_by_sbx);
     record_environment(&env_diff);
     env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
@@ -301,10 +340,14 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         plan->caps_kept |= net_raw_planned(p, plan->outer_uid == 0);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
+    if (plan->egress)
+        resolv_conf = egress_resolv_conf();
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
-        warn("warning: outbound network with mount = no: /etc/resolv.conf stays the host's, "
-             "so DNS works only if it names a resolver pasta can reach (not the host's "
-             "loopback)");
+        warn("warning: %s with mount = no: /etc/resolv.conf stays the host's, "
+             "so DNS works only if it names a resolver %s",
+             plan->egress ? "[network] allow" : "outbound network",
+             plan->egress ? "on 127.0.0.1 (sbx's stub)"
+                          : "pasta can reach (not the host's loopback)");
     plan->loopback = (plan->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
     if ((plan->clone_flags & CLONE_NEWUSER) &&
         !(p->fallback == FALLBACK_LANDLOCK &&
@@ -328,7 +371,9 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         if (resolv_conf)
             generated[ngenerated++] = (struct mount_generated){
                 .path = "/etc/resolv.conf", .content = resolv_conf,
-                .why = "DNS through pasta's forwarding address", .at = p->at[K_NET_OUTBOUND],
+                .why = plan->egress ? "DNS through sbx's stub ([network] allow)"
+                                    : "DNS through pasta's forwarding address",
+                .at = plan->egress ? p->allow.v[0].at : p->at[K_NET_OUTBOUND],
             };
         autofree char *hosts = sandbox_hosts_file(p, plan->clone_flags);
         if (hosts)
@@ -379,6 +424,10 @@ void sandbox_plan_free(struct sandbox_plan *plan)
 {
     sandbox_plan_finish(plan);
     strv_free(&plan->env);
+    egress_free(plan->egress);  /* NULL once sandbox_run() moved it to the result */
+    free(plan->no_route_rules);
+    plan->no_route_rules = NULL;
+    plan->egress = NULL;
     mount_plan_free(&plan->mounts);
     seccomp_program_free(&plan->seccomp);
     landlock_plan_free(&plan->landlock);

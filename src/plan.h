@@ -14,6 +14,7 @@
 #ifndef SBX_PLAN_H
 #define SBX_PLAN_H
 
+#include "egress.h"
 #include "env.h"
 #include "landlock.h"
 #include "foreign_owner.h"
@@ -55,6 +56,11 @@ struct sandbox_plan {
     struct rlimit caller_nofile; /* restored in the command before limits_apply() */
     uint64_t caps_kept;        /* capabilities = , as a mask (caps.h) */
     struct outbound outbound;  /* network: pasta's plan and the sandbox's resolv.conf */
+    struct egress *egress;     /* [network] allow's proxy (egress.h); NULL: none */
+    /* With [network] allow: the profile plus the no-route connect rule
+     * (plan.c), which `profile` then points to; its deny array is ours */
+    struct profile with_no_route;
+    struct deny_rule *no_route_rules;
     bool loopback;             /* own network namespace with lo up */
     bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
     struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */

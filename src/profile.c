@@ -131,6 +131,7 @@ void profile_free(struct profile *p)
     free(p->labels);
     free(p->hostname);
     free(p->forward);
+    str_list_free(&p->allow);
     for (size_t i = 0; i < p->nfs; i++) {
         free(p->fs[i].path);
         free(p->fs[i].written);
@@ -361,6 +362,17 @@ static void validate(struct loader *L)
         add_error(L, NULL, "%s: outbound = yes needs mode = loopback (mode = %s at %s)",
                   origin_format(&p->at[K_NET_OUTBOUND], a, sizeof a), net_mode_name(p->net_mode),
                   origin_format(&p->at[K_NET_MODE], b, sizeof b));
+    if (p->allow.n && p->outbound)
+        add_error(L, NULL, "%s: allow = %s contradicts outbound = yes (%s): allow is the only way "
+                  "out, through sbx's proxy; outbound = yes is the whole network through pasta. "
+                  "Keep one (outbound = no, or allow = none)",
+                  origin_format(&p->allow.v[0].at, a, sizeof a), p->allow.v[0].value,
+                  origin_format(&p->at[K_NET_OUTBOUND], b, sizeof b));
+    else if (p->allow.n && (p->net_mode != NET_LOOPBACK || !p->ns[NS_NET]))
+        add_error(L, NULL, "%s: allow = %s needs mode = loopback and net = yes (mode = %s at %s): "
+                  "the proxy serves the sandbox's own loopback",
+                  origin_format(&p->allow.v[0].at, a, sizeof a), p->allow.v[0].value,
+                  net_mode_name(p->net_mode), origin_format(&p->at[K_NET_MODE], b, sizeof b));
     if (!p->ns[NS_MOUNT] && (p->root != ROOT_HOST || p->nfs || p->proc || p->dev != DEV_NONE))
         add_error(L, NULL, "%s: mount = no leaves no way to apply [filesystem]: it needs root = host, "
                   "proc = no, dev = none and no rw/ro/tmpfs/hide rules",

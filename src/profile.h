@@ -103,6 +103,9 @@ struct deny_rule {
     int errnum;        /* e.g. EPERM */
     char *text;        /* the rule as written, for show and removal */
     struct origin at;
+    /* Made by sbx for [network] allow, never read from a profile: connect()
+     * to an address other than loopback fails with no route (plan.c) */
+    bool no_route;
 };
 
 /* Keys, used to index origins; one row each in the key table
@@ -113,7 +116,7 @@ enum profile_key {
     K_SANDBOX_FALLBACK,
     K_NS_USER, K_NS_MOUNT, K_NS_NET, K_NS_PID, K_NS_IPC, K_NS_UTS,
     K_UID, K_GID, K_HOSTNAME, K_NESTED_USERNS,
-    K_NET_MODE, K_NET_OUTBOUND, K_NET_FORWARD,
+    K_NET_MODE, K_NET_OUTBOUND, K_NET_FORWARD, K_NET_ALLOW,
     K_LIMIT_NOFILE, K_LIMIT_NPROC, K_LIMIT_CORE, K_LIMIT_CPU, K_LIMIT_FSIZE,
     K_LIMIT_AS, K_LIMIT_STACK, K_LIMIT_MEMLOCK, K_LIMIT_SIGPENDING,
     K_TIMEOUT,
@@ -144,6 +147,9 @@ struct profile {
     bool outbound;
     uint16_t *forward;      /* ports */
     size_t nforward, capforward;
+    /* [network] allow: canonical entries (allowlist.h); non-empty: the
+     * egress proxy (egress.h) is the only way out */
+    struct str_list allow;
 
     struct limit_setting limits[LIMIT_COUNT];
     uint64_t timeout_ms;    /* 0: none */

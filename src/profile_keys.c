@@ -83,6 +83,8 @@ const struct key_def profile_keys[] = {
      parse_bool, print_bool, "network", "outbound", json_of_bool},
     {"network", "forward", K_NET_FORWARD, LIST, 0, 0, NULL, NULL,
      parse_ports, print_ports, "network", "forward", json_of_ports},
+    {"network", "allow", K_NET_ALLOW, LIST, FIELD(allow), 0, NULL, NULL,
+     parse_allow, print_strings, "network", "allow", json_of_strings},
 
     {"limits", "nofile", K_LIMIT_NOFILE, 0, FIELD(limits[LIMIT_NOFILE]), LIMIT_NOFILE, NULL, "inherit",
      parse_limit_count, print_limit, "limits", "nofile", json_of_limit},

@@ -109,7 +109,8 @@ bool profile_apply_entry(struct loader *L, const char *section, const char *rawk
                          const char *rawvalue, const struct origin *at, const char *profile_dir);
 key_parse_fn parse_string, parse_hostname, parse_include, parse_bool, parse_enum, parse_id,
     parse_limit_count, parse_limit_size, parse_limit_seconds, parse_timeout, parse_fs_rule,
-    parse_paths, parse_env_names, parse_assign, parse_ports, parse_caps, parse_deny;
+    parse_paths, parse_env_names, parse_assign, parse_ports, parse_caps, parse_deny,
+    parse_allow;
 
 /* profile_print.c */
 key_print_fn print_string, print_bool, print_enum, print_id, print_limit, print_limit_seconds,

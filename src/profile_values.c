@@ -8,6 +8,8 @@
 
 #include "profile_keys.h"
 
+#include "allowlist.h"
+
 #include "util.h"
 
 #include <errno.h>
@@ -762,6 +764,52 @@ bool parse_ports(struct key_input *in, const struct key_def *d)
         return false;
     if (in->remove && !ctx.removed) {
         add_error(in->L, in->at, "'-forward = %s' drops nothing: no earlier entry matches", in->value);
+        return false;
+    }
+    return true;
+}
+
+static bool push_allow(void *c, const char *w)
+{
+    struct word_ctx *ctx = c;
+    char *canon = NULL;
+    const char *err = allow_entry_normalize(w, &canon);
+    if (err) {
+        add_error(ctx->L, ctx->at, "allow: '%s': %s", w, err);
+        return false;
+    }
+    if (ctx->remove)
+        ctx->removed += str_list_remove(ctx->list, canon);
+    else {
+        /* the same destination twice is one entry: the first one's origin */
+        bool seen = false;
+        for (size_t i = 0; i < ctx->list->n && !seen; i++)
+            seen = !strcmp(ctx->list->v[i].value, canon);
+        if (!seen)
+            str_list_push(ctx->list, canon, ctx->at);
+    }
+    free(canon);
+    return true;
+}
+
+/* allow = NAME... : destinations of the egress proxy (allowlist.h) */
+bool parse_allow(struct key_input *in, const struct key_def *d)
+{
+    struct str_list *list = KEY_FIELD(in->p, d, struct str_list);
+    if (!strcmp(in->value, "none")) {
+        str_list_free(list);
+        return true;
+    }
+    if (!*in->value) {
+        add_error(in->L, in->at, "allow: empty value (expected host names, *.domain, addresses, "
+                  "@presets or 'none')");
+        return false;
+    }
+    struct word_ctx ctx = {in->L, in->at, list, in->remove, 0};
+    if (!for_each_word(in->value, push_allow, &ctx))
+        return false;
+    if (in->remove && !ctx.removed) {
+        add_error(in->L, in->at, "'-allow = %s' drops nothing: no earlier entry matches", in->value);
         return false;
     }
     return true;

@@ -8,6 +8,7 @@
 
 #include "exit.h"
 #include "json_bytes.h"
+#include "egress.h"
 #include "ledger.h"
 #include "log.h"
 #include "report.h"
@@ -378,6 +379,10 @@ struct json_object *run_document(const struct run_facts *f, const struct sandbox
 
     int64_t denial_total;
     json_object_object_add(o, "denials", denials(res ? res->ledger : NULL, &denial_total));
+    /* [network] allow: refused destinations are denials of the run too */
+    json_object_object_add(o, "egress", egress_to_json(res ? res->egress : NULL));
+    if (res)
+        denial_total += (int64_t)egress_refused(res->egress);
 
     /* failure: sbx itself failed (setup), with the step it was on */
     bool setup_failed = !res || nfail > 0 || (!ran && exit_status == SBX_EXIT_FAILURE);

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
+#include "egress.h"
 #include "ledger.h"
 #include "log.h"
 #include "report.h"
@@ -53,7 +54,7 @@ int cmd_run(int argc, char **argv)
     struct sandbox_result res = {0};
     int status = sandbox_run(&req, &res);
     /* --strict: a green after denied operations proves nothing (sbx(1) DENIED OPERATIONS). */
-    if (c.strict && status == 0 && ledger_total(res.ledger) > 0)
+    if (c.strict && status == 0 && (ledger_total(res.ledger) > 0 || egress_refused(res.egress) > 0))
         status = SBX_EXIT_STRICT;
     if (rec && !report_write(rec, &res, status))
         status = SBX_EXIT_FAILURE;

@@ -6,6 +6,7 @@
 #include "channel.h"
 #include "plan.h"
 #include "exit.h"
+#include "egress.h"
 #include "init.h"
 #include "ledger.h"
 #include "rlimits.h"
@@ -76,6 +77,8 @@ static void ledger_attach(struct supervisor *s, int fd)
     h->res->ledger = ledger_new(h->profile);
     if (h->output_position)
         ledger_set_output_position(h->res->ledger, h->output_position, h->output_position_data);
+    if (h->res->egress)
+        ledger_set_address_namer(h->res->ledger, egress_name_of, h->res->egress);
     /* Not one of the loop's fds: answering a notification touches the
      * command's objects, which the command can make wait (ledger.h). */
     ledger_start(h->res->ledger, fd);
@@ -112,6 +115,13 @@ static void start_outbound(struct supervisor *s)
     outbound_start(d->outbound, d->profile, s->init_pid);
     if (!channel_send(s->channel_fd, CHANNEL_OUTBOUND_READY, 0, -1))
         die_errno("telling the sandbox's init that outbound network is ready");
+}
+
+/* The supervisor's side of CHANNEL_EGRESS_FD. */
+static void adopt_egress_socket(struct supervisor *s, int kind, int fd)
+{
+    struct network_ready_data *d = s->network_data;
+    egress_adopt(d->res->egress, kind, fd);
 }
 
 /* What the namespaces made by clone() are, and who the command is in
@@ -229,9 +239,12 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     struct network_ready_data network_ready = { &plan.outbound, p, res };
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;
+    res->egress = plan.egress;
+    plan.egress = NULL;
+    sup.on_egress_fd = adopt_egress_socket;
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = {
-        .profile = p, .res = res,
+        .profile = plan.profile, .res = res,
         .output_position = req->output_position, .output_position_data = req->output_position_data,
     };
     sup.on_notify_fd = ledger_attach;
@@ -253,6 +266,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     supervise_free(&sup);
     res->signals_received = sup.signals_received;
     ledger_stop(res->ledger);
+    egress_stop(res->egress);
     outbound_stop(&plan.outbound);
     close(channel[0]);
 
@@ -272,6 +286,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     if (res->command_ran && res->exit_status != 0)
         foreign_owner_print_note(&foreign);
     foreign_owner_free(&foreign);
+    if (log_verbosity >= LOG_NORMAL)
+        egress_print_summary(res->egress, stderr);
     return res->exit_status;
 }
 
@@ -279,4 +295,6 @@ void sandbox_result_free(struct sandbox_result *res)
 {
     ledger_free(res->ledger);
     res->ledger = NULL;
+    egress_free(res->egress);
+    res->egress = NULL;
 }

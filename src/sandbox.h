@@ -58,6 +58,7 @@ struct sandbox_result {
     uint64_t signals_received;
     uint64_t duration_us;   /* from the start of setup to the end */
     struct ledger *ledger;  /* denials; NULL when no deny rule applied */
+    struct egress *egress;  /* [network] allow's proxy and its refusals; NULL: none */
 
     /* What was set up, filled as it happens (the run record has the
      * details, from the modules that acted: docs/run-record.md). */

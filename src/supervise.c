@@ -153,6 +153,12 @@ static void handle_channel(struct supervisor *s)
             if (s->terminal)
                 terminal_relay_command_stopped(s->terminal, s->channel_fd);
             break;
+        case CHANNEL_EGRESS_FD:
+            if (fd >= 0 && s->on_egress_fd) {
+                s->on_egress_fd(s, m.value, fd);
+                fd = -1;
+            }
+            break;
         case CHANNEL_NOTIFY_FD:
             if (fd < 0)
                 break;

@@ -47,6 +47,9 @@ struct supervisor {
     /* Called with the rtnetlink socket of CHANNEL_NETLINK_FD (closed after
      * the call); must answer CHANNEL_LOOPBACK_UP on channel_fd or die. */
     void (*on_netlink_fd)(struct supervisor *s, int fd);
+    /* Called with each socket of CHANNEL_EGRESS_FD, which it owns from
+     * then on; kind = enum egress_socket. NULL: closed. */
+    void (*on_egress_fd)(struct supervisor *s, int kind, int fd);
 
     bool exec_failed;
     int exec_errno;

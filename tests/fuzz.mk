@@ -11,7 +11,7 @@ FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/profile_keys.c \
 	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c \
 	$(top_srcdir)/src/profile_print.c $(top_srcdir)/src/profile_json.c \
 	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
-	$(top_srcdir)/src/log.c
+	$(top_srcdir)/src/log.c $(top_srcdir)/src/allowlist.c
 FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS) $(JSONC_LIBS)
 
 tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
@@ -22,10 +22,15 @@ tests/fuzz/runner-fuzz: $(top_srcdir)/tests/fuzz/runner-fuzz.c $(top_srcdir)/src
 		$(top_srcdir)/src/runner_parse.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
+# includes egress.c itself, to reach its parsers
+tests/fuzz/egress-fuzz: $(top_srcdir)/tests/fuzz/egress-fuzz.c $(top_srcdir)/src/egress.c $(FUZZ_CORE)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/tests/fuzz/egress-fuzz.c $(FUZZ_CORE) \
+	  $(FUZZ_LIBS) -lpthread
+
 # Each target runs in a scratch copy of its corpus so the seeds stay as
 # committed; a crash leaves its input in tests/fuzz/crash-*.
-fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz
-	@set -e; for t in profile cli runner; do \
+fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/egress-fuzz
+	@set -e; for t in profile cli runner egress; do \
 	  work=$$(mktemp -d); cp $(top_srcdir)/tests/fuzz/corpus/$$t/* $$work/; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 	  ./tests/fuzz/$$t-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
@@ -35,5 +40,6 @@ fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz
 	  rm -rf $$work; \
 	done
 .PHONY: fuzz
-CLEANFILES += tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/*.log
+CLEANFILES += tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/egress-fuzz \
+	tests/fuzz/*.log
 EXTRA_DIST += tests/fuzz

@@ -19,3 +19,17 @@ TESTS += tests/unit/resolv-test
 check_PROGRAMS += tests/helpers/dns-answer
 TESTS += tests/integration/session-pty.sh
 EXTRA_DIST += tests/integration/session-pty.sh tests/integration/tmux-lib.sh
+check_PROGRAMS += tests/unit/allowlist-test
+tests_unit_allowlist_test_SOURCES = tests/unit/allowlist-test.c
+tests_unit_allowlist_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/allowlist-test
+TESTS += tests/integration/egress.sh tests/integration/egress-clients.sh
+EXTRA_DIST += tests/integration/egress.sh tests/integration/egress-world.sh \
+	tests/integration/egress-net.sh tests/integration/egress-clients.sh \
+	tests/integration/egress-clients-world.sh \
+	tests/integration/egress-dns.py tests/integration/egress-http.py \
+	tests/integration/egress-client.py
+check_PROGRAMS += tests/unit/egress-test
+tests_unit_egress_test_SOURCES = tests/unit/egress-test.c
+tests_unit_egress_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/egress-test

@@ -451,7 +451,7 @@ static const char roundtrip_ini[] =
     "user = yes\nmount = yes\nnet = yes\npid = no\nipc = no\nuts = no\n"
     "uid = 0\ngid = 4321\nhostname = rt.example\nnested_userns = no\n"
     "[network]\n"
-    "mode = loopback\noutbound = yes\nforward = 8080 9090\n"
+    "mode = loopback\noutbound = yes\nforward = 8080 9090\nallow = none\n"
     "[limits]\n"
     "nofile = 256\nnproc = max\ncore = 0\ncpu = 2m\nfsize = 64M\nas = unlimited\n"
     "stack = 8M\nmemlock = 64K\nsigpending = 100\ntimeout = 90m\n"
@@ -468,6 +468,9 @@ static const char roundtrip_host_ini[] =
     "[network]\nmode = host\noutbound = no\n"
     "[filesystem]\nroot = host\nproc = no\ndev = none\n"
     "[security]\nio_uring = yes\n";
+/* allow contradicts outbound = yes, so its value is set here */
+static const char roundtrip_egress_ini[] =
+    "[network]\nallow = Crates.IO. @npm *.example.com:8443 10.0.0.0/8 203.0.113.5:80\n";
 
 /* Loads NAME (text written to NAME.ini), prints it as show does, and
  * loads what was printed. */
@@ -537,9 +540,10 @@ static void test_roundtrip(void)
     ok(named, "round trip: the test profile sets every key of the table");
 
     write_file("rt-base.ini", "[filesystem]\nrw = /base\n[environment]\nkeep = HOME\n");
-    struct profile first, again, host, host_again, defaults;
+    struct profile first, again, host, host_again, defaults, egress, egress_again;
     round_trip("roundtrip", roundtrip_ini, &first, &again);
     round_trip("roundtrip-host", roundtrip_host_ini, &host, &host_again);
+    round_trip("roundtrip-egress", roundtrip_egress_ini, &egress, &egress_again);
     profile_init_defaults(&defaults);
 
     for (size_t i = 0; i < profile_nkeys; i++) {
@@ -552,8 +556,11 @@ static void test_roundtrip(void)
         char *a = row_lines(&first, d), *b = row_lines(&again, d);
         char *h = row_lines(&host, d), *hb = row_lines(&host_again, d);
         char *z = row_lines(&defaults, d);
+        char *g = row_lines(&egress, d), *gb = row_lines(&egress_again, d);
         if (d->print) {
-            ok(strcmp(a, z) != 0 || strcmp(h, z) != 0, "round trip: [%s] %s is set to a value "
+            is_str(gb, g, "round trip: [%s] %s (allow profile) prints the same after the round trip",
+                   d->section, d->name);
+            ok(strcmp(a, z) != 0 || strcmp(h, z) != 0 || strcmp(g, z) != 0, "round trip: [%s] %s is set to a value "
                "other than its default", d->section, d->name);
             is_str(b, a, "round trip: [%s] %s prints the same after parse -> print -> parse",
                    d->section, d->name);
@@ -580,6 +587,8 @@ static void test_roundtrip(void)
         free(h);
         free(hb);
         free(z);
+        free(g);
+        free(gb);
     }
 
     /* rules of different kinds on one path: the later one wins, so show
@@ -618,6 +627,8 @@ static void test_roundtrip(void)
     profile_free(&again);
     profile_free(&host);
     profile_free(&host_again);
+    profile_free(&egress);
+    profile_free(&egress_again);
     profile_free(&defaults);
 }
 
