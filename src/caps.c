@@ -135,6 +135,8 @@ enum net_raw_grant privileges_net_raw_grant(const struct profile *p, bool caller
     bool root_inside = p->uid.current ? caller_is_root : p->uid.value == 0;
     if (!root_inside)
         return NET_RAW_NOT_ROOT;
+    if (!p->net_raw)
+        return NET_RAW_PROFILE_NO;
     int flags = ns_clone_flags(p);
     if (!(flags & CLONE_NEWUSER) || !(flags & CLONE_NEWNET))
         return NET_RAW_HOST_NETNS;

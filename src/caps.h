@@ -30,6 +30,7 @@ bool privileges_keep(const struct profile *p, cap_value_t cap);
 enum net_raw_grant {
     NET_RAW_GRANTED,          /* uid 0 inside, own netns, the seccomp guard on */
     NET_RAW_NOT_ROOT,         /* the command is not uid 0 inside: no host root has it either */
+    NET_RAW_PROFILE_NO,       /* net_raw = no: reproducing a sandbox that gives root none */
     NET_RAW_HOST_NETNS,       /* no network namespace owned by the sandbox's user namespace */
     NET_RAW_UNGUARDED,        /* seccomp = none, io_uring = yes, or no guard on this arch */
 };

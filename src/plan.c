@@ -88,6 +88,9 @@ static uint64_t net_raw_planned(const struct profile *p, bool caller_is_root)
                 : p->io_uring                  ? "io_uring = yes"
                                                : "no packet-socket filter on this architecture");
         break;
+    case NET_RAW_PROFILE_NO:
+        verbose("capabilities: no cap_net_raw: the profile says net_raw = no");
+        break;
     case NET_RAW_NOT_ROOT:
         break;
     }

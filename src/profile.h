@@ -122,7 +122,7 @@ enum profile_key {
     K_TIMEOUT,
     K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_UNPROTECT, K_FS_PROC, K_FS_DEV,
     K_ENV_CLEAR, K_ENV_KEEP, K_ENV_SET, K_ENV_UNSET,
-    K_SEC_NO_NEW_PRIVS, K_SEC_CAPABILITIES, K_SEC_SECCOMP, K_SEC_IO_URING, K_SEC_DENY,
+    K_SEC_NO_NEW_PRIVS, K_SEC_CAPABILITIES, K_SEC_NET_RAW, K_SEC_SECCOMP, K_SEC_IO_URING, K_SEC_DENY,
     K_COUNT
 };
 
@@ -171,6 +171,7 @@ struct profile {
     struct str_list capabilities; /* names to keep ("cap_net_raw"); empty: none */
     enum seccomp_mode seccomp;
     bool io_uring;          /* io_uring_setup allowed (seccomp.h) */
+    bool net_raw;           /* cap_net_raw for uid 0 in its own netns (caps.c) */
     struct deny_rule *deny;
     size_t ndeny, capdeny;
 

@@ -144,6 +144,8 @@ const struct key_def profile_keys[] = {
      parse_bool, print_bool, "security", "no_new_privs", json_of_bool},
     {"security", "capabilities", K_SEC_CAPABILITIES, KEY_SET, FIELD(capabilities), 0, NULL, "none",
      parse_caps, print_caps, "security", "capabilities", json_of_strings},
+    {"security", "net_raw", K_SEC_NET_RAW, 0, FIELD(net_raw), 0, NULL, "yes",
+     parse_bool, print_bool, "security", "net_raw", json_of_bool},
     {"security", "seccomp", K_SEC_SECCOMP, 0, FIELD(seccomp), 0, seccomp_modes, "default",
      parse_enum, print_enum, "security", "seccomp", json_of_enum},
     {"security", "io_uring", K_SEC_IO_URING, 0, FIELD(io_uring), 0, NULL, "no",

@@ -16,7 +16,8 @@ FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS) $(JSONC_LIBS)
 
 tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-tests/fuzz/cli-fuzz: $(top_srcdir)/tests/fuzz/cli-fuzz.c $(top_srcdir)/src/cli.c $(FUZZ_CORE)
+tests/fuzz/cli-fuzz: $(top_srcdir)/tests/fuzz/cli-fuzz.c $(top_srcdir)/src/cli.c \
+		$(top_srcdir)/src/project.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 tests/fuzz/runner-fuzz: $(top_srcdir)/tests/fuzz/runner-fuzz.c $(top_srcdir)/src/runner.c \
 		$(top_srcdir)/src/runner_parse.c $(FUZZ_CORE)

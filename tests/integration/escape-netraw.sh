@@ -27,7 +27,7 @@ if [ "$(uname -m)" = x86_64 ] &&
 fi
 
 if is_root; then
-    plan 22
+    plan 24
     # --- raw and ping sockets in the sandbox's own namespace -----------------
     run_cmd "$N" raw-ping 127.0.0.1
     is "$out" "raw-ping 127.0.0.1: ok" "outside, root's raw ICMP socket pings 127.0.0.1"
@@ -109,6 +109,10 @@ socket $s: EAFNOSUPPORT" ]; then
     sbx_run -v -p "$tmpdir/noseccomp.ini" -- "$N" raw-ping 127.0.0.1
     is "$out" "raw-ping 127.0.0.1: EPERM" "seccomp = none: no cap_net_raw (nothing would deny AF_PACKET)"
     like "$err" "no cap_net_raw: seccomp = none would leave AF_PACKET sockets open" "-v says why"
+    printf '[security]\nnet_raw = no\n' | make_profile nonetraw
+    sbx_run -v -p "$tmpdir/nonetraw.ini" -- "$N" raw-ping 127.0.0.1
+    is "$out" "raw-ping 127.0.0.1: EPERM" "net_raw = no: no cap_net_raw (as Codex and srt give root)"
+    like "$err" "no cap_net_raw: the profile says net_raw = no" "-v says why"
 else
     plan 11
     # --- a non-root command: what it has on a host, plus ping sockets ---------

@@ -461,7 +461,7 @@ static const char roundtrip_ini[] =
     "[environment]\n"
     "clear = yes\nunset = AWS_* GH_TOKEN\nkeep = PATH\nset = LANG=C.UTF-8\nunset = LC_?\n"
     "[security]\n"
-    "no_new_privs = no\ncapabilities = cap_net_raw cap_chown\nseccomp = none\nio_uring = no\n"
+    "no_new_privs = no\ncapabilities = cap_net_raw cap_chown\nnet_raw = no\nseccomp = none\nio_uring = no\n"
     "deny = bind EPERM\ndeny = socket:inet,inet6 ENETUNREACH\n";
 static const char roundtrip_host_ini[] =
     "[namespaces]\nuser = no\nmount = no\nnet = no\n"
