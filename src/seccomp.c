@@ -593,7 +593,9 @@ void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_s
     seccomp_release(ctx);
     if (p->seccomp == SECCOMP_DEFAULT) {
         raw_filter_build(p, caller_is_root, &out->extra);
-        seccomp_packet_filter_build(privileges_keep_net_raw(p, caller_is_root), &out->packet);
+        seccomp_packet_filter_build(privileges_keep_net_raw(p, caller_is_root) ||
+                                        seccomp_host_has_vsock(),
+                                    &out->packet);
     }
     snprintf(out->summary, sizeof out->summary, "seccomp: %s%s%zu deny rule(s) through the supervisor",
              p->seccomp == SECCOMP_DEFAULT ? "default deny-list" : "no deny-list",

@@ -13,6 +13,7 @@
 #include <linux/net.h>
 #include <linux/seccomp.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #ifndef AF_XDP
 #define AF_XDP 44
@@ -39,6 +40,15 @@ bool seccomp_packet_guard_available(void)
 #endif
 }
 
+bool seccomp_host_has_vsock(void)
+{
+    int fd = socket(AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;  /* EAFNOSUPPORT: no transport; or refused by a sandbox around sbx */
+    close(fd);
+    return true;
+}
+
 void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out)
 {
     out->len = 0;
@@ -52,8 +62,8 @@ void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out)
         ARCH = 0,                 /* ld arch; jeq x86_64; jeq i386 */
         B64 = ARCH + 3,           /* ld nr; 4 x jeq; ret allow */
         B32 = B64 + 6,            /* ld nr; 3 x jeq; ret allow */
-        FAMILY = B32 + 5,         /* ld a0; jeq packet; jeq xdp; jeq inet; ld a1; and; jeq */
-        SOCKETCALL = FAMILY + 7,  /* ld a0; jeq SYS_SOCKET; jeq SYS_SOCKETPAIR */
+        FAMILY = B32 + 5,         /* ld a0; jeq packet; jeq xdp; jeq vsock; jeq inet; ld a1; and; jeq */
+        SOCKETCALL = FAMILY + 8,  /* ld a0; jeq SYS_SOCKET; jeq SYS_SOCKETPAIR */
         DENY = SOCKETCALL + 3,
         ALLOW = DENY + 1,
         LEN = ALLOW + 1,
@@ -86,6 +96,10 @@ void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out)
     PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, a0));
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, REL(DENY), 0));
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_XDP, REL(DENY), 0));
+    /* vsock is not network-namespaced: from any namespace it reaches the
+     * hypervisor's services (CID 2) and can bind the ports the host's
+     * own vsock services use */
+    PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_VSOCK, REL(DENY), 0));
     /* __sock_create() still turns (PF_INET, SOCK_PACKET) into PF_PACKET
      * for old programs: the type without SOCK_NONBLOCK/SOCK_CLOEXEC is
      * its low four bits (SOCK_TYPE_MASK). */

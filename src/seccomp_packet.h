@@ -6,7 +6,9 @@
  * and CVE-2016-8655 (packet_set_ring race) were reached, each from a user
  * and network namespace of the attacker's own, which nested_userns = yes
  * allows every command: the rule holds whether or not sbx kept
- * CAP_NET_RAW (caps.h).
+ * CAP_NET_RAW (caps.h). AF_VSOCK too, for every command: vsock has no
+ * network namespace, so a sandbox's socket reaches the hypervisor's
+ * services and the host's vsock ports as the host's would.
  *
  * A filter of its own, not libseccomp rules: libseccomp turns a family
  * rule on i386 into one on every socketcall(SYS_SOCKET), which would both
@@ -16,8 +18,9 @@
  * i386 socketcall(SYS_SOCKET, SYS_SOCKETPAIR) carries the family in
  * memory BPF cannot read: it is denied whole only when deny_socketcall
  * (the command keeps CAP_NET_RAW, so that AF_PACKET would otherwise be
- * one call away); glibc's i386 socket() uses the direct call, Go's 386
- * port and musl use socketcall. */
+ * one call away, or the host has a vsock transport,
+ * seccomp_host_has_vsock()); glibc's i386 socket() uses the direct call,
+ * Go's 386 port and musl use socketcall. */
 #ifndef SBX_SECCOMP_PACKET_H
 #define SBX_SECCOMP_PACKET_H
 
@@ -26,6 +29,10 @@
 
 /* True when this build can install the filter (x86_64: its three ABIs). */
 bool seccomp_packet_guard_available(void);
+
+/* Whether socket(AF_VSOCK) works here, on the host: then a command
+ * could reach vsock through i386 socketcall, and it goes whole. */
+bool seccomp_host_has_vsock(void);
 
 /* The program, or len 0 where not available. */
 void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out);
