@@ -58,6 +58,9 @@ export EGRESS_HTTP_ROOT=$R
 # --- the project each client runs in ---------------------------------------------
 P=$w/proj
 mkdir -p "$P/.cargo" "$P/src"
+# a work tree of its own: else ${PROJECT} is the checkout this test runs
+# in, and the profile below lies inside what it makes writable (a warning)
+git init -q "$P"
 printf '[package]\nname = "proj"\nversion = "0.1.0"\nedition = "2018"\n[dependencies]\ndemo = { version = "1", registry = "local" }\n' >"$P/Cargo.toml"
 : >"$P/src/lib.rs"
 printf '[registries.local]\nindex = "sparse+http://pkg.test/index/"\n' >"$P/.cargo/config.toml"
