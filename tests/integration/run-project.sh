@@ -9,9 +9,10 @@
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
 
-# In the build tree (the profiles' tmpfs hides /tmp), but a work tree of
+# Where a sandbox sees it (the build tree, else $HOME: the profiles' tmpfs
+# hides /tmp and /var/tmp, where a checkout may be), but a work tree of
 # its own for each case: the build tree is a git checkout too.
-tmpdir=$(mktemp -d "$PWD/run-project.XXXXXX")
+make_visible_tmpdir run-project
 tmp_co=$(mktemp -d /tmp/sbx-project.XXXXXX)
 vartmp_co=$(mktemp -d /var/tmp/sbx-project.XXXXXX)
 trap 'rm -rf "$tmpdir" "$tmp_co" "$vartmp_co"' EXIT
