@@ -1234,19 +1234,25 @@ static void *serve_client(void *arg)
     return NULL;
 }
 
-static void *accept_loop(void *arg)
+/* Waits until fd is readable (true) or egress_stop() wrote stop_fd, or
+ * poll failed for good (false). */
+static bool readable_until_stop(int fd, int stop_fd)
 {
-    struct egress *e = arg;
     for (;;) {
-        struct pollfd pfd[2] = { { .fd = e->proxy_fd, .events = POLLIN },
-                                 { .fd = e->stop_fd, .events = POLLIN } };
+        struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop_fd, .events = POLLIN } };
         if (poll(pfd, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            break;
+            return false;
         }
-        if (pfd[1].revents)
-            break;
+        return !pfd[1].revents;
+    }
+}
+
+static void *accept_loop(void *arg)
+{
+    struct egress *e = arg;
+    while (readable_until_stop(e->proxy_fd, e->stop_fd)) {
         pthread_mutex_lock(&e->lock);
         while (e->active >= MAX_ACTIVE && !e->stopped)
             pthread_cond_wait(&e->idle, &e->lock);
@@ -1372,16 +1378,7 @@ static void *dns_loop(void *arg)
 {
     struct egress *e = arg;
     unsigned char q[512], r[512 + MAX_ADDRS * 16];
-    for (;;) {
-        struct pollfd pfd[2] = { { .fd = e->dns_fd, .events = POLLIN },
-                                 { .fd = e->stop_fd, .events = POLLIN } };
-        if (poll(pfd, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        if (pfd[1].revents)
-            break;
+    while (readable_until_stop(e->dns_fd, e->stop_fd)) {
         struct sockaddr_storage from;
         socklen_t fl = sizeof from;
         ssize_t n = recvfrom(e->dns_fd, q, sizeof q, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
