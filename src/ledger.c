@@ -1044,8 +1044,14 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     clock_gettime(CLOCK_MONOTONIC, &received);
     /* the caller waits in the call until answered: all it wrote before is
      * below this position, nothing after (capture.h) */
-    uint64_t output_pos = l->output_position ? l->output_position(l->output_position_data)
-                                             : LEDGER_NO_POS;
+    uint64_t output_pos = LEDGER_NO_POS;
+    /* Under the lock, and never once stopped: a thread left behind in a
+     * stuck call (ledger_stop) must not reach the capture, which its
+     * owner frees once ledger_stop() has returned. */
+    pthread_mutex_lock(&l->lock);
+    if (l->output_position && !l->stopped)
+        output_pos = l->output_position(l->output_position_data);
+    pthread_mutex_unlock(&l->lock);
 
     struct decoded_call call;
     decode_call(req, &call);
