@@ -836,3 +836,19 @@ char **runner_rerun_argv(const struct runner *r, char *const argv[], const struc
     free(c.note);
     return c.argv;
 }
+
+char **runner_rerun_set_argv(const struct runner *r, char *const argv[],
+                             const struct runner_test *const tests[], size_t n)
+{
+    if (n == 1)
+        return runner_rerun_argv(r, argv, tests[0]);
+    return NULL;
+}
+
+char **runner_baseline_argv(const struct runner *r, char *const argv[], const struct runner_test *t)
+{
+    (void)r;
+    (void)argv;
+    (void)t;
+    return NULL;
+}

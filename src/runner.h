@@ -72,6 +72,16 @@ enum test_status {
 /* "running", "passed", "skipped", "failed", "errored", "timed-out". */
 const char *test_status_name(enum test_status s);
 
+/* What a row of a run is (issue 34): only cases are tests; a fixture
+ * (setUpClass, setUpModule, a module that failed to import, TestMain,
+ * a describe's before hook) is the suite's, and a parent takes its verdict
+ * from its subtests. */
+enum runner_test_kind {
+    RUNNER_TEST_CASE = 0,
+    RUNNER_TEST_FIXTURE,
+    RUNNER_TEST_PARENT,
+};
+
 struct runner_test {
     /* The name the runner gives the test, exactly: cargo the test path
      * (tests::nested::name), unittest module.Class.method, pytest the node
@@ -94,6 +104,14 @@ struct runner_test {
      * exactly, where it writes and flushes one before the test runs
      * (unittest's "name (id) ... "); 0: none. */
     uint64_t announced_pos;
+    enum runner_test_kind kind;
+    /* The id of the test whose subtest this is (go TestX for TestX/sub,
+     * node "a" for "a > b"), or NULL. */
+    char *parent;
+    /* How long it ran, as the runner reported (go's Elapsed, libtest's
+     * exec_time, a JUnit time); 0: not reported. A re-run of this test
+     * alone is bounded in proportion (issue 34). */
+    uint64_t duration_us;
 };
 
 /* Bounds on untrusted output: longer lines are cut, tests beyond the count
@@ -113,6 +131,17 @@ void runner_parser_finish(struct runner_parser *p, bool killed);
  * twice (pytest's teardown error after PASSED) keeps the worst status. */
 const struct runner_test *runner_parser_tests(const struct runner_parser *p, size_t *n);
 bool runner_parser_truncated(const struct runner_parser *p);
+/* What the runner itself said it ran, from its own closing lines
+ * ("Ran 12 tests", "test result: ok. 3 passed; 1 failed", "# pass 4"),
+ * summed over every such summary in the run; seen false when it printed
+ * none. An audit whose parsed tests disagree with it never ends
+ * "trustworthy" (issue 25). */
+struct runner_counts {
+    bool seen;
+    uint64_t total;  /* every test it counted, whatever the result */
+    uint64_t passed, failed, skipped;
+};
+void runner_parser_counts(const struct runner_parser *p, struct runner_counts *c);
 void runner_parser_free(struct runner_parser *p);
 
 /* The command that runs exactly test t of the run of argv (the user's
@@ -121,6 +150,17 @@ void runner_parser_free(struct runner_parser *p);
  * select by name the choice is as exact as the runner allows (see the
  * comments in runner.c). */
 char **runner_rerun_argv(const struct runner *r, char *const argv[], const struct runner_test *t);
+/* One run of exactly tests[0..n) (a group, for bisection when many tests
+ * were denied: issue 25); NULL when the runner cannot select a set in one
+ * run. With n == 1, what runner_rerun_argv() gives. */
+char **runner_rerun_set_argv(const struct runner *r, char *const argv[],
+                             const struct runner_test *const tests[], size_t n);
+/* The run that starts as test t's re-run would (the interpreter, the
+ * imports, the collection, t's module and class set up where the runner
+ * allows selecting that and no test) and runs no test: what it has
+ * denied is the suite's start-up's, not t's (issue 33). NULL when the
+ * runner cannot select nothing. */
+char **runner_baseline_argv(const struct runner *r, char *const argv[], const struct runner_test *t);
 void runner_argv_free(char **argv);
 
 #endif

@@ -55,6 +55,7 @@ struct runner_parser {
     bool line_exact;       /* its bytes are those of the output, none cut
                             * or cleaned: offsets in it are positions */
 
+    struct runner_counts counts; /* the runner's own summaries */
     struct runner_test *tests;
     struct entry *entries;
     size_t n, cap_tests;
@@ -164,7 +165,8 @@ static size_t find_test(struct runner_parser *p, const char *unit, const char *i
     xgrow((void **)&p->tests, &cap, p->n + 1, sizeof *p->tests);
     xgrow((void **)&p->entries, &p->cap_tests, p->n + 1, sizeof *p->entries);
     size_t i = p->n++;
-    p->tests[i] = (struct runner_test){ xstrdup(id), unit ? xstrdup(unit) : NULL, TEST_RUNNING };
+    p->tests[i] = (struct runner_test){ .id = xstrdup(id), .unit = unit ? xstrdup(unit) : NULL,
+                                        .status = TEST_RUNNING };
     p->entries[i] = (struct entry){ false, false, SIZE_MAX };
     table_grow(&p->by_key, p->n, test_hash, p);
     size_t at = key_hash(unit, id) & (p->by_key.nslots - 1);
@@ -1262,6 +1264,11 @@ bool runner_parser_truncated(const struct runner_parser *p)
     return p->truncated;
 }
 
+void runner_parser_counts(const struct runner_parser *p, struct runner_counts *c)
+{
+    *c = p->counts;
+}
+
 void runner_parser_free(struct runner_parser *p)
 {
     if (!p)
@@ -1269,6 +1276,7 @@ void runner_parser_free(struct runner_parser *p)
     for (size_t i = 0; i < p->n; i++) {
         free(p->tests[i].id);
         free(p->tests[i].unit);
+        free(p->tests[i].parent);
     }
     free(p->tests);
     free(p->entries);
