@@ -366,6 +366,22 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
             else
                 add_rule(plan, path, FS_READ, is_dir);
             break;
+        case FS_CACHE: {
+            /* A private write layer needs a mount namespace; writable, the
+             * host would run what the command leaves there. Read-only
+             * keeps the promise that matters, and is said. */
+            char at[512];
+            if (p->root == ROOT_HOST)
+                refuse(f, &r->at, "cache = %s under root = host: Landlock cannot take write "
+                       "access back below what it granted", r->path);
+            else {
+                warn("%s: cache = %s is read-only in the Landlock tier: a private write layer "
+                     "needs a mount namespace (builds that write there fail with EACCES)",
+                     origin_format(&r->at, at, sizeof at), r->path);
+                add_rule(plan, path, FS_READ, is_dir);
+            }
+            break;
+        }
         }
     }
 
