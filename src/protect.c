@@ -126,7 +126,7 @@ static const struct protected_name project_names[] = {
 static const char *const shipped_writable[] = {
     ".cache", ".cargo/registry", ".cargo/git", ".npm", ".m2/repository", ".gradle/caches",
     "go/pkg/mod", ".rustup", ".local/share/virtualenvs", ".pyenv", ".nvm", ".claude",
-    ".claude.json", ".codex", ".config", ".local/state", ".local/share/pnpm", ".yarn",
+    ".claude.json", ".codex", ".gemini", ".config", ".local/state", ".local/share/pnpm", ".yarn",
     ".bun/install/cache",
 };
 
