@@ -1,0 +1,142 @@
+#!/bin/sh
+# Escape suite, private write layers (issue 27): what a sandbox writes in
+# a build cache, a toolchain or ~/.config never runs on the host. Each
+# attack is first shown working with the path plainly writable (--rw, what
+# qa, devbackend and the sessions made of them before), then kept from the
+# host by the shipped profiles' cache rules, while a second sandbox run
+# still sees the first one's writes. Runs as root and as an unprivileged
+# user, on a fake $HOME.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+. "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
+plan 38
+
+make_visible_tmpdir escape-layers
+HOMEDIR=$tmpdir/home proj=$tmpdir/proj
+mkdir -p "$proj" "$HOMEDIR/.cache" "$HOMEDIR/.claude" && cd "$proj" || exit 1
+home_run() { run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" run "$@"; }
+layers=$HOMEDIR/.local/state/sbx/layers
+
+# The host's files, as a host build reads them. Each entry: a path below
+# ~, what it holds, the profile whose cache rule covers it.
+mod=go/pkg/mod/example.com/dep@v1.0.0/dep.go
+crate=.cargo/registry/src/index.crates.io-6f17d22bba15001f/dep-1.0.0/src/lib.rs
+npm=.npm/_cacache/content-v2/sha512/ab/cd/0123
+pyenv=.pyenv/libexec/pyenv
+rustc=.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin/rustc
+goenv=.config/go/env
+tmux=.config/tmux/tmux.conf
+gdb=.config/gdb/gdbinit
+hgrc=.config/hg/hgrc
+for f in $mod $crate $npm $pyenv $rustc $goenv $tmux $gdb $hgrc; do
+    mkdir -p "$HOMEDIR/$(dirname "$f")" && echo original >"$HOMEDIR/$f"
+done
+printf '#!/bin/sh\necho original pyenv\n' >"$HOMEDIR/$pyenv"
+printf '#!/bin/sh\necho original rustc\n' >"$HOMEDIR/$rustc"
+chmod 755 "$HOMEDIR/$pyenv" "$HOMEDIR/$rustc"
+# Go makes its module cache read-only: the layer must take that too.
+chmod -R a-w "$HOMEDIR/go/pkg/mod/example.com"
+
+plant() { # plant FILE...: the command run 1 gives the sandbox
+    _c=
+    for _f in "$@"; do
+        _c="$_c chmod -R u+w \"\$(dirname ~/$_f)\" 2>/dev/null; echo PLANTED >~/$_f || exit 1;"
+    done
+    printf '%s' "$_c"
+}
+restore() { for _f in "$@"; do chmod u+w "$HOMEDIR/$_f"; echo original >"$HOMEDIR/$_f"; done; }
+
+# --- the attacks, with the paths plainly writable ------------------------------
+home_run -p qa --rw "$HOMEDIR/go/pkg/mod" --rw "$HOMEDIR/.cargo/registry" --rw "$HOMEDIR/.npm" \
+    -- sh -c "$(plant $mod $crate $npm)"
+is "$status" 0 "with rw on the build caches, run 1 rewrites a Go module, a crate source, an npm cache entry"
+like "$err" "the host runs code from $HOMEDIR/go/pkg/mod (go builds compile" "and sbx warns of rw = ~/go/pkg/mod"
+for f in $mod $crate $npm; do
+    is "$(cat "$HOMEDIR/$f")" PLANTED "the host's next build reads the planted ~/$f (the attack is real)"
+done
+restore $mod $crate $npm
+chmod -R a-w "$HOMEDIR/go/pkg/mod/example.com"
+home_run -p devbackend --rw "$HOMEDIR/.pyenv" --rw "$HOMEDIR/.rustup" --rw "$HOMEDIR/.config" \
+    -- sh -c "$(plant $goenv $tmux $gdb $hgrc)
+        printf '#!/bin/sh\necho PLANTED\n' >~/$pyenv && printf '#!/bin/sh\necho PLANTED\n' >~/$rustc"
+is "$status" 0 "with rw on ~/.pyenv, ~/.rustup and ~/.config, run 1 plants pyenv, rustc, go/env, tmux.conf, gdbinit, hgrc"
+is "$("$HOMEDIR/$pyenv"):$("$HOMEDIR/$rustc")" "PLANTED:PLANTED" "the host's next python3 and cargo run the planted binaries (the attack is real)"
+is "$(cat "$HOMEDIR/$goenv" "$HOMEDIR/$hgrc")" "PLANTED
+PLANTED" "and the host's go and hg read the planted go/env and hgrc"
+printf '#!/bin/sh\necho original pyenv\n' >"$HOMEDIR/$pyenv"
+printf '#!/bin/sh\necho original rustc\n' >"$HOMEDIR/$rustc"
+restore $goenv $tmux $gdb $hgrc
+
+# --- the shipped profiles: private write layers --------------------------------
+home_run -p qa -- sh -c "$(plant $mod $crate $npm) echo new >~/.cache/warm"
+is "$status" 0 "under qa, run 1 writes the same files (its caches are writable for it)"
+unlike "$err" "the host runs code from" "qa makes no such path plainly rw"
+for f in $mod $crate $npm; do
+    is "$(cat "$HOMEDIR/$f")" original "the host's ~/$f is unchanged"
+done
+[ ! -e "$HOMEDIR/.cache/warm" ]; ok $? "nothing new appears in the host's ~/.cache"
+[ ! -w "$HOMEDIR/$mod" ] || is_root; ok $? "the read-only module file stays read-only on the host"
+home_run -p qa -- sh -c "cat ~/$mod ~/$crate ~/$npm ~/.cache/warm"
+is "$out" "PLANTED
+PLANTED
+PLANTED
+new" "run 2 under qa sees run 1's writes: the caches stay warm"
+home_run -p devbackend -- sh -c "cat ~/$mod
+    printf '#!/bin/sh\necho PLANTED\n' >~/$pyenv && printf '#!/bin/sh\necho PLANTED\n' >~/$rustc && ~/$pyenv"
+is "$status:$out" "0:original
+PLANTED" "devbackend has its own layers (not qa's): it plants pyenv and runs its own"
+is "$("$HOMEDIR/$pyenv"):$("$HOMEDIR/$rustc")" "original pyenv:original rustc" "the host's pyenv and rustc stay the originals"
+home_run -p qa-session -- sh -c "$(plant $goenv $tmux $gdb $hgrc) echo s >~/.claude/state"
+is "$status" 0 "under qa-session, run 1 writes go/env, tmux.conf, gdbinit, hgrc and the agent's state"
+is "$(cat "$HOMEDIR/$goenv" "$HOMEDIR/$tmux" "$HOMEDIR/$gdb" "$HOMEDIR/$hgrc" | sort -u)" original \
+    "the host's go/env, tmux.conf, gdbinit and hgrc are unchanged"
+is "$(cat "$HOMEDIR/.claude/state" 2>&1)" s "the agent's own state (~/.claude) is shared with the host"
+
+# --- the layers themselves -------------------------------------------------------
+home_run -p qa-session -- sh -c "
+    for d in '$layers' '$layers/qa' \"\$(ls -d '$layers'/qa/*mod)/upper\"; do
+        touch \"\$d/x\" 2>&1 || true
+    done
+    rm -rf '$layers/qa' 2>&1; mv '$HOMEDIR/.local/state/sbx' '$HOMEDIR/.local/state/sbx2' 2>&1; true"
+like "$out" "Read-only file system" "inside (even with ~/.local/state partly writable), the layers are read-only"
+unlike "$out" "No such file" "and present: not hidden by accident"
+[ -d "$layers/qa" ] && [ ! -e "$HOMEDIR/.local/state/sbx2" ]; ok $? "nor can they be removed or renamed away"
+mode=$(stat -c %a "$layers/qa")
+is "$mode" 700 "a profile's layers are private to the caller (0700)"
+run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache list
+like "$out" "qa " "sbx cache list shows qa's layers"
+like "$out" "$HOMEDIR/go/pkg/mod  $layers/qa/" "with the path and where its layer is"
+# A link planted in an upper directory (as a profile that made the layers
+# writable could) must not make clear remove anything outside them.
+upper=$(ls -d "$layers"/qa/*go%2Fpkg%2Fmod)/upper
+mkdir -p "$tmpdir/victim" && echo keep >"$tmpdir/victim/file"
+ln -s "$tmpdir/victim" "$upper/link" && ln -s "$tmpdir/victim/file" "$upper/filelink"
+run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache clear qa
+is "$status" 0 "sbx cache clear qa succeeds (read-only module directories included)"
+[ ! -e "$layers/qa" ] && [ -d "$layers/devbackend" ]; ok $? "qa's layers are gone, devbackend's kept"
+is "$(cat "$tmpdir/victim/file" 2>&1)" keep "a link planted in the layer removed nothing outside it"
+home_run -p qa -- cat "$HOMEDIR/$mod"
+is "$out" original "after clear, qa sees the host's module again"
+# A layer directory replaced by a symlink (to the host's cache itself)
+# would make the overlay's upper directory the host's: refused.
+rm -rf "$layers/qa"/*go%2Fpkg%2Fmod
+ln -s "$HOMEDIR/go/pkg/mod" "$layers/qa/$(printf '%s' "${HOMEDIR#/}/go/pkg/mod" | sed 's,/,%2F,g')"
+home_run -p qa -- true
+is "$status" 125 "a symlink in place of a layer directory stops the run (125)"
+like "$err" "a symlink or file where sbx keeps its layers" "naming it"
+rm -f "$layers"/qa/*go%2Fpkg%2Fmod
+
+# --- rule errors -----------------------------------------------------------------
+printf '[profile]\ninclude = default\n[filesystem]\ncache = %s\n' "$HOMEDIR/.local/state" >"$tmpdir/self.ini"
+home_run -p "$tmpdir/self.ini" -- true
+is "$status" 125 "a cache holding the layers root is refused (125)"
+like "$err" "self.ini:4: cache = $HOMEDIR/.local/state holds sbx's write layers" "naming the line"
+printf '[profile]\ninclude = default\n[filesystem]\ncache = %s\n' "$HOMEDIR/$pyenv" >"$tmpdir/file.ini"
+home_run -p "$tmpdir/file.ini" -- true
+like "$status:$err" "file.ini:4: cache path $HOMEDIR/$pyenv ($HOMEDIR/$pyenv) is not a directory" \
+    "a cache on a file is refused, naming the line"
+run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache clear
+is "$status" 0 "sbx cache clear drops every profile's layers"
+run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache list
+like "$out" "no layers" "and list says there are none"
+chmod -R u+w "$HOMEDIR/go"
+done_testing
