@@ -44,6 +44,7 @@ struct mount_entry {
     /* MOUNT_OP_CACHE: the layer directory (holding upper/ and work/),
      * canonical, set by mount.c once it is made; its identity when sealed */
     char *layer;
+    bool layer_temporary;  /* no writable layers root here: a layer of the run's own, on tmpfs */
     int layer_fd;
     dev_t layer_dev;
     ino_t layer_ino;

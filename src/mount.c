@@ -476,16 +476,28 @@ static int write_generated(struct mount_context *c, const struct mount_entry *e,
 static void mount_cache(struct mount_context *c, const struct mount_entry *e, int target,
                         const char *what)
 {
-    autoclose int upper = openat(e->layer_fd, "upper", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
-    autoclose int work = openat(e->layer_fd, "work", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+    autoclose int layer = -1;
+    if (e->layer_temporary) {
+        /* in the staging tmpfs: detached with it, alive while mounted */
+        autofree char *dir = xasprintf("%s/layer-%u", c->staging, c->count);
+        if (mkdir(dir, 0700) < 0)
+            die_errno("%s: mkdir %s", what, dir);
+        layer = open(dir, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+        if (layer < 0 || mkdirat(layer, "upper", 0700) < 0 || mkdirat(layer, "work", 0700) < 0)
+            die_errno("%s: making a temporary layer in %s", what, dir);
+    }
+    int layer_fd = e->layer_temporary ? layer : e->layer_fd;
+    const char *layer_path = e->layer ? e->layer : "(tmpfs)";
+    autoclose int upper = openat(layer_fd, "upper", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+    autoclose int work = openat(layer_fd, "work", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
     if (upper < 0 || work < 0)
-        die_errno("%s: opening %s/%s", what, e->layer, upper < 0 ? "upper" : "work");
+        die_errno("%s: opening %s/%s", what, layer_path, upper < 0 ? "upper" : "work");
     struct fd_path_buf lb, ub, wb, tb;
     autofree char *opts = xasprintf("lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
                                     fd_path(e->fd, &lb), fd_path(upper, &ub), fd_path(work, &wb));
     if (mount("overlay", fd_path(target, &tb), "overlay", MS_NOSUID | MS_NODEV, opts) < 0)
         die_errno("%s: mounting its write layer (overlay of %s under %s)%s", what, e->path,
-                  e->layer,
+                  layer_path,
                   errno == EINVAL ? ": the file system of either may not hold an overlay layer "
                                     "(overlayfs, FUSE, NFS); use rw or ro for it"
                                   : "");
@@ -498,8 +510,8 @@ static void mount_cache(struct mount_context *c, const struct mount_entry *e, in
         die_errno("%s: checking its write layer", what);
     if (sv.f_flag & ST_RDONLY)
         die("%s: the kernel made its write layer read-only (it cannot write %s/work; is %s "
-            "on a read-only mount, as in a sandbox?): use rw or ro for it", what, e->layer,
-            e->layer);
+            "on a read-only mount, as in a sandbox?): use rw or ro for it", what, layer_path,
+            layer_path);
 }
 
 static void apply_entry(struct mount_context *c, const struct mount_entry *e)
@@ -810,6 +822,23 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
         char *error = NULL;
         e->layer_fd = layer_store_open(in->layers_root, in->layers_profile, e->path, &e->layer,
                                        &error);
+        /* sbx inside a sandbox of its own: the layers root is read-only
+         * there (a protected path), and an overlay on it would be too */
+        bool readonly = e->layer_fd < 0 ? errno == EROFS
+                        : faccessat(e->layer_fd, "work", W_OK, AT_EACCESS) < 0 && errno == EROFS;
+        if (readonly) {
+            if (e->layer_fd >= 0)
+                close(e->layer_fd);
+            free(e->layer);
+            free(error);
+            e->layer = NULL;
+            e->layer_temporary = true;
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: cache = %s: sbx's layers are read-only here (sbx "
+                                "in a sandbox?): this run writes a layer of its own, on tmpfs, "
+                                "gone when it exits", at, e->path));
+            continue;
+        }
         if (e->layer_fd < 0)
             die("%s: cache = %s: its write layer: %s", at, e->path, error);
         strv_push(&plan->notes, xasprintf("cache: %s writable through the private layer %s "

@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 38
+plan 48
 
 make_visible_tmpdir escape-layers
 HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -139,4 +139,43 @@ is "$status" 0 "sbx cache clear drops every profile's layers"
 run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache list
 like "$out" "no layers" "and list says there are none"
 chmod -R u+w "$HOMEDIR/go"
+
+# --- hg and jj metadata, in both tiers ------------------------------------------
+repo=$tmpdir/vcs
+mkdir -p "$repo/.hg" "$repo/.jj/repo/store" && echo dotencode >"$repo/.hg/requires"
+echo "$tmpdir/other/.git" >"$repo/.jj/repo/store/git_target"
+cd "$repo" || exit 1
+plant_vcs="printf '[hooks]\\npre-status = touch $tmpdir/pwned\\n' >.hg/hgrc 2>&1;
+    printf '[ui]\\npager = \"touch $tmpdir/pwned\"\\n' >.jj/repo/config.toml 2>&1;
+    echo share >>.hg/requires 2>&1; echo /elsewhere >.jj/repo/store/git_target 2>&1; echo x >work && echo project-writable"
+printf '[profile]\ninclude = qa\n[filesystem]\nunprotect = %s/.hg/hgrc\nunprotect = %s/.jj/repo/config.toml\n' \
+    "$repo" "$repo" >"$tmpdir/unprotected.ini"
+home_run -p "$tmpdir/unprotected.ini" -- sh -c "$plant_vcs"
+like "$(cat "$repo/.hg/hgrc" "$repo/.jj/repo/config.toml" 2>&1)" "pre-status = touch" \
+    "unprotected, run 1 plants a hook in .hg/hgrc and a pager in .jj/repo/config.toml (the attack is real)"
+rm -f "$repo/.hg/hgrc" "$repo/.jj/repo/config.toml" work
+for tier in namespaces landlock; do
+    if [ $tier = landlock ]; then
+        printf '[profile]\ninclude = qa\n[filesystem]\n-tmpfs = *\n' >"$tmpdir/ll.ini"
+        home_run -p "$tmpdir/ll.ini" --fallback landlock -- true
+        [ "$status" = 0 ] || { for i in 1 2 3 4; do skip "no Landlock tier here ($err)"; done; continue; }
+        run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX_TEST_HELPERS/deny-userns" "$SBX" run \
+            -p "$tmpdir/ll.ini" --fallback landlock -- sh -c "$plant_vcs"
+        # Landlock cannot keep a file below a writable directory read-only:
+        # as for git, the run is refused, naming it
+        like "$status:$err" "125:" "landlock tier: refused (125)"
+        like "$err" "holds the protected $repo/.hg/hgrc (Mercurial's" "naming .hg/hgrc, missing as it is"
+        like "$err" "$repo/.jj/repo/config.toml (jj's" "and .jj/repo/config.toml"
+    else
+        home_run -p qa -- sh -c "$plant_vcs"
+        like "$out" "project-writable" "$tier tier: the hg/jj work tree itself is writable"
+        like "$out$err" ".hg/hgrc: Read-only file system" "but not .hg/hgrc"
+        like "$out$err" ".jj/repo/config.toml: Read-only file system" "nor .jj/repo/config.toml"
+    fi
+    is "$(cat "$repo/.hg/hgrc" "$repo/.jj/repo/config.toml" 2>/dev/null):$(cat "$repo/.hg/requires" "$repo/.jj/repo/store/git_target")" \
+        ":dotencode
+$tmpdir/other/.git" "$tier tier: .hg/hgrc, .jj/repo/config.toml, .hg/requires, git_target stay unwritten"
+    rm -f work
+done
+[ ! -e "$tmpdir/pwned" ]; ok $? "nothing ran"
 done_testing
