@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 48
+plan 53
 
 make_visible_tmpdir escape-layers
 HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -178,4 +178,18 @@ $tmpdir/other/.git" "$tier tier: .hg/hgrc, .jj/repo/config.toml, .hg/requires, g
     rm -f work
 done
 [ ! -e "$tmpdir/pwned" ]; ok $? "nothing ran"
+
+# --- a fake worktree planted in the project ---------------------------------------
+git init -q "$tmpdir/other" && p=$tmpdir/p && mkdir -p "$p/sub" && git init -q "$p"
+cd "$p" || exit 1
+home_run -p qa -- sh -c "mkdir fakewt && echo ref: refs/heads/x >fakewt/HEAD &&
+    echo '$tmpdir/other/.git' >fakewt/commondir && echo '$p/sub/.git' >fakewt/gitdir &&
+    echo 'gitdir: ../fakewt' >sub/.git && ln -s ../fakewt lnk.git && mkdir lnk && mv lnk.git lnk/.git"
+is "$status" 0 "run 1 plants P/fakewt (commondir -> another repository), P/sub/.git and a symlinked P/lnk/.git"
+cd "$p/sub" && home_run -p qa -- sh -c "echo pwned >>'$tmpdir/other/.git/config'"
+is "$status" 125 "the next run started in P/sub is refused (125)"
+like "$err" "$p/fakewt is not in the worktrees/ of the repository its commondir names" "naming the planted directory"
+cd "$p/lnk" && home_run -p qa -- true
+like "$status:$err" "125:" "started in P/lnk (a symlinked .git to it): refused too"
+unlike "$(cat "$tmpdir/other/.git/config")" pwned "the other repository's .git was never writable"
 done_testing
