@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 53
+plan 59
 
 make_visible_tmpdir escape-layers
 HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -90,6 +90,53 @@ is "$status" 0 "under qa-session, run 1 writes go/env, tmux.conf, gdbinit, hgrc 
 is "$(cat "$HOMEDIR/$goenv" "$HOMEDIR/$tmux" "$HOMEDIR/$gdb" "$HOMEDIR/$hgrc" | sort -u)" original \
     "the host's go/env, tmux.conf, gdbinit and hgrc are unchanged"
 is "$(cat "$HOMEDIR/.claude/state" 2>&1)" s "the agent's own state (~/.claude) is shared with the host"
+
+# --- a real Go build, offline: the host's next go run compiles the module cache ---
+# A module served by a file:// proxy of this test's, downloaded into the
+# fake home's module cache (read-only, as go makes it), and an app using it.
+gp=$tmpdir/goproxy/example.com/gdep/@v app=$tmpdir/goapp
+chmod -R u+w "$HOMEDIR/go"
+mkdir -p "$gp" "$app"
+/usr/bin/python3 - "$gp" <<'PY'
+import json, sys, zipfile
+d = sys.argv[1] + "/"
+mod = "module example.com/gdep\n\ngo 1.19\n"
+open(d + "list", "w").write("v1.0.0\n")
+open(d + "v1.0.0.info", "w").write(json.dumps({"Version": "v1.0.0", "Time": "2024-01-01T00:00:00Z"}))
+open(d + "v1.0.0.mod", "w").write(mod)
+with zipfile.ZipFile(d + "v1.0.0.zip", "w") as z:
+    z.writestr("example.com/gdep@v1.0.0/go.mod", mod)
+    z.writestr("example.com/gdep@v1.0.0/gdep.go", 'package gdep\n\nfunc Msg() string { return "original" }\n')
+PY
+printf 'module example.com/app\n\ngo 1.19\n\nrequire example.com/gdep v1.0.0\n' >"$app/go.mod"
+printf 'package main\n\nimport (\n\t"fmt"\n\t"example.com/gdep"\n)\n\nfunc main() { fmt.Println(gdep.Msg()) }\n' >"$app/main.go"
+goenv() { env HOME="$HOMEDIR" XDG_CACHE_HOME= GOCACHE="$HOMEDIR/.cache/go-build" GOMODCACHE="$HOMEDIR/go/pkg/mod" \
+    GOPATH="$HOMEDIR/go" GOSUMDB=off GOFLAGS=-mod=mod GOTOOLCHAIN=local "$@"; }
+gosrc=$HOMEDIR/go/pkg/mod/example.com/gdep@v1.0.0/gdep.go
+poison="chmod -R u+w ~/go/pkg/mod/example.com/gdep@v1.0.0 && sed -i s/original/PLANTED/ '$gosrc' && go run ."
+cd "$app" || exit 1
+run_cmd goenv GOPROXY="file://$tmpdir/goproxy" go run .
+if [ "$out" != original ]; then
+    for i in 1 2 3 4 5 6; do skip "go cannot build the test's module offline here: $err"; done
+else
+    pass "outside, go run builds against the module cache (offline, warm)"
+    run_cmd goenv GOPROXY=off "$SBX" run -p qa --rw "$HOMEDIR/go/pkg/mod" --rw "$HOMEDIR/.cache" -- sh -c "$poison"
+    run_cmd goenv GOPROXY=off go run .
+    is "$out" PLANTED "with rw on the module cache, a poisoned module source runs in the host's next go build (the attack is real)"
+    chmod -R u+w "$HOMEDIR/go/pkg/mod/example.com/gdep@v1.0.0"
+    sed -i s/PLANTED/original/ "$gosrc"
+    before=$(cd "$HOMEDIR" && find .cache go | sort)
+    run_cmd goenv GOPROXY=off "$SBX" run -p qa -- sh -c "go run . && $poison"
+    is "$status:$out" "0:original
+PLANTED" "under qa, a warm build inside works, and the poisoned module builds in the sandbox"
+    is "$(cd "$HOMEDIR" && find .cache go | sort)" "$before" "the host's build and module caches got no new file"
+    run_cmd goenv GOPROXY=off go run .
+    is "$out" original "the host's next go build compiles the original module"
+    run_cmd goenv GOPROXY=off "$SBX" run -p qa -- go run .
+    is "$out" PLANTED "a second qa run builds what the first one wrote"
+fi
+chmod -R u+w "$HOMEDIR/go"
+cd "$proj" || exit 1
 
 # --- the layers themselves -------------------------------------------------------
 home_run -p qa-session -- sh -c "
