@@ -1,0 +1,5 @@
+package dep
+
+import "strings"
+
+func Msg() string { return strings.ToUpper("dep") }
