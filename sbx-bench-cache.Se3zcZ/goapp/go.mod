@@ -1,5 +1,0 @@
-module example.com/app
-
-go 1.19
-
-require example.com/dep v1.0.0

@@ -1,3 +1,0 @@
-module example.com/dep
-
-go 1.19

@@ -1,5 +1,0 @@
-package dep
-
-import "strings"
-
-func Msg() string { return strings.ToUpper("dep") }
