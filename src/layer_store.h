@@ -13,6 +13,12 @@
 
 /* Makes (when missing) ROOT/PROFILE/NAME/{upper,work}, NAME the layer name
  * of `path` (layers.h), each directory mode 0700 and owned by the caller.
+ * The caller's, because overlayfs works in upper/ and work/ with the
+ * mounter's credentials, init's: root of the sandbox's user namespace,
+ * whose capabilities reach only inodes of a uid mapped there (the
+ * caller's alone). A work/ of another uid (a root caller's layer owned by
+ * 65534) makes the kernel mount the overlay read-only (EACCES creating
+ * work/work); mount.c refuses that rather than run with it.
  * Returns an O_PATH descriptor on ROOT/PROFILE/NAME and its canonical path
  * in *layer_path, or -1 with *error set (malloc'd, naming the directory
  * and errno). */
