@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 59
+plan 61
 
 make_visible_tmpdir escape-layers
 HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -139,13 +139,18 @@ chmod -R u+w "$HOMEDIR/go"
 cd "$proj" || exit 1
 
 # --- the layers themselves -------------------------------------------------------
-home_run -p qa-session -- sh -c "
+# A profile of the caller's may make ~/.local/state writable (the
+# sessions did): the layers below stay read-only, their parents pinned.
+home_run -p qa-session --rw "$HOMEDIR/.local/state" -- sh -c "
     for d in '$layers' '$layers/qa' \"\$(ls -d '$layers'/qa/*mod)/upper\"; do
         touch \"\$d/x\" 2>&1 || true
     done
+    echo w >'$HOMEDIR/.local/state/other' && echo state-writable
     rm -rf '$layers/qa' 2>&1; mv '$HOMEDIR/.local/state/sbx' '$HOMEDIR/.local/state/sbx2' 2>&1; true"
-like "$out" "Read-only file system" "inside (even with ~/.local/state partly writable), the layers are read-only"
+like "$out" "state-writable" "with ~/.local/state writable,"
+like "$out" "$layers/x': Read-only file system" "the layers are read-only inside"
 unlike "$out" "No such file" "and present: not hidden by accident"
+like "$out" "Device or resource busy" "the directory holding them cannot be renamed away (pinned)"
 [ -d "$layers/qa" ] && [ ! -e "$HOMEDIR/.local/state/sbx2" ]; ok $? "nor can they be removed or renamed away"
 mode=$(stat -c %a "$layers/qa")
 is "$mode" 700 "a profile's layers are private to the caller (0700)"
