@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 61
+plan 62
 
 make_visible_tmpdir escape-layers
 HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -210,7 +210,7 @@ for tier in namespaces landlock; do
     if [ $tier = landlock ]; then
         printf '[profile]\ninclude = qa\n[filesystem]\n-tmpfs = *\n' >"$tmpdir/ll.ini"
         home_run -p "$tmpdir/ll.ini" --fallback landlock -- true
-        [ "$status" = 0 ] || { for i in 1 2 3 4; do skip "no Landlock tier here ($err)"; done; continue; }
+        [ "$status" = 0 ] || { for i in 1 2 3 4 5; do skip "no Landlock tier here ($err)"; done; continue; }
         run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX_TEST_HELPERS/deny-userns" "$SBX" run \
             -p "$tmpdir/ll.ini" --fallback landlock -- sh -c "$plant_vcs"
         # Landlock cannot keep a file below a writable directory read-only:
@@ -218,6 +218,8 @@ for tier in namespaces landlock; do
         like "$status:$err" "125:" "landlock tier: refused (125)"
         like "$err" "holds the protected $repo/.hg/hgrc (Mercurial's" "naming .hg/hgrc, missing as it is"
         like "$err" "$repo/.jj/repo/config.toml (jj's" "and .jj/repo/config.toml"
+        like "$err" "cache = $HOMEDIR/.cache is read-only in the Landlock tier" \
+            "landlock tier: a cache is read-only there, and said (no mount namespace for a layer)"
     else
         home_run -p qa -- sh -c "$plant_vcs"
         like "$out" "project-writable" "$tier tier: the hg/jj work tree itself is writable"
