@@ -8,10 +8,10 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 62
+plan 67
 
 make_visible_tmpdir escape-layers
-HOMEDIR=$tmpdir/home proj=$tmpdir/proj
+caller_home=$HOME HOMEDIR=$tmpdir/home proj=$tmpdir/proj
 mkdir -p "$proj" "$HOMEDIR/.cache" "$HOMEDIR/.claude" && cd "$proj" || exit 1
 home_run() { run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" run "$@"; }
 layers=$HOMEDIR/.local/state/sbx/layers
@@ -136,6 +136,56 @@ PLANTED" "under qa, a warm build inside works, and the poisoned module builds in
     is "$out" PLANTED "a second qa run builds what the first one wrote"
 fi
 chmod -R u+w "$HOMEDIR/go"
+
+# --- a real cargo build, offline: cargo compiles what ~/.cargo/registry/src holds ---
+# A crate of a local registry of the test's (a source replacement for
+# crates.io), unpacked by cargo into the fake home's registry/src; every
+# host build starts from a fresh target directory, as a new project or a
+# cargo clean does (cargo does not look at a registry source it built).
+reg=$tmpdir/cargoreg capp=$tmpdir/cargoapp
+mkdir -p "$reg/index/gd/ep" "$capp/src" "$HOMEDIR/.cargo"
+/usr/bin/python3 - "$reg" <<'PY'
+import hashlib, io, json, sys, tarfile
+def add(t, name, data):
+    b = data.encode(); i = tarfile.TarInfo(name); i.size = len(b); i.mtime = 1700000000
+    t.addfile(i, io.BytesIO(b))
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w:gz") as t:
+    add(t, "gdep-1.0.0/Cargo.toml", '[package]\nname = "gdep"\nversion = "1.0.0"\nedition = "2021"\n')
+    add(t, "gdep-1.0.0/src/lib.rs", 'pub fn msg() -> &\'static str { "original" }\n')
+data = buf.getvalue()
+open(sys.argv[1] + "/gdep-1.0.0.crate", "wb").write(data)
+open(sys.argv[1] + "/index/gd/ep/gdep", "w").write(json.dumps({"name": "gdep", "vers": "1.0.0",
+    "deps": [], "cksum": hashlib.sha256(data).hexdigest(), "features": {}, "yanked": False}) + "\n")
+PY
+printf '[source.crates-io]\nreplace-with = "localreg"\n[source.localreg]\nlocal-registry = "%s"\n' "$reg" \
+    >"$HOMEDIR/.cargo/config.toml"
+printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\ngdep = "1.0.0"\n' >"$capp/Cargo.toml"
+printf 'fn main() { println!("{}", gdep::msg()); }\n' >"$capp/src/main.rs"
+rustup_home=
+[ -d "$caller_home/.rustup" ] && rustup_home=$caller_home/.rustup
+n=0
+cargoenv() { n=$((n + 1)); env HOME="$HOMEDIR" CARGO_HOME="$HOMEDIR/.cargo" ${rustup_home:+RUSTUP_HOME="$rustup_home"} \
+    CARGO_TARGET_DIR="$capp/target$n" "$@"; }
+cd "$capp" || exit 1
+run_cmd cargoenv cargo run --offline -q
+cratesrc=$(ls -d "$HOMEDIR"/.cargo/registry/src/*/gdep-1.0.0/src/lib.rs 2>/dev/null)
+cpoison="sed -i s/original/PLANTED/ '$cratesrc' && cargo run --offline -q"
+if [ "$out" != original ] || [ -z "$cratesrc" ]; then
+    for i in 1 2 3 4 5; do skip "cargo cannot build the test's crate offline here (apt-get install cargo): $err"; done
+else
+    pass "outside, cargo run builds against the crate unpacked in ~/.cargo/registry/src (offline)"
+    run_cmd cargoenv "$SBX" run -p qa --rw "$HOMEDIR/.cargo/registry" -- sh -c "$cpoison"
+    run_cmd cargoenv cargo run --offline -q
+    is "$out" PLANTED "with rw on the registry, a poisoned crate source runs in the host's next cargo build (the attack is real)"
+    sed -i s/PLANTED/original/ "$cratesrc"
+    run_cmd cargoenv "$SBX" run -p qa -- sh -c "$cpoison"
+    is "$status:$out" "0:PLANTED" "under qa, the poisoned crate builds in the sandbox"
+    run_cmd cargoenv cargo run --offline -q
+    is "$out" original "the host's next cargo build compiles the original crate"
+    run_cmd cargoenv "$SBX" run -p qa -- cargo run --offline -q
+    is "$out" PLANTED "a second qa run builds what the first one wrote"
+fi
 cd "$proj" || exit 1
 
 # --- the layers themselves -------------------------------------------------------
