@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 67
+plan 68
 
 make_visible_tmpdir escape-layers
 caller_home=$HOME HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -80,6 +80,13 @@ is "$out" "PLANTED
 PLANTED
 PLANTED
 new" "run 2 under qa sees run 1's writes: the caches stay warm"
+# The host changes its cache between runs: what no sandbox wrote shows the
+# host's new content, what one wrote stays the sandbox's own.
+echo host-new >"$HOMEDIR/.cache/from-host" && chmod u+w "$HOMEDIR/$npm" && echo host-update >"$HOMEDIR/$npm"
+home_run -p qa -- sh -c "cat ~/.cache/from-host ~/$npm"
+is "$out" "host-new
+PLANTED" "a later run sees the host's new files, and its own version of a file it wrote"
+restore $npm
 home_run -p devbackend -- sh -c "cat ~/$mod
     printf '#!/bin/sh\necho PLANTED\n' >~/$pyenv && printf '#!/bin/sh\necho PLANTED\n' >~/$rustc && ~/$pyenv"
 is "$status:$out" "0:original
