@@ -41,13 +41,17 @@ static int mkdir_parents(const char *dir)
 static int open_own_dir(int dirfd, const char *shown_parent, const char *name, bool create,
                         char **error)
 {
-    if (create && mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST) {
-        int e = errno;
-        *error = xasprintf("creating %s/%s: %s", shown_parent, name, strerror(e));
-        errno = e;
-        return -1;
-    }
+    /* opened first: on every run but the first, everything exists */
     int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && create) {
+        if (mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST) {
+            int e = errno;
+            *error = xasprintf("creating %s/%s: %s", shown_parent, name, strerror(e));
+            errno = e;
+            return -1;
+        }
+        fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
     if (fd < 0) {
         int e = errno;
         *error = xasprintf("opening %s/%s: %s%s", shown_parent, name, strerror(e),

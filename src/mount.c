@@ -803,6 +803,7 @@ static void seal_entry(struct mount_entry *e)
  * sandbox cannot write the layers root but through its overlays. */
 static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
 {
+    autofree char *root_real = NULL;
     for (size_t i = 0; i < plan->n; i++) {
         struct mount_entry *e = &plan->v[i];
         if (e->op != MOUNT_OP_CACHE)
@@ -813,7 +814,8 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
             die("%s: cache = %s: no place for its write layer (neither $XDG_STATE_HOME nor "
                 "$HOME is an absolute path, or the profile has no name); use rw or ro", at,
                 e->path);
-        autofree char *root_real = realpath(in->layers_root, NULL);
+        if (!root_real)
+            root_real = realpath(in->layers_root, NULL);
         const char *root = root_real ? root_real : in->layers_root;
         if (mount_path_within(root, e->path) || mount_path_within(e->path, root))
             die("%s: cache = %s %s sbx's write layers (%s): a layer cannot lie over itself; "
