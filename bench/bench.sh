@@ -26,7 +26,10 @@
 # `sbx run` gives a command whose stdin is a terminal, in
 # BENCH_TERMINAL_PAIRS pairs; the target is >= 50 % of the direct rate.
 #
-# BENCH_PARTS (default "startup overhead calls terminal"; also "audit",
+# and the cost of a private write layer (cache = PATH) on a warm go build
+# and cargo build against plain rw (bench/cache.sh; target <= 5 %).
+#
+# BENCH_PARTS (default "startup overhead calls terminal cache"; also "audit",
 # "egress") picks what to measure. "egress" ([network] allow's proxy
 # against pasta, bench/egress.sh) runs in network namespaces of its own:
 # as root, or in a user namespace of the calling user.
@@ -141,7 +144,7 @@ echo "root=$r cwd-writable=$w tmp-entries=$(ls -A /tmp | wc -l) lo=$(grep -q " l
  "uid=$(id -u) capeff=$(sed -n "s/^CapEff:\t//p" /proc/self/status) nnp=$(sed -n "s/^NoNewPrivs:\t//p" /proc/self/status)" \
  "dev=$(ls /dev | tr "\n" " ")"'
 
-PARTS=" ${BENCH_PARTS:-startup overhead calls terminal} "
+PARTS=" ${BENCH_PARTS:-startup overhead calls terminal cache} "
 part() { case "$PARTS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 part startup && for user in $users; do
@@ -306,6 +309,11 @@ if part egress; then
         SBX=$SBX unshare --user --map-root-user --net --mount --pid --fork --mount-proc \
             bash "$(dirname "$0")/egress.sh"
     fi
+fi
+
+# The private write layers' cost on warm builds (issue 27): bench/cache.sh.
+if part cache; then
+    SBX=$SBX bash "$(dirname "$0")/cache.sh"
 fi
 
 if part audit; then

@@ -95,7 +95,7 @@ _sbx()
     if [[ -z $sub ]]; then
         case $cur in
             -*) COMPREPLY=($(compgen -W '--help --version' -- "$cur")) ;;
-            *) COMPREPLY=($(compgen -W 'run audit probe profile help' -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W 'run audit probe profile cache help' -- "$cur")) ;;
         esac
         return 0
     fi
@@ -173,9 +173,16 @@ _sbx()
                 esac
             fi
             ;;
+        cache)
+            if ((COMP_CWORD == subi + 1)); then
+                COMPREPLY=($(compgen -W 'list clear --help' -- "$cur"))
+            elif ((COMP_CWORD == subi + 2)); then
+                _sbx_complete_profile "$sbx" "$cur"
+            fi
+            ;;
         help)
             ((COMP_CWORD == subi + 1)) &&
-                COMPREPLY=($(compgen -W 'run audit probe profile' -- "$cur"))
+                COMPREPLY=($(compgen -W 'run audit probe profile cache' -- "$cur"))
             ;;
     esac
     if [[ -n $prefix ]] && ((${#COMPREPLY[@]})); then

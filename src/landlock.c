@@ -260,8 +260,23 @@ static void check_protected(struct findings *f, const struct profile *p, const c
             bool unprotected = false;
             for (size_t u = 0; u < p->unprotect.n; u++)
                 unprotected |= !strcmp(p->unprotect.v[u].value, path);
+            /* as the namespace tier does: a directory where a file is read
+             * is no such file; a missing name sbx would make read-only
+             * there (.hg/hgrc, .git/hooks) is one the command could create,
+             * once its first component (.hg) exists */
             struct stat st;
-            if (!unprotected && lstat(path, &st) == 0) {
+            bool exists = lstat(path, &st) == 0;
+            if (exists && S_ISDIR(st.st_mode) && names[k].kind == PROTECT_FILE)
+                exists = false;
+            else if (!exists && names[k].missing == PROTECT_MISSING_CREATE) {
+                const char *second = strchr(names[k].name + 1, '/');
+                autofree char *top = second ? xasprintf("%s%.*s", rw[r].path,
+                                                        (int)(second - names[k].name),
+                                                        names[k].name)
+                                            : NULL;
+                exists = top && stat(top, &st) == 0 && S_ISDIR(st.st_mode);
+            }
+            if (!unprotected && exists) {
                 strv_push(&candidates, path);
                 strv_push(&whys, xstrdup(names[k].why ? names[k].why : "the host reads it later"));
             } else {
@@ -366,6 +381,22 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
             else
                 add_rule(plan, path, FS_READ, is_dir);
             break;
+        case FS_CACHE: {
+            /* A private write layer needs a mount namespace; writable, the
+             * host would run what the command leaves there. Read-only
+             * keeps the promise that matters, and is said. */
+            char at[512];
+            if (p->root == ROOT_HOST)
+                refuse(f, &r->at, "cache = %s under root = host: Landlock cannot take write "
+                       "access back below what it granted", r->path);
+            else {
+                warn("%s: cache = %s is read-only in the Landlock tier: a private write layer "
+                     "needs a mount namespace (builds that write there fail with EACCES)",
+                     origin_format(&r->at, at, sizeof at), r->path);
+                add_rule(plan, path, FS_READ, is_dir);
+            }
+            break;
+        }
         }
     }
 

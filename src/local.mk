@@ -18,6 +18,7 @@ src_libsbx_a_SOURCES = \
 	src/commands.h \
 	src/run_cmd.c \
 	src/profile_cmd.c \
+	src/cache_cmd.c \
 	src/sandbox.h
 
 bin_PROGRAMS += src/sbx

@@ -17,6 +17,7 @@ static const char usage_text[] =
     "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx probe [--json | --tap] [--profile P]\n"
     "       sbx profile list | show NAME | check FILE...\n"
+    "       sbx cache list | clear [PROFILE]\n"
     "       sbx --version | --help | help COMMAND\n";
 
 static void print_main_help(FILE *out)
@@ -29,6 +30,7 @@ static void print_main_help(FILE *out)
           "  audit     run COMMAND under two profiles and say whether its green is trustworthy\n"
           "  probe     say what this environment can validate (namespaces, loopback, limits)\n"
           "  profile   list, show or check profiles\n"
+          "  cache     list or clear the private write layers of cache rules\n"
           "  help      help on a command: sbx help run\n"
           "\nExit status: the command's own; 128+N when killed by signal N; 124 timeout;\n"
           "125 sbx failed; 126 command not executable; 127 command not found;\n"
@@ -84,10 +86,12 @@ static int cmd_help(int argc, char **argv)
         print_profile_help(stdout);
     else if (!strcmp(what, "probe"))
         print_probe_help(stdout);
+    else if (!strcmp(what, "cache"))
+        cli_print_cache_help(stdout);
     else if (!strcmp(what, "help"))
         print_main_help(stdout);
     else
-        return usage_error("no help on '%s': commands are run, audit, probe, profile", what);
+        return usage_error("no help on '%s': commands are run, audit, probe, profile, cache", what);
     return 0;
 }
 
@@ -128,6 +132,8 @@ int main(int argc, char **argv)
         }
         return cmd_profile(argc - 1, argv + 1);
     }
+    if (!strcmp(cmd, "cache"))
+        return cmd_cache(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return usage_error("unknown option '%s' (options go after the command: sbx run -v ...)", cmd);
     return usage_error("unknown command '%s'", cmd);

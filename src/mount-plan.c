@@ -23,6 +23,7 @@ const char *mount_op_name(enum mount_op op)
     case MOUNT_OP_PROC_HOST: return "proc (the host's: no PID namespace)";
     case MOUNT_OP_DEV_MINIMAL: return "dev (minimal)";
     case MOUNT_OP_GENERATED_FILE: return "generated file";
+    case MOUNT_OP_CACHE: return "cache (private write layer)";
     }
     return "?";
 }
@@ -51,6 +52,7 @@ static enum mount_op op_for_rule(enum fs_kind kind)
     case FS_RO: return MOUNT_OP_BIND_RO;
     case FS_TMPFS: return MOUNT_OP_TMPFS;
     case FS_HIDE: return MOUNT_OP_HIDE;
+    case FS_CACHE: return MOUNT_OP_CACHE;
     }
     return MOUNT_OP_BIND_RO;
 }
@@ -61,6 +63,10 @@ static void entry_free(struct mount_entry *e)
     e->path = NULL;
     free(e->content);
     e->content = NULL;
+    if (e->layer && e->layer_fd >= 0)
+        close(e->layer_fd);
+    free(e->layer);
+    e->layer = NULL;
     if (e->fd >= 0)
         close(e->fd);
     e->fd = -1;
@@ -191,9 +197,13 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
                                fs_kind_name(r->kind), r->path, strerror(err));
             return false;
         }
-        if (r->kind == FS_TMPFS && !res.is_dir) {
-            *error = xasprintf("%s: tmpfs path %s (%s) is not a directory "
-                               "(use 'hide' to cover a file)", where, r->path, res.path);
+        if ((r->kind == FS_TMPFS || r->kind == FS_CACHE) && !res.is_dir) {
+            *error = xasprintf(r->kind == FS_TMPFS
+                                   ? "%s: tmpfs path %s (%s) is not a directory "
+                                     "(use 'hide' to cover a file)"
+                                   : "%s: cache path %s (%s) is not a directory (a write "
+                                     "layer lies over a directory: name the one holding it)",
+                               where, r->path, res.path);
             free(res.path);
             if (res.fd >= 0)
                 close(res.fd);

@@ -25,6 +25,7 @@ enum mount_op {
     MOUNT_OP_PROC_HOST,    /* pid = no: the host's /proc is the sandbox's; bound */
     MOUNT_OP_DEV_MINIMAL,
     MOUNT_OP_GENERATED_FILE, /* a read-only file made by sbx (content), e.g. resolv.conf */
+    MOUNT_OP_CACHE,        /* overlay: the host's directory below, the profile's layer above */
 };
 
 struct mount_entry {
@@ -40,6 +41,13 @@ struct mount_entry {
     bool sealed;           /* fd closed, dev/ino kept: the plan crossed clone() (mount.h) */
     dev_t dev;             /* sealed: the identity of the host object (or link) resolved */
     ino_t ino;
+    /* MOUNT_OP_CACHE: the layer directory (holding upper/ and work/),
+     * canonical, set by mount.c once it is made; its identity when sealed */
+    char *layer;
+    bool layer_temporary;  /* no writable layers root here: a layer of the run's own, on tmpfs */
+    int layer_fd;
+    dev_t layer_dev;
+    ino_t layer_ino;
 };
 
 struct mount_plan {

@@ -2,6 +2,7 @@
 
 #include "mount.h"
 
+#include "layer_store.h"
 #include "log.h"
 #include "mount-api.h"
 #include "mount-walk.h"
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -463,6 +465,55 @@ static int write_generated(struct mount_context *c, const struct mount_entry *e,
     return fd;
 }
 
+/* cache = PATH: an overlay of the host's PATH (lower, never written) and
+ * the profile's layer (upper/, work/). Mounted inside the user namespace
+ * (Linux 5.11 allows it there), so overlayfs keeps its own attributes in
+ * user.overlay.* xattrs (userxattr); index, metacopy and redirect_dir
+ * stay off, their default: a lower directory the host changes between
+ * runs is then read as it is now, below the layer's own files. Every
+ * directory is named through /proc/self/fd: the descriptors were checked,
+ * a path would be looked up again. */
+static void mount_cache(struct mount_context *c, const struct mount_entry *e, int target,
+                        const char *what)
+{
+    autoclose int layer = -1;
+    if (e->layer_temporary) {
+        /* in the staging tmpfs: detached with it, alive while mounted */
+        autofree char *dir = xasprintf("%s/layer-%u", c->staging, c->count);
+        if (mkdir(dir, 0700) < 0)
+            die_errno("%s: mkdir %s", what, dir);
+        layer = open(dir, O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+        if (layer < 0 || mkdirat(layer, "upper", 0700) < 0 || mkdirat(layer, "work", 0700) < 0)
+            die_errno("%s: making a temporary layer in %s", what, dir);
+    }
+    int layer_fd = e->layer_temporary ? layer : e->layer_fd;
+    const char *layer_path = e->layer ? e->layer : "(tmpfs)";
+    autoclose int upper = openat(layer_fd, "upper", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+    autoclose int work = openat(layer_fd, "work", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+    if (upper < 0 || work < 0)
+        die_errno("%s: opening %s/%s", what, layer_path, upper < 0 ? "upper" : "work");
+    struct fd_path_buf lb, ub, wb, tb;
+    autofree char *opts = xasprintf("lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
+                                    fd_path(e->fd, &lb), fd_path(upper, &ub), fd_path(work, &wb));
+    if (mount("overlay", fd_path(target, &tb), "overlay", MS_NOSUID | MS_NODEV, opts) < 0)
+        die_errno("%s: mounting its write layer (overlay of %s under %s)%s", what, e->path,
+                  layer_path,
+                  errno == EINVAL ? ": the file system of either may not hold an overlay layer "
+                                    "(overlayfs, FUSE, NFS); use rw or ro for it"
+                                  : "");
+    /* overlayfs mounts itself read-only, with a line in the kernel log
+     * only, when it cannot write the work directory: a build would then
+     * fail later with EROFS, far from the cause. */
+    struct statvfs sv;
+    autoclose int top = open_in_root(c->root_fd, e->path);
+    if (top < 0 || fstatvfs(top, &sv) < 0)
+        die_errno("%s: checking its write layer", what);
+    if (sv.f_flag & ST_RDONLY)
+        die("%s: the kernel made its write layer read-only (it cannot write %s/work; is %s "
+            "on a read-only mount, as in a sandbox?): use rw or ro for it", what, layer_path,
+            layer_path);
+}
+
 static void apply_entry(struct mount_context *c, const struct mount_entry *e)
 {
     char at[512];
@@ -548,6 +599,10 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
         break;
     case MOUNT_OP_DEV_MINIMAL:
         setup_dev_minimal(c, e, target, at);
+        break;
+    case MOUNT_OP_CACHE:
+        mount_cache(c, e, target, what);
+        counted(c, "cache (overlay)", e->path, at);
         break;
     case MOUNT_OP_GENERATED_FILE: {
         autoclose int file = write_generated(c, e, what);
@@ -719,6 +774,17 @@ static void host_writable_places(struct mount_host *h, const struct profile *p,
  * only if it is still that object (mount_reopen_planned()). */
 static void seal_entry(struct mount_entry *e)
 {
+    if (e->layer) {
+        struct stat st;
+        if (fstat(e->layer_fd, &st) < 0) {
+            char at[512];
+            die_errno("%s: %s: fstat of its layer %s", where(e, at, sizeof at), e->path, e->layer);
+        }
+        e->layer_dev = st.st_dev;
+        e->layer_ino = st.st_ino;
+        close(e->layer_fd);
+        e->layer_fd = -1;
+    }
     if (e->fd < 0)
         return;
     struct stat st;
@@ -733,6 +799,55 @@ static void seal_entry(struct mount_entry *e)
     e->fd = -1;
 }
 
+/* Each cache rule's layer, made now on the host (layer_store.h): the
+ * sandbox cannot write the layers root but through its overlays. */
+static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
+{
+    autofree char *root_real = NULL;
+    for (size_t i = 0; i < plan->n; i++) {
+        struct mount_entry *e = &plan->v[i];
+        if (e->op != MOUNT_OP_CACHE)
+            continue;
+        char at[512];
+        where(e, at, sizeof at);
+        if (!in->layers_root || !in->layers_profile)
+            die("%s: cache = %s: no place for its write layer (neither $XDG_STATE_HOME nor "
+                "$HOME is an absolute path, or the profile has no name); use rw or ro", at,
+                e->path);
+        if (!root_real)
+            root_real = realpath(in->layers_root, NULL);
+        const char *root = root_real ? root_real : in->layers_root;
+        if (mount_path_within(root, e->path) || mount_path_within(e->path, root))
+            die("%s: cache = %s %s sbx's write layers (%s): a layer cannot lie over itself; "
+                "name the directories beside them instead", at, e->path,
+                mount_path_within(root, e->path) ? "holds" : "lies inside", root);
+        char *error = NULL;
+        e->layer_fd = layer_store_open(in->layers_root, in->layers_profile, e->path, &e->layer,
+                                       &error);
+        /* sbx inside a sandbox of its own: the layers root is read-only
+         * there (a protected path), and an overlay on it would be too */
+        bool readonly = e->layer_fd < 0 ? errno == EROFS
+                        : faccessat(e->layer_fd, "work", W_OK, AT_EACCESS) < 0 && errno == EROFS;
+        if (readonly) {
+            if (e->layer_fd >= 0)
+                close(e->layer_fd);
+            free(e->layer);
+            free(error);
+            e->layer = NULL;
+            e->layer_temporary = true;
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: cache = %s: sbx's layers are read-only here (sbx "
+                                "in a sandbox?): this run writes a layer of its own, on tmpfs, "
+                                "gone when it exits", at, e->path));
+            continue;
+        }
+        if (e->layer_fd < 0)
+            die("%s: cache = %s: its write layer: %s", at, e->path, error);
+        strv_push(&plan->notes, xasprintf("cache: %s writable through the private layer %s "
+                                          "(%s)", e->path, e->layer, at));
+    }
+}
+
 void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan)
 {
@@ -742,6 +857,7 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
         die("%s", error);
+    open_layers(plan, in);
     if (in->project_root &&
         !mount_plan_add_git_dirs(plan, in->project_root, in->git_dirs, 2, mount_resolve_host,
                                  &host, &error))
@@ -778,10 +894,38 @@ static enum walk_link planned_link(const char *link, const struct stat *st, void
 /* The canonical path holds no symlink but, for a mount over a link
  * itself (at_link), the last component: any other link met now appeared
  * after the plan was made, and is not followed. */
+/* The layer directory is the caller's and 0700 below a root no sandbox
+ * can write: it is opened again as the other entries are, following no
+ * symlink, and must be the directory made. */
+static void reopen_layer(struct mount_entry *e)
+{
+    int fd = -1;
+    if (openat2_usable) {
+        struct open_how how = {
+            .flags = O_PATH | O_CLOEXEC | O_DIRECTORY,
+            .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        fd = (int)syscall(SYS_openat2, AT_FDCWD, e->layer, &how, sizeof how);
+    } else {
+        autoclose int slash = open("/", O_PATH | O_CLOEXEC | O_DIRECTORY);
+        fd = slash < 0 ? -1 : open_in_root(slash, e->layer);
+    }
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != e->layer_dev || st.st_ino != e->layer_ino) {
+        char at[512];
+        die("%s: cache = %s: its layer %s changed while the sandbox was being made (%s): "
+            "refusing to mount it; run sbx again", where(e, at, sizeof at), e->path, e->layer,
+            fd < 0 ? strerror(errno) : "another object now");
+    }
+    e->layer_fd = fd;
+}
+
 static void reopen_entry(struct mount_entry *e)
 {
     if (!e->sealed)
         return;
+    if (e->layer)
+        reopen_layer(e);
     struct walk_result r = { .fd = -1 };
     int err = 0;
     if (openat2_usable) {

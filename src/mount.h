@@ -45,6 +45,10 @@ struct mount_inputs {
      * (project.h): they are writable where the work tree's top is */
     const char *project_root;
     const char *git_dirs[2];                  /* its git and common directories, or NULL */
+    /* cache rules: where their layers are kept (layers.h), and the
+     * profile's directory there; NULL: a cache rule is refused */
+    const char *layers_root;
+    const char *layers_profile;
 };
 
 /* In the supervisor, before clone(): resolves every rule on the host,

@@ -3,6 +3,8 @@ src_libsbx_a_SOURCES += \
 	src/mount-plan.c src/mount-plan.h \
 	src/mount-walk.c src/mount-walk.h \
 	src/protect.c src/protect.h \
+	src/layers.c src/layers.h \
+	src/layer_store.c src/layer_store.h \
 	src/mount.c src/mount.h \
 	src/mount-api.c src/mount-api.h \
 	src/mount-newapi.c \

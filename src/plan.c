@@ -7,6 +7,7 @@
 #include "channel.h"
 #include "cli.h"
 #include "hosts.h"
+#include "layers.h"
 #include "log.h"
 #include "lookup.h"
 #include "mount.h"
@@ -140,6 +141,11 @@ void plan_protect_list(struct protect_list *list, const char *home, const struct
         .exe = n > 0 ? exe : NULL, .search_dirs = search.dirs, .nsearch = search.n,
     };
     protect_list_build(list, &in);
+    /* The cache rules' layers: a sandbox writes them only through its
+     * overlays, or it could plant what a later cache = PATH shows */
+    autofree char *layers = layers_root(home, getenv("XDG_STATE_HOME"));
+    protect_list_add(list, layers, PROTECT_DIR, PROTECT_MISSING_CREATE, true,
+                     "sbx's private write layers (cache rules): later runs read them", NULL);
     /* A worktree's or submodule's git directory lies outside the work
      * tree, where the names below every writable directory do not reach. */
     if (project->kind == PROJECT_GIT_LINK) {
@@ -319,6 +325,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     filter_job_start(plan->compiling);
 
     refuse_whole_tree_writable(p, plan->home);
+    {
+        struct strv advice = { 0 };
+        layers_rw_warnings(p, plan->home, &advice);
+        for (size_t i = 0; i < advice.n; i++)
+            warn("%s", advice.v[i]);
+        strv_free(&advice);
+    }
     const struct project *project = cli_project();
     struct protect_list protect = { 0 };
     if (plan->clone_flags & CLONE_NEWNS)
@@ -385,7 +398,10 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
                 .why = "the host's file and the sandbox's hostname on " HOSTS_SANDBOX_ADDRESS,
                 .at = p->at[K_HOSTNAME],
             };
+        autofree char *layers = layers_root(plan->home, getenv("XDG_STATE_HOME"));
+        autofree char *layers_profile = layers_profile_name(p);
         struct mount_inputs in = {
+            .layers_root = layers, .layers_profile = layers_profile,
             .cwd = plan->cwd, .generated = generated, .ngenerated = ngenerated,
             .protect = &protect, .outer_uid = plan->outer_uid, .home = plan->home,
             .project_root = project->kind == PROJECT_GIT_LINK ? project->root : NULL,

@@ -72,7 +72,10 @@ struct limit_setting {
     uint64_t value;    /* otherwise; bytes for sizes, seconds for cpu */
 };
 
-enum fs_kind { FS_RW, FS_RO, FS_TMPFS, FS_HIDE };
+/* FS_CACHE: writable for the sandbox, never for the host: a private
+ * copy-on-write layer over the host's directory, kept across runs of the
+ * profile (layers.h) */
+enum fs_kind { FS_RW, FS_RO, FS_TMPFS, FS_HIDE, FS_CACHE };
 
 struct fs_rule {
     enum fs_kind kind;
@@ -120,7 +123,7 @@ enum profile_key {
     K_LIMIT_NOFILE, K_LIMIT_NPROC, K_LIMIT_CORE, K_LIMIT_CPU, K_LIMIT_FSIZE,
     K_LIMIT_AS, K_LIMIT_STACK, K_LIMIT_MEMLOCK, K_LIMIT_SIGPENDING,
     K_TIMEOUT,
-    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_UNPROTECT, K_FS_PROC, K_FS_DEV,
+    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_CACHE, K_FS_UNPROTECT, K_FS_PROC, K_FS_DEV,
     K_ENV_CLEAR, K_ENV_KEEP, K_ENV_SET, K_ENV_UNSET,
     K_SEC_NO_NEW_PRIVS, K_SEC_CAPABILITIES, K_SEC_NET_RAW, K_SEC_SECCOMP, K_SEC_IO_URING, K_SEC_DENY,
     K_COUNT

@@ -109,7 +109,7 @@ const struct key_def profile_keys[] = {
 
     {"filesystem", "root", K_FS_ROOT, 0, FIELD(root), 0, root_modes, "ro",
      parse_enum, print_enum, "filesystem", "root", json_of_enum},
-    /* the four kinds of rule share p->fs, in the order read, and on one
+    /* the five kinds of rule share p->fs, in the order read, and on one
      * path the later rule wins: the rw row prints them all in that order,
      * and the record lists them together under "rules" */
     {"filesystem", "rw", K_FS_RW, RULES, 0, FS_RW, NULL, NULL,
@@ -119,6 +119,8 @@ const struct key_def profile_keys[] = {
     {"filesystem", "tmpfs", K_FS_TMPFS, RULES, 0, FS_TMPFS, NULL, NULL,
      parse_fs_rule, NULL, NULL, NULL, NULL},
     {"filesystem", "hide", K_FS_HIDE, RULES, 0, FS_HIDE, NULL, NULL,
+     parse_fs_rule, NULL, NULL, NULL, NULL},
+    {"filesystem", "cache", K_FS_CACHE, RULES, 0, FS_CACHE, NULL, NULL,
      parse_fs_rule, NULL, NULL, NULL, NULL},
     {"filesystem", "unprotect", K_FS_UNPROTECT, LIST_OF_PATHS, FIELD(unprotect), 0, NULL, NULL,
      parse_paths, print_strings, "filesystem", "unprotect", json_of_strings},
@@ -209,8 +211,8 @@ const char *net_mode_name(enum net_mode m)
 
 const char *fs_kind_name(enum fs_kind k)
 {
-    static const char *const n[] = {"rw", "ro", "tmpfs", "hide"};
-    return (unsigned)k < 4 ? n[k] : "?";
+    static const char *const n[] = {"rw", "ro", "tmpfs", "hide", "cache"};
+    return (unsigned)k < sizeof n / sizeof n[0] ? n[k] : "?";
 }
 
 const char *origin_format(const struct origin *o, char *buf, size_t len)

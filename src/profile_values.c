@@ -663,9 +663,9 @@ bool parse_fs_rule(struct key_input *in, const struct key_def *d)
         return false;
     }
     normalize_path(value);
-    if (!strcmp(value, "/") && (kind == FS_HIDE || kind == FS_TMPFS)) {
+    if (!strcmp(value, "/") && (kind == FS_HIDE || kind == FS_TMPFS || kind == FS_CACHE)) {
         add_error(in->L, in->at, "%s: '/' cannot be %s (use root = tmpfs)", d->name,
-                  kind == FS_HIDE ? "hidden" : "a tmpfs");
+                  kind == FS_HIDE ? "hidden" : kind == FS_CACHE ? "a cache" : "a tmpfs");
         return false;
     }
     xgrow((void **)&p->fs, &p->capfs, p->nfs + 1, sizeof *p->fs);

@@ -228,6 +228,18 @@ static char *resolve_link(const struct project_fs *fs, const char *top, enum pro
     if (!why && common)
         why = too_wide(common, top, home);
     if (!why && common) {
+        /* git worktree add makes COMMON/worktrees/NAME, and commondir
+         * names COMMON: a git directory elsewhere with a commondir (one
+         * planted in a project by an earlier run, naming another
+         * repository of yours) would get that repository made writable */
+        autofree char *holder = parent_of(target);
+        autofree char *expected = join(common, "worktrees");
+        if (strcmp(holder, expected))
+            why = xasprintf("%s is not in the worktrees/ of the repository its commondir names "
+                            "(%s): git makes a worktree's git directory as %s/NAME", target,
+                            common, expected);
+    }
+    if (!why && common) {
         /* a worktree: its gitdir file names this .git back */
         autofree char *back_file = join(target, "gitdir");
         char text[GITFILE_MAX];

@@ -113,6 +113,31 @@ static const struct protected_name project_names[] = {
      * only in a repository: mount-plan.c never creates the first component */
     { "/.git/hooks", PROTECT_DIR, PROTECT_MISSING_CREATE, "git hooks: run by git commit, checkout, push" },
     { "/.gitmodules", PROTECT_FILE, PROTECT_MISSING_IGNORE, "where git fetches submodules from" },
+    /* Mercurial (hg help config, "Files"; hg help internals.requirements):
+     * the repository's hgrc runs hooks and loads extensions (Python) on
+     * the host's next hg status; an empty one means what a missing one
+     * does, so one is made where a repository has none. A share reads the
+     * source's configuration through sharedpath (and requires says it is
+     * a share); share-safe adds hgrc-not-shared. */
+    { "/.hg/hgrc", PROTECT_FILE, PROTECT_MISSING_CREATE,
+      "Mercurial's repository configuration: hooks and extensions run commands" },
+    { "/.hg/hgrc-not-shared", PROTECT_FILE, PROTECT_MISSING_IGNORE,
+      "Mercurial's per-share configuration: hooks and extensions run commands" },
+    { "/.hg/sharedpath", PROTECT_FILE, PROTECT_MISSING_IGNORE,
+      "where a Mercurial share finds its repository and its configuration" },
+    { "/.hg/requires", PROTECT_FILE, PROTECT_MISSING_IGNORE,
+      "the features Mercurial reads the repository with (share, share-safe)" },
+    /* jj (docs/config.md, "Repo config"): the repository's config.toml
+     * sets ui.pager, ui.diff-editor, fsmonitor, all commands; made empty
+     * (valid TOML, no setting) where there is none. A secondary
+     * workspace's .jj/repo is a file naming the repository; store/git_target
+     * names the git directory jj reads. */
+    { "/.jj/repo", PROTECT_FILE, PROTECT_MISSING_IGNORE,
+      "where a jj workspace finds its repository (a file in a secondary workspace)" },
+    { "/.jj/repo/config.toml", PROTECT_FILE, PROTECT_MISSING_CREATE,
+      "jj's repository configuration: ui.pager, ui.diff-editor, fsmonitor run commands" },
+    { "/.jj/repo/store/git_target", PROTECT_FILE, PROTECT_MISSING_IGNORE,
+      "where jj finds the git repository it reads" },
     { "/.envrc", PROTECT_FILE, PROTECT_MISSING_IGNORE, "run by direnv when you enter the directory" },
     { "/.vscode", PROTECT_DIR, PROTECT_MISSING_IGNORE, "editor tasks and settings" },
     { "/.idea", PROTECT_DIR, PROTECT_MISSING_IGNORE, "editor run configurations" },
@@ -126,7 +151,7 @@ static const struct protected_name project_names[] = {
 static const char *const shipped_writable[] = {
     ".cache", ".cargo/registry", ".cargo/git", ".npm", ".m2/repository", ".gradle/caches",
     "go/pkg/mod", ".rustup", ".local/share/virtualenvs", ".pyenv", ".nvm", ".claude",
-    ".claude.json", ".codex", ".config", ".local/state", ".local/share/pnpm", ".yarn",
+    ".claude.json", ".codex", ".gemini", ".config", ".local/state", ".local/share/pnpm", ".yarn",
     ".bun/install/cache",
 };
 

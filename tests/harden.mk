@@ -8,6 +8,7 @@ TESTS += tests/integration/escape-fs.sh tests/integration/fault-kill.sh tests/in
 	tests/integration/escape-netraw.sh \
 	tests/integration/escape-tty.sh \
 	tests/integration/escape-persist.sh \
+	tests/integration/escape-layers.sh \
 	tests/integration/escape-secrets.sh
 EXTRA_DIST += tests/integration/escape-fs.sh tests/integration/fault-kill.sh tests/integration/fault-timeout.sh tests/integration/stress.sh \
 	tests/integration/escape-proc.sh \
@@ -15,6 +16,7 @@ EXTRA_DIST += tests/integration/escape-fs.sh tests/integration/fault-kill.sh tes
 	tests/integration/escape-netraw.sh \
 	tests/integration/escape-tty.sh \
 	tests/integration/escape-persist.sh \
+	tests/integration/escape-layers.sh \
 	tests/integration/escape-secrets.sh
 EXTRA_DIST += tests/valgrind/run.sh tests/valgrind/sbx.supp tests/security-figures.sh docs/security.md
 

@@ -13,9 +13,16 @@ HOMEDIR=$tmpdir/home proj=$tmpdir/proj data=$tmpdir/data
 mkdir -p "$HOMEDIR/.cache" "$HOMEDIR/.config" "$proj" "$data"
 cd "$proj" || exit 1
 home_run() { run_cmd env HOME="$HOMEDIR" "$SBX" run "$@"; }
+# The shipped profiles make ~/.cache and ~/.config private write layers
+# (escape-layers.sh); a profile of the caller's may still make them rw, as
+# they were, and the rules below are what then keeps the host safe.
+oldqa=$tmpdir/oldqa.ini olddev=$tmpdir/olddev.ini oldsession=$tmpdir/oldsession.ini
+printf '[profile]\ninclude = qa\n[filesystem]\nrw? = ${HOME}/.cache\n' >"$oldqa"
+printf '[profile]\ninclude = devbackend\n[filesystem]\nrw? = ${HOME}/.cache/pip\n' >"$olddev"
+printf '[profile]\ninclude = qa-session\n[filesystem]\nrw? = ${HOME}/.config\n' >"$oldsession"
 
 # --- 1. a symlink planted in a writable place -----------------------------------
-home_run -p qa -- ln -s "$HOMEDIR" "$HOMEDIR/.cache/pip"
+home_run -p "$oldqa" -- ln -s "$HOMEDIR" "$HOMEDIR/.cache/pip"
 [ "$status" = 0 ] && [ -L "$HOMEDIR/.cache/pip" ]
 ok $? "run 1 under qa plants ~/.cache/pip -> ~ (qa makes ~/.cache writable)"
 # What a resolver that follows the link does with devbackend's rw? rule
@@ -25,7 +32,7 @@ run_cmd bwrap --ro-bind / / --bind "$HOMEDIR/.cache/pip" "$(realpath "$HOMEDIR/.
     touch "$HOMEDIR/pwned-by-bwrap"
 [ -e "$HOMEDIR/pwned-by-bwrap" ]; ok $? "bound by a tool that follows it, the link makes ~ writable (the attack is real)"
 rm -f "$HOMEDIR/pwned-by-bwrap"
-home_run -p devbackend -- sh -c "touch '$HOMEDIR/planted' 2>&1"
+home_run -p "$olddev" -- sh -c "touch '$HOMEDIR/planted' 2>&1"
 like "$out$err" "Read-only file system" "run 2 under devbackend: ~ stays read-only"
 [ ! -e "$HOMEDIR/planted" ]; ok $? "nothing was written in ~"
 like "$err" "goes through the symlink $HOMEDIR/.cache/pip -> $HOMEDIR, which a sandbox could have made" \
@@ -50,7 +57,7 @@ printf '[profile]\ndescription = PLANTED\n' >"$HOMEDIR/.config/sbx/profiles/qa.i
 run_cmd env HOME="$HOMEDIR" "$SBX" profile show qa
 like "$out$err" "PLANTED" "a qa.ini in ~/.config/sbx/profiles is what the next 'sbx run -p qa' applies (the attack is real)"
 rm -rf "$HOMEDIR/.config/sbx"
-home_run -p qa-session -- sh -c \
+home_run -p "$oldsession" -- sh -c \
     "mkdir -p ~/.config/sbx/profiles 2>&1; printf '[profile]\ndescription = PLANTED\n' >~/.config/sbx/profiles/qa.ini 2>&1; true"
 like "$out$err" "Read-only file system" "under qa-session (~/.config writable) ~/.config/sbx cannot be written"
 [ -d "$HOMEDIR/.config/sbx" ] && [ -z "$(find "$HOMEDIR/.config/sbx" ! -type d)" ]
@@ -97,7 +104,7 @@ git -C "$proj" status >/dev/null 2>&1
 [ ! -e "$tmpdir/fsmonitor-ran" ]; ok $? "git status outside runs nothing of the command's"
 is "$(git -C "$proj" log --format=%s -1)" "inside" "the commit made inside is there"
 # ~/.config/git under qa-session (~/.config writable), missing at first
-home_run -p qa-session -- sh -c "mkdir -p ~/.config/git 2>&1; echo '[core] fsmonitor = x' >~/.config/git/config 2>&1; echo x >~/.config/autostart/x.desktop 2>&1; echo ok >~/.config/other && echo config-writable"
+home_run -p "$oldsession" -- sh -c "mkdir -p ~/.config/git 2>&1; echo '[core] fsmonitor = x' >~/.config/git/config 2>&1; echo x >~/.config/autostart/x.desktop 2>&1; echo ok >~/.config/other && echo config-writable"
 like "$out$err" "config/git/config: Read-only file system" "qa-session: ~/.config/git stays read-only"
 like "$out$err" "x.desktop: Read-only file system" "and ~/.config/autostart"
 like "$out$err" "config-writable" "while the rest of ~/.config is writable"
@@ -127,7 +134,7 @@ like "$out$err" "rc-writable" "unprotect = ~/.bashrc leaves it writable"
 like "$out$err" "Read-only file system" "but sbx's own configuration cannot be unprotected"
 # A symlink at a protected path (planted before sbx protected it) is covered.
 rm -rf "$HOMEDIR/.config/git"; ln -s "$data" "$HOMEDIR/.config/git"
-home_run -p qa-session -- sh -c "echo x >~/.config/git/config 2>&1; true"
+home_run -p "$oldsession" -- sh -c "echo x >~/.config/git/config 2>&1; true"
 like "$err" "$HOMEDIR/.config/git is a symlink to $data" "qa-session warns about a symlink at ~/.config/git"
 [ ! -e "$data/config" ]; ok $? "and nothing is written where it points"
 

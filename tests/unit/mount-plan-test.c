@@ -94,7 +94,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(59);
+    plan(64);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -226,6 +226,24 @@ int main(void)
     add(&p, FS_TMPFS, "/home/u/.netrc", false);
     ok(!mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "tmpfs over a file fails");
     like_str(err, "t.ini:1: tmpfs path /home/u/.netrc", "naming the line and path");
+    free(err);
+    err = NULL;
+    mount_plan_free(&mp);
+
+    /* cache: an overlay entry on the canonical path, a directory only,
+     * and nothing the command writes there is the host's (no holder) */
+    profile_reset(&p, ROOT_RO, false, DEV_NONE);
+    add(&p, FS_CACHE, "/home/u/link", false);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "cache on a directory builds");
+    ok(mp.n == 2 && mp.v[1].op == MOUNT_OP_CACHE && !strcmp(mp.v[1].path, "/data"),
+       "cache: an overlay entry on the canonical path");
+    ok(!mount_plan_writable_holder(&mp, "/data/sbx/x.ini"), "a file below a cache is not the host's to lose");
+    mount_plan_free(&mp);
+    profile_reset(&p, ROOT_RO, false, DEV_NONE);
+    add(&p, FS_CACHE, "/home/u/.netrc", false);
+    ok(!mount_plan_build(&mp, &p, fake_resolve, &calls, &err), "cache over a file fails");
+    like_str(err, "t.ini:1: cache path /home/u/.netrc (/home/u/.netrc) is not a directory",
+             "naming the line and path");
     free(err);
     err = NULL;
     mount_plan_free(&mp);

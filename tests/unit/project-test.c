@@ -164,6 +164,16 @@ static void test_worktree_submodule(void)
         D("/w/ws/.git/modules/sub/modules"), GITDIR("/w/ws/.git/modules/sub/modules/deep"),
         D("/w/ws/sub"), F("/w/ws/sub/.git", "gitdir: ../.git/modules/sub\n"), D("/w/ws/sub/x"),
         D("/w/ws/sub/deep"), F("/w/ws/sub/deep/.git", "gitdir: ../../.git/modules/sub/modules/deep\n"),
+        /* issue 27: a run plants a fake worktree git directory in its
+         * project, its commondir naming another repository of the user's
+         * and its gitdir naming the .git that points at it */
+        GITDIR("/w/other/.git"), D("/w/p"), D("/w/p/fakewt"), F("/w/p/fakewt/HEAD", "x\n"),
+        F("/w/p/fakewt/commondir", "/w/other/.git\n"), F("/w/p/fakewt/gitdir", "/w/p/sub/.git\n"),
+        D("/w/p/sub"), F("/w/p/sub/.git", "gitdir: ../fakewt\n"),
+        /* the same through a symlinked .git */
+        F("/w/p/fakewt2/HEAD", "x\n"), D("/w/p/fakewt2"),
+        F("/w/p/fakewt2/commondir", "/w/other/.git\n"), F("/w/p/fakewt2/gitdir", "/w/p/lnk/.git\n"),
+        D("/w/p/lnk"), L("/w/p/lnk/.git", "/w/p/fakewt2"),
         {0},
     };
     struct project p;
@@ -181,6 +191,17 @@ static void test_worktree_submodule(void)
     find(&p, t, "/w/thief", "/home/u");
     ok(p.error && !p.root, "a worktree's git directory that names another .git back is refused");
     like_str(p.error ? p.error : "", "does not name /w/thief/.git back", "saying so");
+    project_free(&p);
+
+    find(&p, t, "/w/p/sub", "/home/u");
+    ok(p.error && !p.root && !p.common_dir,
+       "a planted worktree git directory whose commondir names another repository is refused");
+    like_str(p.error ? p.error : "", "/w/p/fakewt is not in the worktrees/ of the repository "
+             "its commondir names (/w/other/.git)", "naming the directory and the repository");
+    project_free(&p);
+    find(&p, t, "/w/p/lnk", "/home/u");
+    ok(p.error && !p.root, "a symlinked .git to such a directory is refused too");
+    like_str(p.error ? p.error : "", "/w/p/lnk/.git (-> /w/p/fakewt2)", "naming the link");
     project_free(&p);
 
     find(&p, t, "/w/ws/sub/x", "/home/u");

@@ -1,0 +1,394 @@
+#include "config.h"
+
+#include "layer_store.h"
+
+#include "layers.h"
+#include "log.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Deeper than any cache tree sbx has met (a Go module path is ~20); the
+ * walks hold one descriptor a level. */
+#define MAX_DEPTH 512
+
+static int mkdir_parents(const char *dir)
+{
+    autofree char *copy = xstrdup(dir);
+    for (char *s = copy + 1; ; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(copy, 0700) < 0 && errno != EEXIST)
+            return errno;
+        *s = c;
+        if (!c)
+            return 0;
+    }
+}
+
+/* One directory below dirfd: no symlink, the caller's, made 0700 when
+ * missing and create. Returns an fd (O_RDONLY | O_DIRECTORY) or -1 with
+ * *error set. */
+static int open_own_dir(int dirfd, const char *shown_parent, const char *name, bool create,
+                        char **error)
+{
+    /* opened first: on every run but the first, everything exists */
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && create) {
+        if (mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST) {
+            int e = errno;
+            *error = xasprintf("creating %s/%s: %s", shown_parent, name, strerror(e));
+            errno = e;
+            return -1;
+        }
+        fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (fd < 0) {
+        int e = errno;
+        *error = xasprintf("opening %s/%s: %s%s", shown_parent, name, strerror(e),
+                           e == ELOOP || e == ENOTDIR
+                               ? " (a symlink or file where sbx keeps its layers: remove it; "
+                                 "sbx never follows one there)"
+                               : "");
+        errno = e;
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
+        *error = xasprintf("%s/%s is not yours (owner uid %ld): sbx keeps its layers only in "
+                           "directories of the caller's", shown_parent, name,
+                           (long)st.st_uid);
+        close(fd);
+        errno = EPERM;
+        return -1;
+    }
+    return fd;
+}
+
+/* root = STATE/sbx/layers: STATE is the caller's (followed as the host
+ * has it); sbx and layers are walked. */
+static int open_root(const char *root, bool create, char **error)
+{
+    autofree char *state = xstrdup(root);
+    char *cut = strstr(state, "/sbx/layers");
+    if (!cut || strcmp(cut, "/sbx/layers")) {
+        *error = xasprintf("%s: not a layers root", root);
+        return -1;
+    }
+    *cut = '\0';
+    int err = create ? mkdir_parents(state) : 0;
+    if (err) {
+        *error = xasprintf("creating %s: %s", state, strerror(err));
+        errno = err;
+        return -1;
+    }
+    autoclose int s = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (s < 0) {
+        err = errno;
+        *error = xasprintf("opening %s: %s", state, strerror(err));
+        errno = err;
+        return -1;
+    }
+    autoclose int sbx = open_own_dir(s, state, "sbx", create, error);
+    if (sbx < 0)
+        return -1;
+    autofree char *shown = xasprintf("%s/sbx", state);
+    return open_own_dir(sbx, shown, "layers", create, error);
+}
+
+int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
+                     char **error)
+{
+    *error = NULL;
+    autofree char *name = layer_name(path);
+    if (!name) {
+        *error = xasprintf("%s: the path is too long to name a layer", path);
+        return -1;
+    }
+    autoclose int r = open_root(root, true, error);
+    if (r < 0)
+        return -1;
+    autoclose int pr = open_own_dir(r, root, profile, true, error);
+    if (pr < 0)
+        return -1;
+    autofree char *shown = xasprintf("%s/%s", root, profile);
+    int layer = open_own_dir(pr, shown, name, true, error);
+    if (layer < 0)
+        return -1;
+    autofree char *layer_shown = xasprintf("%s/%s", shown, name);
+    for (int i = 0; i < 2; i++) {
+        int d = open_own_dir(layer, layer_shown, i ? "work" : "upper", true, error);
+        if (d < 0) {
+            close(layer);
+            return -1;
+        }
+        close(d);
+    }
+    /* The path mount.c opens again in the sandbox: canonical (the state
+     * directory may be reached through a symlink of the caller's). */
+    char link[PATH_MAX];
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", layer);
+    ssize_t n = readlink(proc, link, sizeof link - 1);
+    if (n <= 0 || (size_t)n >= sizeof link - 1) {
+        *error = xasprintf("%s: reading back its path: %s", layer_shown,
+                           strerror(n < 0 ? errno : ENAMETOOLONG));
+        close(layer);
+        return -1;
+    }
+    link[n] = '\0';
+    *layer_path = xstrdup(link);
+    return layer;
+}
+
+/* Bytes in use below the directory fd (consumed), links not followed. */
+static uint64_t tree_bytes(int fd, unsigned depth)
+{
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return 0;
+    }
+    uint64_t sum = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+            continue;
+        sum += (uint64_t)st.st_blocks * 512;
+        if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
+            int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                sum += tree_bytes(sub, depth + 1);
+        }
+    }
+    closedir(d);
+    return sum;
+}
+
+static void human(uint64_t bytes, char *buf, size_t len)
+{
+    static const char units[] = "BKMGT";
+    double v = (double)bytes;
+    size_t u = 0;
+    while (v >= 1024 && u < sizeof units - 2) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%lluB", (unsigned long long)bytes);
+    else
+        snprintf(buf, len, "%.1f%c", v, units[u]);
+}
+
+/* Calls fn for each entry of the directory fd but . and .. (fd kept). */
+static bool each_name(int fd, bool (*fn)(int dirfd, const char *name, void *data), void *data)
+{
+    int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = dup < 0 ? NULL : fdopendir(dup);
+    if (!d) {
+        if (dup >= 0)
+            close(dup);
+        return false;
+    }
+    bool ok = true;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            ok &= fn(fd, de->d_name, data);
+    closedir(d);
+    return ok;
+}
+
+struct list_ctx {
+    const char *root;
+    const char *profile;
+    unsigned count;
+};
+
+static bool list_layer(int profile_fd, const char *name, void *data)
+{
+    struct list_ctx *c = data;
+    autofree char *path = layer_name_path(name);
+    autofree char *shown = xasprintf("%s/%s/%s", c->root, c->profile, name);
+    int fd = openat(profile_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (!path || fd < 0) {
+        warn("sbx cache: %s: not a layer sbx made (%s): left alone; remove it yourself", shown,
+             fd < 0 ? strerror(errno) : "its name names no path");
+        if (fd >= 0)
+            close(fd);
+        return true;
+    }
+    uint64_t bytes = tree_bytes(fd, 0);
+    char size[32];
+    human(bytes, size, sizeof size);
+    printf("%-20s %8s  %s  %s\n", c->profile, size, path, shown);
+    c->count++;
+    return true;
+}
+
+static bool list_profile(int root_fd, const char *name, void *data)
+{
+    struct list_ctx *c = data;
+    if (c->profile && strcmp(c->profile, name))
+        return true;
+    autofree char *error = NULL;
+    autoclose int fd = open_own_dir(root_fd, c->root, name, false, &error);
+    if (fd < 0) {
+        warn("sbx cache: %s", error);
+        return false;
+    }
+    const char *asked = c->profile;
+    c->profile = name;
+    bool ok = each_name(fd, list_layer, c);
+    c->profile = asked;
+    return ok;
+}
+
+/* The root for list and clear: -1 with *status 0 when there is none yet. */
+static int open_existing_root(const char *root, const char *command, int *status)
+{
+    autofree char *error = NULL;
+    int r = open_root(root, false, &error);
+    if (r < 0) {
+        *status = errno == ENOENT ? 0 : 125;
+        if (errno == ENOENT)
+            printf("no layers (%s does not exist)\n", root);
+        else
+            warn("sbx cache %s: %s", command, error);
+    }
+    return r;
+}
+
+int layer_store_list(const char *root, const char *profile)
+{
+    int status;
+    autoclose int r = open_existing_root(root, "list", &status);
+    if (r < 0)
+        return status;
+    struct list_ctx c = { .root = root, .profile = profile };
+    bool ok = each_name(r, list_profile, &c);
+    if (!c.count)
+        printf("no layers%s%s in %s\n", profile ? " of profile " : "", profile ? profile : "",
+               root);
+    return ok ? 0 : 125;
+}
+
+struct clear_ctx {
+    dev_t dev;
+    const char *shown;   /* the directory being emptied, for messages */
+    unsigned depth;
+};
+
+/* Removes name below dirfd: a directory emptied first (made writable for
+ * its owner: Go's module cache and overlay's work directory are not), any
+ * other file or link unlinked, never followed. */
+static bool remove_entry(int dirfd, const char *name, void *data)
+{
+    struct clear_ctx *c = data;
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+        warn("sbx cache clear: %s/%s: %s", c->shown, name, strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        if (st.st_dev != c->dev) {
+            warn("sbx cache clear: %s/%s is a mount point: left alone", c->shown, name);
+            return false;
+        }
+        if (c->depth >= MAX_DEPTH) {
+            warn("sbx cache clear: %s/%s: deeper than %d directories: left alone", c->shown,
+                 name, MAX_DEPTH);
+            return false;
+        }
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+            /* 0000 (overlay's work/work): opened after the mode is set */
+            if (errno == EACCES && fchmodat(dirfd, name, 0700, 0) == 0)
+                fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0) {
+                warn("sbx cache clear: %s/%s: %s", c->shown, name, strerror(errno));
+                return false;
+            }
+        }
+        struct stat again;
+        if (fstat(fd, &again) < 0 || again.st_ino != st.st_ino || again.st_dev != st.st_dev) {
+            warn("sbx cache clear: %s/%s changed while it was being removed: left alone",
+                 c->shown, name);
+            close(fd);
+            return false;
+        }
+        if ((again.st_mode & 0700) != 0700)
+            (void)fchmod(fd, (again.st_mode & 07777) | 0700);
+        autofree char *shown = xasprintf("%s/%s", c->shown, name);
+        struct clear_ctx sub = { c->dev, shown, c->depth + 1 };
+        bool ok = each_name(fd, remove_entry, &sub);
+        close(fd);
+        if (ok && unlinkat(dirfd, name, AT_REMOVEDIR) < 0) {
+            warn("sbx cache clear: removing %s: %s", shown, strerror(errno));
+            return false;
+        }
+        return ok;
+    }
+    if (unlinkat(dirfd, name, 0) < 0) {
+        warn("sbx cache clear: removing %s/%s: %s", c->shown, name, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+struct clear_root_ctx {
+    const char *root;
+    const char *profile;
+    dev_t dev;
+    unsigned removed;
+};
+
+static bool clear_profile(int root_fd, const char *name, void *data)
+{
+    struct clear_root_ctx *c = data;
+    if (c->profile && strcmp(c->profile, name))
+        return true;
+    autofree char *error = NULL;
+    autoclose int fd = open_own_dir(root_fd, c->root, name, false, &error);
+    if (fd < 0) {
+        warn("sbx cache clear: %s", error);
+        return false;
+    }
+    struct clear_ctx cc = { c->dev, c->root, 0 };
+    if (!remove_entry(root_fd, name, &cc))
+        return false;
+    c->removed++;
+    printf("removed the layers of %s (%s/%s)\n", name, c->root, name);
+    return true;
+}
+
+int layer_store_clear(const char *root, const char *profile)
+{
+    int status;
+    autoclose int r = open_existing_root(root, "clear", &status);
+    if (r < 0)
+        return status;
+    struct stat st;
+    if (fstat(r, &st) < 0) {
+        warn("sbx cache clear: %s: %s", root, strerror(errno));
+        return 125;
+    }
+    struct clear_root_ctx c = { .root = root, .profile = profile, .dev = st.st_dev };
+    bool ok = each_name(r, clear_profile, &c);
+    if (ok && !c.removed)
+        printf("no layers%s%s in %s\n", profile ? " of profile " : "", profile ? profile : "",
+               root);
+    return ok ? 0 : 125;
+}

@@ -1,0 +1,37 @@
+/* The layers on disk (layers.h says what they are): made for a run,
+ * listed and removed by `sbx cache`. Every directory from the layers root
+ * down is walked descriptor by descriptor without following a symlink and
+ * must be the caller's: the sandboxes write only through their overlays,
+ * but a directory of the layers a profile once made writable (a symlink
+ * planted in an upper directory, a layer directory replaced) must not make
+ * sbx mount or delete anything outside the layers. */
+#ifndef SBX_LAYER_STORE_H
+#define SBX_LAYER_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Makes (when missing) ROOT/PROFILE/NAME/{upper,work}, NAME the layer name
+ * of `path` (layers.h), each directory mode 0700 and owned by the caller.
+ * The caller's, because overlayfs works in upper/ and work/ with the
+ * mounter's credentials, init's: root of the sandbox's user namespace,
+ * whose capabilities reach only inodes of a uid mapped there (the
+ * caller's alone). A work/ of another uid (a root caller's layer owned by
+ * 65534) makes the kernel mount the overlay read-only (EACCES creating
+ * work/work); mount.c refuses that rather than run with it.
+ * Returns an O_PATH descriptor on ROOT/PROFILE/NAME and its canonical path
+ * in *layer_path, or -1 with *error set (malloc'd, naming the directory
+ * and errno). */
+int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
+                     char **error);
+
+/* sbx cache list [PROFILE]: one line a layer (profile, path, bytes, where).
+ * Returns the exit status. */
+int layer_store_list(const char *root, const char *profile);
+
+/* sbx cache clear [PROFILE]: removes the layers of PROFILE (every profile's
+ * when NULL), unlinking what is in them, never following a link, never
+ * leaving the file system of the layers root. Returns the exit status. */
+int layer_store_clear(const char *root, const char *profile);
+
+#endif
