@@ -289,12 +289,26 @@ static const char *user_from_passwd(void)
 static struct project cwd_project, chdir_project;
 static const struct project *current_project = &cwd_project;
 
+const char *cli_account_home(void)
+{
+    static char *home;
+    static bool looked;
+    if (!looked) {
+        looked = true;
+        struct passwd *pw = caller_passwd();
+        if (pw && pw->pw_dir && pw->pw_dir[0] == '/')
+            home = realpath(pw->pw_dir, NULL);
+    }
+    return home;
+}
+
 static void find_project(struct project *out, struct profile_vars *v)
 {
     if (!v->cwd)
         return;
     autofree char *home_real = v->home ? realpath(v->home, NULL) : NULL;
-    project_find(out, v->cwd, home_real ? home_real : v->home, geteuid(), &project_host_fs);
+    project_find(out, v->cwd, home_real ? home_real : v->home, cli_account_home(), geteuid(),
+                 &project_host_fs);
     v->project = out->root;
     v->project_error = out->error;
 }

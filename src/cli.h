@@ -66,6 +66,11 @@ const struct profile_vars *cli_profile_vars(void);
 struct project;
 const struct project *cli_project(void);
 
+/* The caller's home directory from the passwd database, canonical, or
+ * NULL when the account has none that exists (project.h: a $HOME other
+ * than this one is a build's or a test's). */
+const char *cli_account_home(void);
+
 /* uid's entry in a passwd(5) file, without NSS (sbx's password database
  * in every build, src/cli.c): NULL if the file cannot be read or has
  * none. The entry is fgetpwent()'s static one, valid until the next call. */

@@ -182,28 +182,32 @@ static bool explicitly_writable(const struct profile *p, const char *path)
 /* Started from / or from $HOME, `rw = ${CWD}` would hand the command the
  * whole tree: every later login, every project, sbx's own configuration.
  * A profile's rule on such a directory is refused; one given on the
- * command line (--rw ~) is the caller's explicit choice. */
-static void refuse_whole_tree_writable(const struct profile *p, const char *home)
+ * command line (--rw ~) is the caller's explicit choice. A $HOME inside
+ * the project's work tree that is not the account's home (debhelper sets
+ * one in debian/.debhelper) is the build's, and no reason to refuse the
+ * project (project_too_wide_rw()). */
+static void refuse_whole_tree_writable(const struct profile *p, const char *home,
+                                       const struct project *project)
 {
     autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
+    const char *account = cli_account_home();
     for (size_t i = 0; i < p->nfs; i++) {
         const struct fs_rule *r = &p->fs[i];
         if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
             continue;
         /* The path as written (${CWD} is canonical already): a symlink in
          * it is judged by the mount plan's own rule, not followed here. */
-        bool top = !strcmp(r->path, "/");
-        if (!top && !(home && mount_path_within(home, r->path)) &&
-            !(home_real && mount_path_within(home_real, r->path)))
-            continue;
-        if (explicitly_writable(p, r->path))
+        const char *what = project_too_wide_rw(r->path, home_real ? home_real : home, account,
+                                               project);
+        if (!what && home_real && home && strcmp(home, home_real))
+            what = project_too_wide_rw(r->path, home, account, project);
+        if (!what || explicitly_writable(p, r->path))
             continue;
         char at[512];
         die("%s: rw = %s would make %s writable by the command: start sbx in the "
             "project's directory (cd there, or --chdir DIR), or give the directory "
             "explicitly with --rw %s if that is really what you want",
-            origin_format(&r->at, at, sizeof at), r->path,
-            top ? "the whole host" : "your whole home directory", r->path);
+            origin_format(&r->at, at, sizeof at), r->path, what, r->path);
     }
 }
 
@@ -318,8 +322,8 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     };
     filter_job_start(plan->compiling);
 
-    refuse_whole_tree_writable(p, plan->home);
     const struct project *project = cli_project();
+    refuse_whole_tree_writable(p, plan->home, project);
     struct protect_list protect = { 0 };
     if (plan->clone_flags & CLONE_NEWNS)
         plan_protect_list(&protect, plan->home, project);

@@ -316,15 +316,22 @@ static enum project_kind marker_at(const struct project_fs *fs, const char *dir,
     return PROJECT_CWD;
 }
 
-void project_find(struct project *out, const char *cwd, const char *home, uid_t uid,
-                  const struct project_fs *fs)
+void project_find(struct project *out, const char *cwd, const char *home, const char *real_home,
+                  uid_t uid, const struct project_fs *fs)
 {
     *out = (struct project){ 0 };
     autofree char *dir = xstrdup(cwd);
+    /* A $HOME that is not the account's own (debhelper's
+     * debian/.debhelper/generated/_source/home, a test's scratch home) is
+     * a directory of the build: the work tree holding it is still the
+     * project. Where the account's home is unknown, $HOME is taken as it. */
+    bool home_is_real = !real_home || (home && !strcmp(home, real_home));
     for (;;) {
-        /* / and $HOME, and any directory holding $HOME (a checkout that
-         * holds a test's home): above them the walk does not go */
-        bool top_of_tree = !strcmp(dir, "/") || (home && within(home, dir));
+        /* /, $HOME, and any directory holding the account's home: above
+         * them the walk does not go */
+        bool top_of_tree = !strcmp(dir, "/") || (home && !strcmp(dir, home)) ||
+                           (home && home_is_real && within(home, dir)) ||
+                           (real_home && within(real_home, dir));
         bool start = !strcmp(dir, cwd);
         enum project_node git_node = PROJECT_NODE_MISSING;
         enum project_kind kind = marker_at(fs, dir, uid, out, &git_node);
@@ -383,6 +390,21 @@ void project_find(struct project *out, const char *cwd, const char *home, uid_t 
     }
     out->kind = PROJECT_CWD;
     out->root = xstrdup(cwd);
+}
+
+const char *project_too_wide_rw(const char *path, const char *home, const char *real_home,
+                                const struct project *project)
+{
+    if (!strcmp(path, "/"))
+        return "the whole host";
+    if (real_home && within(real_home, path))
+        return "your whole home directory";
+    if (!home || !within(home, path))
+        return NULL;
+    bool build_home = real_home && strcmp(home, real_home) && project && project->root &&
+                      project->kind != PROJECT_CWD && strcmp(home, project->root) && strcmp(home, path) &&
+                      within(home, project->root) && within(path, project->root);
+    return build_home ? NULL : "your whole home directory";
 }
 
 void project_free(struct project *p)

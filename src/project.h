@@ -52,13 +52,26 @@ struct project {
 };
 
 /* Walks up from cwd (canonical, absolute). home is the caller's $HOME
- * (canonical, or NULL): the walk does not take $HOME, a directory that
- * holds it, or / as the project of a directory below them (they would
- * make every project writable), and
+ * and real_home the account's home directory from the passwd database
+ * (both canonical, or NULL; NULL real_home: $HOME is the account's): the
+ * walk does not take $HOME, a directory that holds the account's home, or
+ * / as the project of a directory below them (they would make every
+ * project writable). A work tree holding a $HOME that is not the
+ * account's (a package build's or a test's scratch home) is taken. It
  * takes no marker that uid does not own (another user's /tmp/.git, as in
  * git's safe.directory, CVE-2022-24765). */
-void project_find(struct project *out, const char *cwd, const char *home, uid_t uid,
-                  const struct project_fs *fs);
+void project_find(struct project *out, const char *cwd, const char *home, const char *real_home,
+                  uid_t uid, const struct project_fs *fs);
+
+/* Whether a writable rule on `path` (canonical) is refused because it
+ * would make the whole host or a whole home writable: "/" (returns
+ * "the whole host"), a directory holding real_home, or one holding
+ * $HOME, except where $HOME is not the account's home and lies strictly
+ * inside the work tree `project` (not PROJECT_CWD) that holds path: that
+ * home belongs to the build in the tree (rw on that $HOME itself is still
+ * refused). NULL when it may be writable. */
+const char *project_too_wide_rw(const char *path, const char *home, const char *real_home,
+                                const struct project *project);
 void project_free(struct project *p);
 
 /* "git work tree: /x/.git" and the like, for -v. Static storage: no. */
