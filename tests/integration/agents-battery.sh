@@ -59,11 +59,17 @@ for w in $wanted; do
     is "$(installed_version "${w%@*}")" "${w##*@}" "${w%@*} ${w##*@}, the version the profiles were checked against, is installed"
 done
 
-# --- the place: not under /tmp, which Codex's workspace-write makes writable ---
-base=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/integration/agents-battery.XXXXXX")
+# --- the place: not under /tmp, which Codex's workspace-write makes writable,
+# where Codex refuses to put its helpers ("Refusing to create helper
+# binaries under temporary dir"), and where sbx's codex-workspace-write
+# shows a tmpfs: a build tree under /tmp has the battery copied out of it.
+make_visible_tmpdir agents-battery
+base=$tmpdir
 trap 'rm -rf "$base"' EXIT
 chmod 755 "$base"
-mkdir -p "$base/work/.git" "$base/home/.ssh" "$base/codex-home"
+mkdir -p "$base/work/.git" "$base/home/.ssh" "$base/codex-home" "$base/bin"
+cp "$battery" "$base/bin/agent-battery" || exit 1
+battery=$base/bin/agent-battery
 echo "not a key" >"$base/home/.ssh/id_battery"
 export HOME="$base/home" CODEX_HOME="$base/codex-home"
 # a file in the caller's /tmp, which a sandbox that shares it shows
