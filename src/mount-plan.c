@@ -44,6 +44,17 @@ bool mount_path_within(const char *path, const char *dir)
     return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
+bool mount_link_maybe_planted(const char *link, uid_t owner, uid_t self,
+                              const struct strv *writable)
+{
+    if (owner != self)
+        return false;
+    for (size_t i = 0; i < writable->n; i++)
+        if (mount_path_within(link, writable->v[i]) && strcmp(link, writable->v[i]))
+            return true;
+    return false;
+}
+
 static enum mount_op op_for_rule(enum fs_kind kind)
 {
     switch (kind) {

@@ -81,14 +81,10 @@ static const char *where(const struct mount_entry *e, char *buf, size_t len)
 static enum walk_link writable_rule_link(const char *link, const struct stat *st, void *data)
 {
     const struct mount_host *h = data;
-    if (!h || st->st_uid != h->self)
+    if (!h)
         return WALK_FOLLOW;
-    /* Strictly below: a place itself is a mount point inside (or the
-     * directory holding one), which no sandbox can rename or replace. */
-    for (size_t i = 0; i < h->writable.n; i++)
-        if (mount_path_within(link, h->writable.v[i]) && strcmp(link, h->writable.v[i]))
-            return WALK_REFUSE;
-    return WALK_FOLLOW;
+    return mount_link_maybe_planted(link, st->st_uid, h->self, &h->writable) ? WALK_REFUSE
+                                                                               : WALK_FOLLOW;
 }
 
 int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *out, void *ctx)
@@ -690,24 +686,22 @@ static void push_place(struct strv *places, const char *path)
     strv_push(places, xstrdup(path));
 }
 
-/* The places a sandbox could have written (writable_rule_link()), as
- * written and canonical. */
-static void host_writable_places(struct mount_host *h, const struct profile *p,
-                                 const struct mount_inputs *in)
+void mount_writable_places(const struct profile *p, const struct mount_inputs *in,
+                           struct strv *out)
 {
-    push_place(&h->writable, in->cwd);
+    push_place(out, in->cwd);
     for (size_t i = 0; in->project_root && i < 2; i++)
-        push_place(&h->writable, in->git_dirs[i]);
-    for (size_t i = 0; i < p->nfs; i++)
+        push_place(out, in->git_dirs[i]);
+    for (size_t i = 0; p && i < p->nfs; i++)
         if (p->fs[i].kind == FS_RW)
-            push_place(&h->writable, p->fs[i].path);
+            push_place(out, p->fs[i].path);
     if (!in->home || in->home[0] != '/')
         return;
     size_t n;
     const char *const *rel = protect_shipped_writable(&n);
     for (size_t i = 0; i < n; i++) {
         autofree char *path = xasprintf("%s/%s", in->home, rel[i]);
-        push_place(&h->writable, path);
+        push_place(out, path);
     }
 }
 
@@ -737,7 +731,7 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan)
 {
     struct mount_host host = { .self = geteuid() };
-    host_writable_places(&host, p, in);
+    mount_writable_places(p, in, &host.writable);
     *plan = (struct mount_plan){ 0 };
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))

@@ -397,6 +397,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         };
         mount_plan_prepare(p, &in, &plan->mounts);
         plan->has_mounts = true;
+        /* The --report path against every place this profile's sandbox can
+         * write, its rw rules included (output_file.h). */
+        __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
+        mount_writable_places(p, &in, &writable);
+        if (project->root)
+            strv_push(&writable, xstrdup(project->root));
+        report_recheck_places(&writable);
         verbose_step("mount plan: %zu mounts resolved on the host", plan->mounts.n);
         const struct mount_entry *hides = mount_plan_hiding(&plan->mounts, plan->cwd);
         if (hides) {
