@@ -727,12 +727,70 @@ static void seal_entry(struct mount_entry *e)
     e->fd = -1;
 }
 
+/* [filesystem] create: a fresh account has no ~/.npm, and `rw? =
+ * ${HOME}/.npm` is then skipped, so npm's first mkdir fails inside with
+ * EROFS. Made here, before the rules are resolved: one component at a
+ * time (mkdirat, 0700, as the caller), only in directories of the
+ * caller's below $HOME, following no symlink a sandbox could have made
+ * (a planted ~/.cache -> ~/.ssh must not make ~/.ssh/pip). */
+struct create_ctx {
+    const struct mount_host *host;
+    const char *home;        /* canonical */
+};
+
+static bool may_create_below_home(const char *dir, void *data)
+{
+    const struct create_ctx *c = data;
+    struct stat st;
+    return mount_path_within(dir, c->home) && stat(dir, &st) == 0 && st.st_uid == c->host->self;
+}
+
+static void create_missing(const struct profile *p, const struct mount_inputs *in,
+                           const struct mount_host *host, struct mount_plan *plan)
+{
+    if (!p->create.n)
+        return;
+    autofree char *home = in->home && in->home[0] == '/' ? realpath(in->home, NULL) : NULL;
+    for (size_t i = 0; i < p->create.n; i++) {
+        const char *path = p->create.v[i].value;
+        char at[512];
+        origin_format(&p->create.v[i].at, at, sizeof at);
+        struct stat st;
+        if (lstat(path, &st) == 0)
+            continue;
+        if (!home || !mount_path_within(path, home) || !strcmp(path, home)) {
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: create = %s: not created, it is not below $HOME (%s)",
+                                at, path, home ? home : "unset"));
+            continue;
+        }
+        struct create_ctx ctx = { host, home };
+        struct walk_result r;
+        int err = walk_path(path, writable_rule_link, may_create_below_home, &ctx, true, NULL, &r);
+        if (!err && r.found == WALK_REFUSED)
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: create = %s: not created: it goes through the "
+                                "symlink %s -> %s, which a sandbox could have made; the "
+                                "command's writes there will fail", at, path, r.path, r.target));
+        else if (err || r.found != WALK_OBJECT)
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: create = %s: cannot create it (%s); the command's "
+                                "writes there will fail", at, path,
+                                err ? strerror(err) : "a directory on the way is not yours"));
+        else
+            strv_push(&plan->notes, xasprintf("create: made %s (it was missing; mode 0700, "
+                                              "yours)", r.path));
+        walk_result_free(&r);
+    }
+}
+
 void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan)
 {
     struct mount_host host = { .self = geteuid() };
     mount_writable_places(p, in, &host.writable);
     *plan = (struct mount_plan){ 0 };
+    create_missing(p, in, &host, plan);
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
         die("%s", error);

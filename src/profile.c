@@ -142,6 +142,7 @@ void profile_free(struct profile *p)
     str_list_free(&p->env_unset);
     str_list_free(&p->capabilities);
     str_list_free(&p->unprotect);
+    str_list_free(&p->create);
     for (size_t i = 0; i < p->ndeny; i++) {
         free(p->deny[i].syscall);
         free(p->deny[i].text);

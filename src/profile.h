@@ -120,7 +120,7 @@ enum profile_key {
     K_LIMIT_NOFILE, K_LIMIT_NPROC, K_LIMIT_CORE, K_LIMIT_CPU, K_LIMIT_FSIZE,
     K_LIMIT_AS, K_LIMIT_STACK, K_LIMIT_MEMLOCK, K_LIMIT_SIGPENDING,
     K_TIMEOUT,
-    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_UNPROTECT, K_FS_PROC, K_FS_DEV,
+    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_UNPROTECT, K_FS_CREATE, K_FS_PROC, K_FS_DEV,
     K_ENV_CLEAR, K_ENV_KEEP, K_ENV_SET, K_ENV_UNSET,
     K_SEC_NO_NEW_PRIVS, K_SEC_CAPABILITIES, K_SEC_NET_RAW, K_SEC_SECCOMP, K_SEC_IO_URING, K_SEC_DENY,
     K_COUNT
@@ -158,6 +158,7 @@ struct profile {
     struct fs_rule *fs;
     size_t nfs, capfs;
     struct str_list unprotect;  /* protected paths this profile opts out of (protect.h) */
+    struct str_list create;     /* directories below $HOME made when missing (mount.c) */
     bool proc;
     enum dev_mode dev;
 

@@ -457,7 +457,7 @@ static const char roundtrip_ini[] =
     "stack = 8M\nmemlock = 64K\nsigpending = 100\ntimeout = 90m\n"
     "[filesystem]\n"
     "root = tmpfs\nrw = /work/proj\nro? = /opt/tools\nro = /usr\nro = ${PROJECT}/vendor\ntmpfs = /scratch\nhide = /etc/shadow\n"
-    "unprotect = /home/u/.bashrc\nunprotect = /srv/a path\nproc = no\ndev = none\n"
+    "unprotect = /home/u/.bashrc\nunprotect = /srv/a path\ncreate = /home/u/.npm\nproc = no\ndev = none\n"
     "[environment]\n"
     "clear = yes\nunset = AWS_* GH_TOKEN\nkeep = PATH\nset = LANG=C.UTF-8\nunset = LC_?\n"
     "[security]\n"
