@@ -297,8 +297,13 @@ const char *cli_account_home(void)
     if (!looked) {
         looked = true;
         struct passwd *pw = caller_passwd();
-        if (pw && pw->pw_dir && pw->pw_dir[0] == '/')
+        /* An entry whose home does not exist (nobody's /nonexistent, a
+         * build user's) has no home: any $HOME is a scratch one. */
+        if (pw && pw->pw_dir && pw->pw_dir[0] == '/') {
             home = realpath(pw->pw_dir, NULL);
+            if (!home)
+                home = xstrdup(pw->pw_dir);
+        }
     }
     return home;
 }

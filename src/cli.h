@@ -66,8 +66,8 @@ const struct profile_vars *cli_profile_vars(void);
 struct project;
 const struct project *cli_project(void);
 
-/* The caller's home directory from the passwd database, canonical, or
- * NULL when the account has none that exists (project.h: a $HOME other
+/* The caller's home directory from the passwd database (canonical when
+ * it exists), or NULL when the uid has no entry (project.h: a $HOME other
  * than this one is a build's or a test's). */
 const char *cli_account_home(void);
 

@@ -366,6 +366,11 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
     describe_network(p, plan->clone_flags);
+    if (plan->clone_flags & CLONE_NEWNET) {
+        autofree char *unused = profile_unused_warning(p);
+        if (unused)
+            warn("warning: %s", unused);
+    }
     describe_project(p, project, plan->cwd);
 
     /* The whole of [filesystem] resolved on the host (mount.h); init

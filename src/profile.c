@@ -350,6 +350,18 @@ static bool load_text(struct loader *L, const char *label, const char *canon,
     return L->nerrors == before;
 }
 
+char *profile_unused_warning(const struct profile *p)
+{
+    if (!p->nforward || p->outbound || p->net_mode != NET_LOOPBACK || !p->ns[NS_NET])
+        return NULL;
+    char at[PATH_MAX + 16];
+    return xasprintf("%s: forward = %u without outbound = yes: pasta forwards the host's ports "
+                     "only with outbound network; here the sandbox's 127.0.0.1:%u is its own and "
+                     "a connection to it is refused (add outbound = yes to [network])",
+                     origin_format(&p->at[K_NET_FORWARD], at, sizeof at), p->forward[0],
+                     p->forward[0]);
+}
+
 /* Checks that need the whole profile: settings that contradict each other. */
 static void validate(struct loader *L)
 {

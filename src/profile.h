@@ -212,6 +212,14 @@ struct profile_errors {
  * the base before any file is applied. */
 void profile_init_defaults(struct profile *p);
 
+/* A setting that loads but does nothing in a sandbox with namespaces, as
+ * a warning (malloc'd, "FILE:LINE: ..."), or NULL: forward = PORT without
+ * outbound = yes (pasta forwards ports; without it the sandbox's
+ * 127.0.0.1:PORT is its own, and a connection is refused). The Landlock
+ * tier reads forward alone (the ports it may connect to), so this is no
+ * error. */
+char *profile_unused_warning(const struct profile *p);
+
 /* Loads NAME (looked up in `search`) or a path, with its includes, on top
  * of the defaults. Returns true when no error was found; every error found
  * (not only the first) is appended to errs. */

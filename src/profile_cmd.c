@@ -126,7 +126,10 @@ static int profile_check(int argc, char **argv)
         struct profile_errors errs = {0};
         profile_init_defaults(&p);
         if (profile_load(&p, argv[i], &search, cli_profile_vars(), &errs)) {
-            printf("%s: ok\n", argv[i]);
+            autofree char *unused = profile_unused_warning(&p);
+            if (unused)
+                fprintf(stderr, "sbx: warning: %s\n", unused);
+            printf("%s: ok%s\n", argv[i], unused ? " (with a warning)" : "");
         } else {
             bad++;
             for (size_t e = 0; e < errs.n; e++)

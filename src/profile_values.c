@@ -766,6 +766,9 @@ bool parse_ports(struct key_input *in, const struct key_def *d)
         add_error(in->L, in->at, "'-forward = %s' drops nothing: no earlier entry matches", in->value);
         return false;
     }
+    /* where the list was last added to, for messages about it */
+    if (!in->remove)
+        in->p->at[K_NET_FORWARD] = *in->at;
     return true;
 }
 
