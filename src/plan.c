@@ -190,17 +190,21 @@ static void refuse_whole_tree_writable(const struct profile *p, const char *home
                                        const struct project *project)
 {
     autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
-    const char *account = cli_account_home();
     for (size_t i = 0; i < p->nfs; i++) {
         const struct fs_rule *r = &p->fs[i];
         if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
             continue;
         /* The path as written (${CWD} is canonical already): a symlink in
-         * it is judged by the mount plan's own rule, not followed here. */
-        const char *what = project_too_wide_rw(r->path, home_real ? home_real : home, account,
-                                               project);
-        if (!what && home_real && home && strcmp(home, home_real))
-            what = project_too_wide_rw(r->path, home, account, project);
+         * it is judged by the mount plan's own rule, not followed here.
+         * Without the account's home first (no /etc/passwd read on every
+         * start): it can only lift a refusal. */
+        const char *what = NULL;
+        for (int pass = 0; pass < 2 && (pass == 0 || what); pass++) {
+            const char *account = pass ? cli_account_home() : NULL;
+            what = project_too_wide_rw(r->path, home_real ? home_real : home, account, project);
+            if (!what && home_real && home && strcmp(home, home_real))
+                what = project_too_wide_rw(r->path, home, account, project);
+        }
         if (!what || explicitly_writable(p, r->path))
             continue;
         char at[512];
