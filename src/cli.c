@@ -31,6 +31,7 @@ enum {
     OPT_TIMEOUT,
     OPT_NETWORK,
     OPT_OUTBOUND,
+    OPT_ALLOW,
     OPT_REPORT,
     OPT_STRICT,
     OPT_AGAINST,
@@ -53,6 +54,7 @@ static const struct option run_options[] = {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"network", required_argument, NULL, OPT_NETWORK},
     {"outbound", no_argument, NULL, OPT_OUTBOUND},
+    {"allow", required_argument, NULL, OPT_ALLOW},
     {"fallback", required_argument, NULL, OPT_FALLBACK},
     {"report", required_argument, NULL, OPT_REPORT},
     {"strict", no_argument, NULL, OPT_STRICT},
@@ -167,6 +169,10 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
             break;
         case OPT_OUTBOUND:
             add_override(out, "network", "outbound", "yes", "--outbound");
+            break;
+        case OPT_ALLOW:
+            /* [network] allow for this run: names, @groups, host:port */
+            add_override(out, "network", "allow", optarg, "--allow");
             break;
         case OPT_FALLBACK:
             add_override(out, "sandbox", "fallback", optarg, "--fallback");
@@ -476,6 +482,8 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
           "                            own loopback (default), loopback down, or the host's\n"
           "      --outbound            outbound TCP/UDP/DNS through pasta (package passt),\n"
           "                            keeping the sandbox's own loopback\n"
+          "      --allow DEST...       add destinations to [network] allow for this run\n"
+          "                            (host names, @groups, host:port; sbx's proxy)\n"
           "      --fallback none|landlock\n"
           "                            where user namespaces are refused: exit 125 (none,\n"
           "                            default) or run in the Landlock tier (sbx(1) TIERS)\n"
