@@ -44,6 +44,15 @@ bool mount_path_within(const char *path, const char *dir)
     return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
+char *mount_missing_rule_error(const struct fs_rule *r, int err)
+{
+    char where[512];
+    origin_format(&r->at, where, sizeof where);
+    return xasprintf("%s: %s path %s does not exist (create it, or write '%s?' to skip it when "
+                     "missing): %s", where, fs_kind_name(r->kind), r->path, fs_kind_name(r->kind),
+                     strerror(err));
+}
+
 bool mount_link_maybe_planted(const char *link, uid_t owner, uid_t self,
                               const struct strv *writable)
 {
@@ -191,10 +200,7 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
         if (err == ENOENT || err == ENOTDIR) {
             if (r->optional)
                 continue;
-            *error = xasprintf("%s: %s path %s does not exist (create it, or write "
-                               "'%s?' to skip it when missing): %s",
-                               where, fs_kind_name(r->kind), r->path,
-                               fs_kind_name(r->kind), strerror(err));
+            *error = mount_missing_rule_error(r, err);
             return false;
         }
         if (err) {

@@ -130,6 +130,10 @@ void mount_probe_free(struct mount_probe *pr);
 size_t mount_path_depth(const char *path);
 bool mount_path_within(const char *path, const char *dir);
 
+/* "FILE:LINE: rw path P does not exist (...)": a required rule whose path
+ * is missing (err: ENOENT or ENOTDIR), as run and `profile check` say it. */
+char *mount_missing_rule_error(const struct fs_rule *r, int err);
+
 /* Whether a sandbox could have made the symlink at `link` (canonical),
  * owned by `owner`: a sandbox creates files only as the caller (`self`:
  * root's for a root caller), and only in the places some profile makes

@@ -443,8 +443,10 @@ bool profile_load(struct profile *p, const char *name_or_path, const struct prof
     }
     load_file(&L, path, NULL);
     free(path);
-    if (!L.nerrors)
-        validate(&L);
+    /* every error of every kind at once (profile check): a key that failed
+     * kept its default, a valid setting, so the whole-profile checks still
+     * judge real values */
+    validate(&L);
     finish_errors(&L);
     return L.nerrors == 0;
 }
