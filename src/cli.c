@@ -314,27 +314,13 @@ const char *cli_account_home(void)
     return home;
 }
 
-/* Whether a directory other than / and home itself holds both cwd and
- * home: only then can the walk up from cwd meet a work tree holding $HOME,
- * where it matters whether $HOME is the account's (project.h). Reading
- * /etc/passwd is work every other start should not pay (perf-startup.sh). */
-static bool home_beside_cwd(const char *cwd, const char *home)
-{
-    size_t common = 0;
-    for (size_t i = 1; cwd[i - 1] && cwd[i - 1] == home[i - 1]; i++)
-        if ((cwd[i] == '/' || cwd[i] == '\0') && (home[i] == '/' || home[i] == '\0'))
-            common = i;
-    return common > 1 && home[common] != '\0';
-}
-
 static void find_project(struct project *out, struct profile_vars *v)
 {
     if (!v->cwd)
         return;
     autofree char *home_real = v->home ? realpath(v->home, NULL) : NULL;
-    const char *home = home_real ? home_real : v->home;
-    const char *account = home && home_beside_cwd(v->cwd, home) ? cli_account_home() : NULL;
-    project_find(out, v->cwd, home, account, geteuid(), &project_host_fs);
+    project_find(out, v->cwd, home_real ? home_real : v->home, cli_account_home, geteuid(),
+                 &project_host_fs);
     v->project = out->root;
     v->project_error = out->error;
 }

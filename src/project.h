@@ -52,16 +52,17 @@ struct project {
 };
 
 /* Walks up from cwd (canonical, absolute). home is the caller's $HOME
- * and real_home the account's home directory from the passwd database
- * (both canonical, or NULL; NULL real_home: $HOME is the account's): the
- * walk does not take $HOME, a directory that holds the account's home, or
- * / as the project of a directory below them (they would make every
- * project writable). A work tree holding a $HOME that is not the
- * account's (a package build's or a test's scratch home) is taken. It
- * takes no marker that uid does not own (another user's /tmp/.git, as in
- * git's safe.directory, CVE-2022-24765). */
-void project_find(struct project *out, const char *cwd, const char *home, const char *real_home,
-                  uid_t uid, const struct project_fs *fs);
+ * (canonical, or NULL): the walk does not take $HOME, a directory that
+ * holds it, or / as the project of a directory below them (they would
+ * make every project writable). One exception: a work tree holding a
+ * $HOME that is not the account's home (account_home(): from the passwd
+ * database, canonical, or NULL when unknown; asked only then; the
+ * callback may be NULL) and not the account's home either: a package
+ * build's or a test's scratch home. It takes no marker that uid does not
+ * own (another user's /tmp/.git, as in git's safe.directory,
+ * CVE-2022-24765). */
+void project_find(struct project *out, const char *cwd, const char *home,
+                  const char *(*account_home)(void), uid_t uid, const struct project_fs *fs);
 
 /* Whether a writable rule on `path` (canonical) is refused because it
  * would make the whole host or a whole home writable: "/" (returns
