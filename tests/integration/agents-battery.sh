@@ -1,7 +1,8 @@
 #!/bin/sh
 # The agents' sandboxes, side by side (issue 19): tests/helpers/agent-battery
 # runs under each real tool (Codex CLI in its three modes, Claude Code's
-# sandbox-runtime with its defaults) and under the sbx profile that
+# sandbox-runtime with the settings Claude Code gives it by default) and
+# under the sbx profile that
 # reproduces it; the two outputs must agree on every row, except the rows
 # the profile's header lists as known differences ("# differs: KEY: why",
 # "# differs as root: KEY: why" for a root caller only). A listed row that
@@ -76,6 +77,12 @@ export HOME="$base/home" CODEX_HOME="$base/codex-home"
 SBX_BATTERY_TMP_MARKER=$(mktemp /tmp/agents-battery.XXXXXX) || exit 1
 export SBX_BATTERY_TMP_MARKER
 trap 'rm -rf "$base" "$SBX_BATTERY_TMP_MARKER"' EXIT
+# What Claude Code gives srt when sandboxing is on and nothing is set (its
+# documentation: the working directory writable, no domain allowed until
+# the user approves one): profiles/claude-code.ini reproduces that, not
+# srt without settings, where nothing is writable.
+printf '{"network":{"allowedDomains":[],"deniedDomains":[]},"filesystem":{"denyRead":[],"allowWrite":["."],"denyWrite":[]}}\n' \
+    >"$base/claude-code-settings.json"
 cd "$base/work" || exit 1
 
 # real_run PROFILE: the battery under the tool the profile reproduces
@@ -86,7 +93,7 @@ real_run() {
         codex-workspace-write-network)
             timeout 120 "$codex" sandbox -c 'sandbox_mode="workspace-write"' \
                 -c 'sandbox_workspace_write.network_access=true' -- "$battery" ;;
-        claude-code) timeout 120 "$srt" "$battery" ;;
+        claude-code) timeout 120 "$srt" --settings "$base/claude-code-settings.json" "$battery" ;;
     esac
 }
 keys() { sed 's/: .*//' "$1"; }
