@@ -696,6 +696,12 @@ bool parse_paths(struct key_input *in, const struct key_def *d)
         }
         return true;
     }
+    /* the same path from two included profiles (devbackend-session takes
+     * create = ~/.npm from devbackend and from qa-session): listed once,
+     * where it was first set */
+    for (size_t i = 0; i < list->n; i++)
+        if (!strcmp(list->v[i].value, value))
+            return true;
     str_list_push(list, value, in->at);
     return true;
 }
