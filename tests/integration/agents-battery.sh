@@ -83,6 +83,11 @@ trap 'rm -rf "$base" "$SBX_BATTERY_TMP_MARKER"' EXIT
 # srt without settings, where nothing is writable.
 printf '{"network":{"allowedDomains":[],"deniedDomains":[]},"filesystem":{"denyRead":[],"allowWrite":["."],"denyWrite":[]}}\n' \
     >"$base/claude-code-settings.json"
+# Claude Code makes its TMPDIR, /tmp/claude, which srt then makes writable
+# ("write $TMPDIR: ok"); removed at the end if this test made it.
+made_claude_tmp=
+mkdir /tmp/claude 2>/dev/null && made_claude_tmp=/tmp/claude
+trap 'rm -rf "$base" "$SBX_BATTERY_TMP_MARKER"; [ -z "$made_claude_tmp" ] || rm -rf "$made_claude_tmp"' EXIT
 cd "$base/work" || exit 1
 
 # real_run PROFILE: the battery under the tool the profile reproduces
