@@ -1,6 +1,7 @@
 #!/bin/sh
-# The examples of the man pages run and do what their text says (issue
-# 29): each command of sbx(1)'s EXAMPLES, taken from the page itself, runs
+# The examples of the man pages and README run and do what their text says
+# (issue 29; docs/agents.md's are docs-agents.sh's): each command of
+# sbx(1)'s EXAMPLES, taken from the page itself, runs
 # in a fixture project (a crate, a Makefile, a package.json, a Go module);
 # the profile of sbx-profile(5)'s EXAMPLE passes `profile check` without a
 # warning and reaches a database port on the host's loopback, as its text
@@ -8,7 +9,7 @@
 # fail first.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 15
+plan 18
 
 for cmd in cargo npm go make git; do
     command -v $cmd >/dev/null 2>&1 || { fail "$cmd is needed (tests/debian-packages)"; exit 1; }
@@ -87,5 +88,16 @@ while IFS= read -r line; do
         [ "$status" = 0 ] || diag "$(printf '%s\n' "$err" | tail -5)" ;;
     esac
 done <"$tmpdir/commands"
+
+# --- README: the quick start's sbx command, and the first example -----------------
+readme=$SBX_TOP_SRCDIR/README.md
+quick=$(grep -o '\./src/sbx run [^&]*$' "$readme" | head -1)
+like "$quick" "loopback-fds" "README's quick start ends with an sbx run of loopback-fds"
+(cd "$SBX_TOP_BUILDDIR" && sh -c "\"\$SBX\"${quick#./src/sbx}") >"$tmpdir/quick.out" 2>&1
+is "$?" 0 "README's quick start: '$quick' works from the build tree (exit 0)"
+first=$(sed -n '/^```$/,/^```$/p' "$readme" | grep -m1 '^sbx run')
+cd "$proj" || exit 1
+run_cmd env HOME="$tmpdir/home" PATH=/usr/local/bin:/usr/bin:/bin sh -c "\"\$SBX\"${first#sbx}"
+is "$status" 0 "README's first example, '$first', works in a crate (exit 0)"
 
 done_testing
