@@ -7,7 +7,7 @@
 # is first shown against the way sbx wrote before (a rename over the name,
 # the directory followed as it was), then refused.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 25
+plan 27
 make_tmpdir
 work=$tmpdir/work outside=$tmpdir/outside
 mkdir -p "$work" "$outside"
@@ -95,5 +95,13 @@ like "$err" "goes through the symlink $work/out -> $outside, which a sandbox cou
     "the message names the link"
 is "$(cat "$outside/victim")" victim "the file outside is unchanged"
 [ ! -e "$work/ran" ]; ok $? "refused before the command ran"
+# The same rule with the profile's own rw paths, known once it is loaded:
+# a link of the caller's in a directory only --rw makes writable.
+mkdir -p "$tmpdir/extra" "$tmpdir/elsewhere"
+ln -s "$tmpdir/elsewhere" "$tmpdir/extra/link"
+run_sbx run -p qa --report "$tmpdir/extra/link/r.json" -- true
+is "$status" 0 "without --rw on its directory, a link of the caller's is the host's own: followed"
+run_sbx run -p qa --rw "$tmpdir/extra" --report "$tmpdir/extra/link/r2.json" -- touch "$work/ran2"
+is "$status:$([ -e "$work/ran2" ] && echo ran)" "125:" "with --rw on it, the same link could be planted: refused before the command ran"
 
 done_testing
