@@ -10,7 +10,7 @@
 # lists below equal to `sbx help run|audit|probe`.
 
 _sbx_run_options='--profile --chdir --rw --ro --tmpfs --hide --setenv --unsetenv
-    --keepenv --nofile --timeout --network --outbound --fallback --report --strict --verbose --quiet --help'
+    --keepenv --nofile --timeout --network --outbound --allow --fallback --report --strict --verbose --quiet --help'
 _sbx_audit_options="$_sbx_run_options --against --against-timeout --runner"
 _sbx_probe_options='--json --tap --profile'
 
@@ -19,7 +19,7 @@ _sbx_option_takes_value()
 {
     case $1 in
         -p|--profile|--against|--against-timeout|--runner|-C|--chdir|--rw|--ro|--tmpfs|--hide|--setenv|\
-        --unsetenv|--keepenv|--nofile|--timeout|--network|--fallback|--report) return 0 ;;
+        --unsetenv|--keepenv|--nofile|--timeout|--network|--allow|--fallback|--report) return 0 ;;
     esac
     return 1
 }

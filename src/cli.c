@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "exit.h"
 #include "log.h"
+#include "mount.h"
 #include "lookup.h"
 #include "project.h"
 #include "util.h"
@@ -30,6 +31,7 @@ enum {
     OPT_TIMEOUT,
     OPT_NETWORK,
     OPT_OUTBOUND,
+    OPT_ALLOW,
     OPT_REPORT,
     OPT_STRICT,
     OPT_AGAINST,
@@ -52,6 +54,7 @@ static const struct option run_options[] = {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"network", required_argument, NULL, OPT_NETWORK},
     {"outbound", no_argument, NULL, OPT_OUTBOUND},
+    {"allow", required_argument, NULL, OPT_ALLOW},
     {"fallback", required_argument, NULL, OPT_FALLBACK},
     {"report", required_argument, NULL, OPT_REPORT},
     {"strict", no_argument, NULL, OPT_STRICT},
@@ -166,6 +169,10 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
             break;
         case OPT_OUTBOUND:
             add_override(out, "network", "outbound", "yes", "--outbound");
+            break;
+        case OPT_ALLOW:
+            /* [network] allow for this run: names, @groups, host:port */
+            add_override(out, "network", "allow", optarg, "--allow");
             break;
         case OPT_FALLBACK:
             add_override(out, "sandbox", "fallback", optarg, "--fallback");
@@ -289,12 +296,31 @@ static const char *user_from_passwd(void)
 static struct project cwd_project, chdir_project;
 static const struct project *current_project = &cwd_project;
 
+const char *cli_account_home(void)
+{
+    static char *home;
+    static bool looked;
+    if (!looked) {
+        looked = true;
+        struct passwd *pw = caller_passwd();
+        /* An entry whose home does not exist (nobody's /nonexistent, a
+         * build user's) has no home: any $HOME is a scratch one. */
+        if (pw && pw->pw_dir && pw->pw_dir[0] == '/') {
+            home = realpath(pw->pw_dir, NULL);
+            if (!home)
+                home = xstrdup(pw->pw_dir);
+        }
+    }
+    return home;
+}
+
 static void find_project(struct project *out, struct profile_vars *v)
 {
     if (!v->cwd)
         return;
     autofree char *home_real = v->home ? realpath(v->home, NULL) : NULL;
-    project_find(out, v->cwd, home_real ? home_real : v->home, geteuid(), &project_host_fs);
+    project_find(out, v->cwd, home_real ? home_real : v->home, cli_account_home, geteuid(),
+                 &project_host_fs);
     v->project = out->root;
     v->project_error = out->error;
 }
@@ -323,6 +349,20 @@ const struct profile_vars *cli_profile_vars(void)
     v.tmpdir = t && t[0] == '/' ? t : "/tmp";
     find_project(&cwd_project, &v);
     return &v;
+}
+
+void cli_writable_places(struct strv *out)
+{
+    const struct profile_vars *v = cli_profile_vars();
+    const struct project *pr = cli_project();
+    struct mount_inputs in = {
+        .cwd = v->cwd, .home = v->home,
+        .project_root = pr->kind == PROJECT_GIT_LINK ? pr->root : NULL,
+        .git_dirs = { pr->git_dir, pr->common_dir },
+    };
+    mount_writable_places(NULL, &in, out);
+    if (pr->root)
+        strv_push(out, xstrdup(pr->root));
 }
 
 static void print_errors(const struct profile_errors *errs)
@@ -428,6 +468,8 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
           "                            own loopback (default), loopback down, or the host's\n"
           "      --outbound            outbound TCP/UDP/DNS through pasta (package passt),\n"
           "                            keeping the sandbox's own loopback\n"
+          "      --allow DEST...       add destinations to [network] allow for this run\n"
+          "                            (host names, @groups, host:port; sbx's proxy)\n"
           "      --fallback none|landlock\n"
           "                            where user namespaces are refused: exit 125 (none,\n"
           "                            default) or run in the Landlock tier (sbx(1) TIERS)\n"

@@ -387,6 +387,8 @@ static bool threads_say_more(const struct ledger_entry *e)
     return false;
 }
 
+const char *(*ledger_thread_test_hook)(const struct ledger_caller *who);
+
 void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
 {
     char famb[16], famb2[16], name[16];
@@ -433,8 +435,11 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
         at = append(buf, len, at, " by ");
         for (size_t i = 0; i < shown; i++) {
             ledger_printable_comm(e->threads[i].who.comm, name);
-            at = append(buf, len, at, "%s%s (tid %d)", i ? ", " : "", name,
-                        (int)e->threads[i].who.tid);
+            const char *test = ledger_thread_test_hook ? ledger_thread_test_hook(&e->threads[i].who)
+                                                       : NULL;
+            at = append(buf, len, at, "%s%s (tid %d%s%s%s)", i ? ", " : "", name,
+                        (int)e->threads[i].who.tid, test ? ", test \"" : "", test ? test : "",
+                        test ? "\"" : "");
         }
         /* Callers that did not fit the row are at least one more. */
         size_t more = e->nthreads - shown + (e->threads_unlisted_count ? 1 : 0);

@@ -219,6 +219,14 @@ void ledger_record(struct ledger *l, const char *syscall, int family,
  * printable ASCII replaced by '?': what the summary prints. */
 void ledger_printable_comm(const char *comm, char out[16]);
 
+/* A thread's name is its comm, which the kernel cuts to 15 bytes (a Rust
+ * test thread "tests::binds_to_loopback" is "tests::binds_to"). Where the
+ * audit knows which test ran in a thread (src/audit_attrib.c), it sets
+ * this hook to name it: ledger lines then say `by NAME (tid N, test
+ * "FULL NAME")`. NULL (the default), or a NULL answer: the comm alone.
+ * The answer is copied before the next call. */
+extern const char *(*ledger_thread_test_hook)(const struct ledger_caller *who);
+
 /* Formats len bytes of a sockaddr as read from the target (untrusted: any
  * length, any bytes): "127.0.0.1:80", "[::1]:443" (a v4-mapped IPv6
  * address stays IPv6: "[::ffff:127.0.0.1]:25"), "/path", "@abstract",

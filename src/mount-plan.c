@@ -45,6 +45,26 @@ bool mount_path_within(const char *path, const char *dir)
     return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
+char *mount_missing_rule_error(const struct fs_rule *r, int err)
+{
+    char where[512];
+    origin_format(&r->at, where, sizeof where);
+    return xasprintf("%s: %s path %s does not exist (create it, or write '%s?' to skip it when "
+                     "missing): %s", where, fs_kind_name(r->kind), r->path, fs_kind_name(r->kind),
+                     strerror(err));
+}
+
+bool mount_link_maybe_planted(const char *link, uid_t owner, uid_t self,
+                              const struct strv *writable)
+{
+    if (owner != self)
+        return false;
+    for (size_t i = 0; i < writable->n; i++)
+        if (mount_path_within(link, writable->v[i]) && strcmp(link, writable->v[i]))
+            return true;
+    return false;
+}
+
 static enum mount_op op_for_rule(enum fs_kind kind)
 {
     switch (kind) {
@@ -186,10 +206,7 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
         if (err == ENOENT || err == ENOTDIR) {
             if (r->optional)
                 continue;
-            *error = xasprintf("%s: %s path %s does not exist (create it, or write "
-                               "'%s?' to skip it when missing): %s",
-                               where, fs_kind_name(r->kind), r->path,
-                               fs_kind_name(r->kind), strerror(err));
+            *error = mount_missing_rule_error(r, err);
             return false;
         }
         if (err) {

@@ -137,6 +137,20 @@ void mount_probe_free(struct mount_probe *pr);
 /* Pure path helpers (canonical absolute paths, no trailing slash but "/"). */
 size_t mount_path_depth(const char *path);
 bool mount_path_within(const char *path, const char *dir);
+
+/* "FILE:LINE: rw path P does not exist (...)": a required rule whose path
+ * is missing (err: ENOENT or ENOTDIR), as run and `profile check` say it. */
+char *mount_missing_rule_error(const struct fs_rule *r, int err);
+
+/* Whether a sandbox could have made the symlink at `link` (canonical),
+ * owned by `owner`: a sandbox creates files only as the caller (`self`:
+ * root's for a root caller), and only in the places some profile makes
+ * writable (`writable`, mount_writable_places()). Strictly below one: a
+ * place itself is a mount point inside, which no sandbox can replace. A
+ * link of the caller's there is taken as planted; any other is the host's
+ * own (~/.cargo -> /data, /var/run -> /run, /dev/stdout). */
+bool mount_link_maybe_planted(const char *link, uid_t owner, uid_t self,
+                              const struct strv *writable);
 const char *mount_op_name(enum mount_op op);
 
 /* The rw entry whose path contains `file` (a canonical path), or NULL: a

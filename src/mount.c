@@ -83,14 +83,10 @@ static const char *where(const struct mount_entry *e, char *buf, size_t len)
 static enum walk_link writable_rule_link(const char *link, const struct stat *st, void *data)
 {
     const struct mount_host *h = data;
-    if (!h || st->st_uid != h->self)
+    if (!h)
         return WALK_FOLLOW;
-    /* Strictly below: a place itself is a mount point inside (or the
-     * directory holding one), which no sandbox can rename or replace. */
-    for (size_t i = 0; i < h->writable.n; i++)
-        if (mount_path_within(link, h->writable.v[i]) && strcmp(link, h->writable.v[i]))
-            return WALK_REFUSE;
-    return WALK_FOLLOW;
+    return mount_link_maybe_planted(link, st->st_uid, h->self, &h->writable) ? WALK_REFUSE
+                                                                               : WALK_FOLLOW;
 }
 
 int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *out, void *ctx)
@@ -745,24 +741,22 @@ static void push_place(struct strv *places, const char *path)
     strv_push(places, xstrdup(path));
 }
 
-/* The places a sandbox could have written (writable_rule_link()), as
- * written and canonical. */
-static void host_writable_places(struct mount_host *h, const struct profile *p,
-                                 const struct mount_inputs *in)
+void mount_writable_places(const struct profile *p, const struct mount_inputs *in,
+                           struct strv *out)
 {
-    push_place(&h->writable, in->cwd);
+    push_place(out, in->cwd);
     for (size_t i = 0; in->project_root && i < 2; i++)
-        push_place(&h->writable, in->git_dirs[i]);
-    for (size_t i = 0; i < p->nfs; i++)
+        push_place(out, in->git_dirs[i]);
+    for (size_t i = 0; p && i < p->nfs; i++)
         if (p->fs[i].kind == FS_RW)
-            push_place(&h->writable, p->fs[i].path);
+            push_place(out, p->fs[i].path);
     if (!in->home || in->home[0] != '/')
         return;
     size_t n;
     const char *const *rel = protect_shipped_writable(&n);
     for (size_t i = 0; i < n; i++) {
         autofree char *path = xasprintf("%s/%s", in->home, rel[i]);
-        push_place(&h->writable, path);
+        push_place(out, path);
     }
 }
 
@@ -848,12 +842,70 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
     }
 }
 
+/* [filesystem] create: a fresh account has no ~/.npm, and `rw? =
+ * ${HOME}/.npm` is then skipped, so npm's first mkdir fails inside with
+ * EROFS. Made here, before the rules are resolved: one component at a
+ * time (mkdirat, 0700, as the caller), only in directories of the
+ * caller's below $HOME, following no symlink a sandbox could have made
+ * (a planted ~/.cache -> ~/.ssh must not make ~/.ssh/pip). */
+struct create_ctx {
+    const struct mount_host *host;
+    const char *home;        /* canonical */
+};
+
+static bool may_create_below_home(const char *dir, void *data)
+{
+    const struct create_ctx *c = data;
+    struct stat st;
+    return mount_path_within(dir, c->home) && stat(dir, &st) == 0 && st.st_uid == c->host->self;
+}
+
+static void create_missing(const struct profile *p, const struct mount_inputs *in,
+                           const struct mount_host *host, struct mount_plan *plan)
+{
+    if (!p->create.n)
+        return;
+    autofree char *home = in->home && in->home[0] == '/' ? realpath(in->home, NULL) : NULL;
+    for (size_t i = 0; i < p->create.n; i++) {
+        const char *path = p->create.v[i].value;
+        char at[512];
+        origin_format(&p->create.v[i].at, at, sizeof at);
+        struct stat st;
+        if (lstat(path, &st) == 0)
+            continue;
+        if (!home || !mount_path_within(path, home) || !strcmp(path, home)) {
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: create = %s: not created, it is not below $HOME (%s)",
+                                at, path, home ? home : "unset"));
+            continue;
+        }
+        struct create_ctx ctx = { host, home };
+        struct walk_result r;
+        int err = walk_path(path, writable_rule_link, may_create_below_home, &ctx, true, NULL, &r);
+        if (!err && r.found == WALK_REFUSED)
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: create = %s: not created: it goes through the "
+                                "symlink %s -> %s, which a sandbox could have made; the "
+                                "command's writes there will fail", at, path, r.path, r.target));
+        else if (err || r.found != WALK_OBJECT)
+            strv_push(&plan->warnings,
+                      xasprintf("warning: %s: create = %s: cannot create it (%s); the command's "
+                                "writes there will fail", at, path,
+                                err ? strerror(err) : "a directory on the way is not yours"));
+        else
+            strv_push(&plan->notes, xasprintf("create: made %s (it was missing; mode 0700, "
+                                              "yours)", r.path));
+        walk_result_free(&r);
+    }
+}
+
 void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan)
 {
     struct mount_host host = { .self = geteuid() };
-    host_writable_places(&host, p, in);
+    mount_writable_places(p, in, &host.writable);
     *plan = (struct mount_plan){ 0 };
+    create_missing(p, in, &host, plan);
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
         die("%s", error);

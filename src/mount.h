@@ -51,6 +51,15 @@ struct mount_inputs {
     const char *layers_profile;
 };
 
+/* The places a sandbox could have written, as written and canonical
+ * (sbx-profile(5), SYMLINKS IN RULE PATHS): the working directory, the
+ * git directories of a work tree's .git file, p's rw rules (p may be
+ * NULL: none), the directories below $HOME that shipped profiles make
+ * writable. Appended to out. */
+void mount_writable_places(const struct profile *p, const struct mount_inputs *in,
+                           struct strv *out);
+
+
 /* In the supervisor, before clone(): resolves every rule on the host,
  * adds the protections (creating the placeholders they need) and the
  * generated file, prints the plan's warnings, and seals the plan: each

@@ -188,8 +188,12 @@ static bool explicitly_writable(const struct profile *p, const char *path)
 /* Started from / or from $HOME, `rw = ${CWD}` would hand the command the
  * whole tree: every later login, every project, sbx's own configuration.
  * A profile's rule on such a directory is refused; one given on the
- * command line (--rw ~) is the caller's explicit choice. */
-static void refuse_whole_tree_writable(const struct profile *p, const char *home)
+ * command line (--rw ~) is the caller's explicit choice. A $HOME inside
+ * the project's work tree that is not the account's home (debhelper sets
+ * one in debian/.debhelper) is the build's, and no reason to refuse the
+ * project (project_too_wide_rw()). */
+static void refuse_whole_tree_writable(const struct profile *p, const char *home,
+                                       const struct project *project)
 {
     autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
     for (size_t i = 0; i < p->nfs; i++) {
@@ -197,19 +201,23 @@ static void refuse_whole_tree_writable(const struct profile *p, const char *home
         if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
             continue;
         /* The path as written (${CWD} is canonical already): a symlink in
-         * it is judged by the mount plan's own rule, not followed here. */
-        bool top = !strcmp(r->path, "/");
-        if (!top && !(home && mount_path_within(home, r->path)) &&
-            !(home_real && mount_path_within(home_real, r->path)))
-            continue;
-        if (explicitly_writable(p, r->path))
+         * it is judged by the mount plan's own rule, not followed here.
+         * Without the account's home first (no /etc/passwd read on every
+         * start): it can only lift a refusal. */
+        const char *what = NULL;
+        for (int pass = 0; pass < 2 && (pass == 0 || what); pass++) {
+            const char *account = pass ? cli_account_home() : NULL;
+            what = project_too_wide_rw(r->path, home_real ? home_real : home, account, project);
+            if (!what && home_real && home && strcmp(home, home_real))
+                what = project_too_wide_rw(r->path, home, account, project);
+        }
+        if (!what || explicitly_writable(p, r->path))
             continue;
         char at[512];
         die("%s: rw = %s would make %s writable by the command: start sbx in the "
             "project's directory (cd there, or --chdir DIR), or give the directory "
             "explicitly with --rw %s if that is really what you want",
-            origin_format(&r->at, at, sizeof at), r->path,
-            top ? "the whole host" : "your whole home directory", r->path);
+            origin_format(&r->at, at, sizeof at), r->path, what, r->path);
     }
 }
 
@@ -324,7 +332,8 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     };
     filter_job_start(plan->compiling);
 
-    refuse_whole_tree_writable(p, plan->home);
+    const struct project *project = cli_project();
+    refuse_whole_tree_writable(p, plan->home, project);
     {
         struct strv advice = { 0 };
         layers_rw_warnings(p, plan->home, &advice);
@@ -332,7 +341,6 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
             warn("%s", advice.v[i]);
         strv_free(&advice);
     }
-    const struct project *project = cli_project();
     struct protect_list protect = { 0 };
     if (plan->clone_flags & CLONE_NEWNS)
         plan_protect_list(&protect, plan->home, project);
@@ -375,6 +383,11 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
     describe_network(p, plan->clone_flags);
+    if (plan->clone_flags & CLONE_NEWNET) {
+        autofree char *unused = profile_unused_warning(p);
+        if (unused)
+            warn("warning: %s", unused);
+    }
     describe_project(p, project, plan->cwd);
 
     /* The whole of [filesystem] resolved on the host (mount.h); init
@@ -409,6 +422,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         };
         mount_plan_prepare(p, &in, &plan->mounts);
         plan->has_mounts = true;
+        /* The --report path against every place this profile's sandbox can
+         * write, its rw rules included (output_file.h). */
+        __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
+        mount_writable_places(p, &in, &writable);
+        if (project->root)
+            strv_push(&writable, xstrdup(project->root));
+        report_recheck_places(&writable);
         verbose_step("mount plan: %zu mounts resolved on the host", plan->mounts.n);
         const struct mount_entry *hides = mount_plan_hiding(&plan->mounts, plan->cwd);
         if (hides) {

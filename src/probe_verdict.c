@@ -136,10 +136,21 @@ static void verdict_sandbox(struct probe_results *r)
                             "landlock (Landlock ABI %lld; sbx(1) TIERS), else none",
                             landlock->number)
                 : xstrdup("tier: none, and no Landlock for --fallback landlock either");
-            r->sandbox.reason = xasprintf("sbx cannot create its sandbox here: %s: %s (%s)",
-                                          c->name, c->detail ? c->detail
-                                                             : probe_status_name(c->status),
-                                          fallback);
+            const char *inside = r->checks[CHECK_INSIDE_SBX].text;
+            if (inside)
+                /* `sbx probe --profile P` runs in P: the rows above are
+                 * what P gives a command; this row is about nesting. */
+                r->sandbox.reason = xasprintf(
+                    "inside sbx's %s sandbox, which works: the rows above are what %s gives a "
+                    "command here; what it cannot do is start a sandbox of its own (sbx, "
+                    "bubblewrap, a browser's sandbox, nested in it): %s: %s",
+                    inside, inside, c->name,
+                    c->detail ? c->detail : probe_status_name(c->status));
+            else
+                r->sandbox.reason = xasprintf("sbx cannot create its sandbox here: %s: %s (%s)",
+                                              c->name, c->detail ? c->detail
+                                                                 : probe_status_name(c->status),
+                                              fallback);
             free(fallback);
             return;
         }

@@ -142,6 +142,7 @@ void profile_free(struct profile *p)
     str_list_free(&p->env_unset);
     str_list_free(&p->capabilities);
     str_list_free(&p->unprotect);
+    str_list_free(&p->create);
     for (size_t i = 0; i < p->ndeny; i++) {
         free(p->deny[i].syscall);
         free(p->deny[i].text);
@@ -349,6 +350,18 @@ static bool load_text(struct loader *L, const char *label, const char *canon,
     return L->nerrors == before;
 }
 
+char *profile_unused_warning(const struct profile *p)
+{
+    if (!p->nforward || p->outbound || p->net_mode != NET_LOOPBACK || !p->ns[NS_NET])
+        return NULL;
+    char at[PATH_MAX + 16];
+    return xasprintf("%s: forward = %u without outbound = yes: pasta forwards the host's ports "
+                     "only with outbound network; here the sandbox's 127.0.0.1:%u is its own and "
+                     "a connection to it is refused (add outbound = yes to [network])",
+                     origin_format(&p->at[K_NET_FORWARD], at, sizeof at), p->forward[0],
+                     p->forward[0]);
+}
+
 /* Checks that need the whole profile: settings that contradict each other. */
 static void validate(struct loader *L)
 {
@@ -430,8 +443,10 @@ bool profile_load(struct profile *p, const char *name_or_path, const struct prof
     }
     load_file(&L, path, NULL);
     free(path);
-    if (!L.nerrors)
-        validate(&L);
+    /* every error of every kind at once (profile check): a key that failed
+     * kept its default, a valid setting, so the whole-profile checks still
+     * judge real values */
+    validate(&L);
     finish_errors(&L);
     return L.nerrors == 0;
 }

@@ -123,7 +123,7 @@ enum profile_key {
     K_LIMIT_NOFILE, K_LIMIT_NPROC, K_LIMIT_CORE, K_LIMIT_CPU, K_LIMIT_FSIZE,
     K_LIMIT_AS, K_LIMIT_STACK, K_LIMIT_MEMLOCK, K_LIMIT_SIGPENDING,
     K_TIMEOUT,
-    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_CACHE, K_FS_UNPROTECT, K_FS_PROC, K_FS_DEV,
+    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_CACHE, K_FS_UNPROTECT, K_FS_CREATE, K_FS_PROC, K_FS_DEV,
     K_ENV_CLEAR, K_ENV_KEEP, K_ENV_SET, K_ENV_UNSET,
     K_SEC_NO_NEW_PRIVS, K_SEC_CAPABILITIES, K_SEC_NET_RAW, K_SEC_SECCOMP, K_SEC_IO_URING, K_SEC_DENY,
     K_COUNT
@@ -161,6 +161,7 @@ struct profile {
     struct fs_rule *fs;
     size_t nfs, capfs;
     struct str_list unprotect;  /* protected paths this profile opts out of (protect.h) */
+    struct str_list create;     /* directories below $HOME made when missing (mount.c) */
     bool proc;
     enum dev_mode dev;
 
@@ -213,6 +214,14 @@ struct profile_errors {
 /* A profile with every built-in default (sbx-profile(5) SECTIONS AND KEYS, the defaults), used as
  * the base before any file is applied. */
 void profile_init_defaults(struct profile *p);
+
+/* A setting that loads but does nothing in a sandbox with namespaces, as
+ * a warning (malloc'd, "FILE:LINE: ..."), or NULL: forward = PORT without
+ * outbound = yes (pasta forwards ports; without it the sandbox's
+ * 127.0.0.1:PORT is its own, and a connection is refused). The Landlock
+ * tier reads forward alone (the ports it may connect to), so this is no
+ * error. */
+char *profile_unused_warning(const struct profile *p);
 
 /* Loads NAME (looked up in `search`) or a path, with its includes, on top
  * of the defaults. Returns true when no error was found; every error found

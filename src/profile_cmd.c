@@ -5,11 +5,13 @@
 #include "commands.h"
 #include "exit.h"
 #include "log.h"
+#include "mount-plan.h"
 #include "lookup.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <limits.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +127,23 @@ static int profile_check(int argc, char **argv)
         struct profile p;
         struct profile_errors errs = {0};
         profile_init_defaults(&p);
-        if (profile_load(&p, argv[i], &search, cli_profile_vars(), &errs)) {
-            printf("%s: ok\n", argv[i]);
+        bool loaded = profile_load(&p, argv[i], &search, cli_profile_vars(), &errs);
+        /* what run would refuse on this machine: a required path missing */
+        for (size_t r = 0; r < p.nfs; r++) {
+            struct stat st;
+            const struct fs_rule *rule = &p.fs[r];
+            if (rule->optional || !rule->path || rule->path[0] != '/' ||
+                stat(rule->path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR))
+                continue;
+            loaded = false;
+            xgrow((void **)&errs.msg, &errs.cap, errs.n + 1, sizeof *errs.msg);
+            errs.msg[errs.n++] = mount_missing_rule_error(rule, errno);
+        }
+        if (loaded) {
+            autofree char *unused = profile_unused_warning(&p);
+            if (unused)
+                fprintf(stderr, "sbx: warning: %s\n", unused);
+            printf("%s: ok%s\n", argv[i], unused ? " (with a warning)" : "");
         } else {
             bad++;
             for (size_t e = 0; e < errs.n; e++)

@@ -124,6 +124,8 @@ const struct key_def profile_keys[] = {
      parse_fs_rule, NULL, NULL, NULL, NULL},
     {"filesystem", "unprotect", K_FS_UNPROTECT, LIST_OF_PATHS, FIELD(unprotect), 0, NULL, NULL,
      parse_paths, print_strings, "filesystem", "unprotect", json_of_strings},
+    {"filesystem", "create", K_FS_CREATE, LIST_OF_PATHS, FIELD(create), 0, NULL, NULL,
+     parse_paths, print_strings, "filesystem", "create", json_of_strings},
     {"filesystem", "proc", K_FS_PROC, 0, FIELD(proc), 0, NULL, "yes",
      parse_bool, print_bool, "filesystem", "proc", json_of_bool},
     {"filesystem", "dev", K_FS_DEV, 0, FIELD(dev), 0, dev_modes, "minimal",

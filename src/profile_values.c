@@ -696,6 +696,12 @@ bool parse_paths(struct key_input *in, const struct key_def *d)
         }
         return true;
     }
+    /* the same path from two included profiles (devbackend-session takes
+     * create = ~/.npm from devbackend and from qa-session): listed once,
+     * where it was first set */
+    for (size_t i = 0; i < list->n; i++)
+        if (!strcmp(list->v[i].value, value))
+            return true;
     str_list_push(list, value, in->at);
     return true;
 }
@@ -766,6 +772,9 @@ bool parse_ports(struct key_input *in, const struct key_def *d)
         add_error(in->L, in->at, "'-forward = %s' drops nothing: no earlier entry matches", in->value);
         return false;
     }
+    /* where the list was last added to, for messages about it */
+    if (!in->remove)
+        in->p->at[K_NET_FORWARD] = *in->at;
     return true;
 }
 

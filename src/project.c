@@ -328,18 +328,35 @@ static enum project_kind marker_at(const struct project_fs *fs, const char *dir,
     return PROJECT_CWD;
 }
 
-void project_find(struct project *out, const char *cwd, const char *home, uid_t uid,
-                  const struct project_fs *fs)
+void project_find(struct project *out, const char *cwd, const char *home,
+                  const char *(*account_home)(void), uid_t uid, const struct project_fs *fs)
 {
     *out = (struct project){ 0 };
     autofree char *dir = xstrdup(cwd);
+    /* A $HOME that is not the account's own (debhelper's
+     * debian/.debhelper/generated/_source/home, a test's scratch home) is
+     * a directory of the build: the work tree holding it is still the
+     * project. Asked only when a work tree holds $HOME (reading
+     * /etc/passwd is work no other start pays); where the account's home
+     * is unknown, $HOME is taken as it. */
+    const char *real_home = NULL;
+    bool looked = false;
     for (;;) {
-        /* / and $HOME, and any directory holding $HOME (a checkout that
-         * holds a test's home): above them the walk does not go */
-        bool top_of_tree = !strcmp(dir, "/") || (home && within(home, dir));
         bool start = !strcmp(dir, cwd);
         enum project_node git_node = PROJECT_NODE_MISSING;
         enum project_kind kind = marker_at(fs, dir, uid, out, &git_node);
+        /* /, $HOME, and any directory holding $HOME: above them the walk
+         * does not go, unless that $HOME is a build's in this work tree */
+        bool holds_home = home && strcmp(dir, home) && within(home, dir);
+        bool top_of_tree = !strcmp(dir, "/") || (home && !strcmp(dir, home)) || holds_home;
+        if (holds_home && kind != PROJECT_CWD && !start) {
+            if (!looked) {
+                looked = true;
+                real_home = account_home ? account_home() : NULL;
+            }
+            if (real_home && strcmp(real_home, home) && !within(real_home, dir))
+                top_of_tree = false;
+        }
         if (kind != PROJECT_CWD && top_of_tree && !start) {
             /* A dotfiles repository in $HOME (or a / under git) is no
              * project of every directory below: rw = ${PROJECT} would
@@ -395,6 +412,21 @@ void project_find(struct project *out, const char *cwd, const char *home, uid_t 
     }
     out->kind = PROJECT_CWD;
     out->root = xstrdup(cwd);
+}
+
+const char *project_too_wide_rw(const char *path, const char *home, const char *real_home,
+                                const struct project *project)
+{
+    if (!strcmp(path, "/"))
+        return "the whole host";
+    if (real_home && within(real_home, path))
+        return "your whole home directory";
+    if (!home || !within(home, path))
+        return NULL;
+    bool build_home = real_home && strcmp(home, real_home) && project && project->root &&
+                      project->kind != PROJECT_CWD && strcmp(home, project->root) && strcmp(home, path) &&
+                      within(home, project->root) && within(path, project->root);
+    return build_home ? NULL : "your whole home directory";
 }
 
 void project_free(struct project *p)

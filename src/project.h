@@ -54,11 +54,25 @@ struct project {
 /* Walks up from cwd (canonical, absolute). home is the caller's $HOME
  * (canonical, or NULL): the walk does not take $HOME, a directory that
  * holds it, or / as the project of a directory below them (they would
- * make every project writable), and
- * takes no marker that uid does not own (another user's /tmp/.git, as in
- * git's safe.directory, CVE-2022-24765). */
-void project_find(struct project *out, const char *cwd, const char *home, uid_t uid,
-                  const struct project_fs *fs);
+ * make every project writable). One exception: a work tree holding a
+ * $HOME that is not the account's home (account_home(): from the passwd
+ * database, canonical, or NULL when unknown; asked only then; the
+ * callback may be NULL) and not the account's home either: a package
+ * build's or a test's scratch home. It takes no marker that uid does not
+ * own (another user's /tmp/.git, as in git's safe.directory,
+ * CVE-2022-24765). */
+void project_find(struct project *out, const char *cwd, const char *home,
+                  const char *(*account_home)(void), uid_t uid, const struct project_fs *fs);
+
+/* Whether a writable rule on `path` (canonical) is refused because it
+ * would make the whole host or a whole home writable: "/" (returns
+ * "the whole host"), a directory holding real_home, or one holding
+ * $HOME, except where $HOME is not the account's home and lies strictly
+ * inside the work tree `project` (not PROJECT_CWD) that holds path: that
+ * home belongs to the build in the tree (rw on that $HOME itself is still
+ * refused). NULL when it may be writable. */
+const char *project_too_wide_rw(const char *path, const char *home, const char *real_home,
+                                const struct project *project);
 void project_free(struct project *p);
 
 /* "git work tree: /x/.git" and the like, for -v. Static storage: no. */

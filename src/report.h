@@ -47,6 +47,13 @@ struct env_diff;
  * die_hook (the supervisor's) and an atexit handler. */
 struct run_record *report_open(const char *path);
 
+/* Once the profile is known, before the sandbox starts: decides the
+ * --report path again with every place a sandbox of this profile could
+ * have written (output_file_recheck(): a symlink on the way that lies in
+ * one of them now refuses the run, 125). No file open: nothing. */
+struct strv;
+void report_recheck_places(const struct strv *writable);
+
 /* Makes rec the record that record_*() calls go to (NULL: none). */
 void record_set_current(struct run_record *rec);
 struct run_record *record_current(void);

@@ -8,6 +8,7 @@
 #include "report_document.h"
 #include "report_record.h"
 
+#include "cli.h"
 #include "exit.h"
 #include "json_bytes.h"
 #include "log.h"
@@ -25,7 +26,7 @@
 /* The one --report file of this sbx process: a run record (sbx run), or
  * an audit holding one record per run. */
 struct report_file {
-    struct output_file out;     /* out.dir_fd < 0: written (or given up) */
+    struct output_file out;     /* !output_file_usable(): written (or given up) */
     pid_t owner;                /* the supervisor: the only writer of the file */
     ino_t owner_pidns;          /* with owner: see is_owner() */
     bool audit;
@@ -66,7 +67,7 @@ static bool is_owner(void)
  * file behind. The run under way counts as failed in setup. */
 static void report_write_unfinished(void)
 {
-    if (!is_owner() || file->out.dir_fd < 0)
+    if (!is_owner() || !output_file_usable(&file->out))
         return;
     if (file->audit) {
         for (int i = 0; i < 2; i++)
@@ -102,7 +103,9 @@ static void report_file_open(const char *path, bool audit)
     if (file)
         die("--report: a report file is already open (%s)", file->out.path);
     struct output_file out;
-    output_file_open(&out, path, "--report");
+    __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
+    cli_writable_places(&writable);
+    output_file_open(&out, path, "--report", &writable);
     file = xcalloc(1, sizeof *file);
     file->out = out;
     file->owner = getpid();
@@ -113,6 +116,12 @@ static void report_file_open(const char *path, bool audit)
         atexit_done = true;
         atexit(report_atexit);
     }
+}
+
+void report_recheck_places(const struct strv *writable)
+{
+    if (is_owner())
+        output_file_recheck(&file->out, "--report", writable);
 }
 
 static void report_file_free(void)
@@ -194,7 +203,7 @@ static void warn_with_errno_name(int errnum, const char *path)
 static bool report_file_finish(struct json_object *doc)
 {
     bool ok = true;
-    if (file && file->out.dir_fd >= 0) {
+    if (file && output_file_usable(&file->out)) {
         const char *json = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
                                                                    JSON_C_TO_STRING_SPACED |
                                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -205,8 +214,7 @@ static bool report_file_finish(struct json_object *doc)
         if (!ok)
             warn_with_errno_name(e, file->out.path);
         /* written or given up: never again (die_hook, atexit) */
-        close(file->out.dir_fd);
-        file->out.dir_fd = -1;
+        output_file_close(&file->out);
     }
     json_object_put(doc);
     report_file_free();

@@ -9,3 +9,6 @@ EXTRA_DIST += tests/integration/docs-man.sh \
 	tests/integration/docs-agents.sh \
 	tests/integration/docs-completion.sh \
 	tests/integration/docs-hacking.sh docs/hacking.md
+# The man pages' examples, run as written (issue 29).
+TESTS += tests/integration/docs-examples.sh
+EXTRA_DIST += tests/integration/docs-examples.sh

@@ -16,7 +16,8 @@ run_integration_tests = \
 	tests/integration/run-project.sh \
 	tests/integration/run-landlock.sh \
 	tests/integration/run-hostname.sh \
-	tests/integration/run-foreign-owner.sh
+	tests/integration/run-foreign-owner.sh \
+	tests/integration/run-allow.sh
 TESTS += $(run_integration_tests)
 EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
 check_PROGRAMS += tests/unit/run-test

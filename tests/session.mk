@@ -33,3 +33,6 @@ check_PROGRAMS += tests/unit/egress-test
 tests_unit_egress_test_SOURCES = tests/unit/egress-test.c
 tests_unit_egress_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/egress-test
+# A fresh account: the session profiles create the caches they list (issue 29).
+TESTS += tests/integration/session-fresh-account.sh
+EXTRA_DIST += tests/integration/session-fresh-account.sh

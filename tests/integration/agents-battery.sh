@@ -1,7 +1,8 @@
 #!/bin/sh
 # The agents' sandboxes, side by side (issue 19): tests/helpers/agent-battery
 # runs under each real tool (Codex CLI in its three modes, Claude Code's
-# sandbox-runtime with its defaults) and under the sbx profile that
+# sandbox-runtime with the settings Claude Code gives it by default) and
+# under the sbx profile that
 # reproduces it; the two outputs must agree on every row, except the rows
 # the profile's header lists as known differences ("# differs: KEY: why",
 # "# differs as root: KEY: why" for a root caller only). A listed row that
@@ -59,17 +60,34 @@ for w in $wanted; do
     is "$(installed_version "${w%@*}")" "${w##*@}" "${w%@*} ${w##*@}, the version the profiles were checked against, is installed"
 done
 
-# --- the place: not under /tmp, which Codex's workspace-write makes writable ---
-base=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/integration/agents-battery.XXXXXX")
+# --- the place: not under /tmp, which Codex's workspace-write makes writable,
+# where Codex refuses to put its helpers ("Refusing to create helper
+# binaries under temporary dir"), and where sbx's codex-workspace-write
+# shows a tmpfs: a build tree under /tmp has the battery copied out of it.
+make_visible_tmpdir agents-battery
+base=$tmpdir
 trap 'rm -rf "$base"' EXIT
 chmod 755 "$base"
-mkdir -p "$base/work/.git" "$base/home/.ssh" "$base/codex-home"
+mkdir -p "$base/work/.git" "$base/home/.ssh" "$base/codex-home" "$base/bin"
+cp "$battery" "$base/bin/agent-battery" || exit 1
+battery=$base/bin/agent-battery
 echo "not a key" >"$base/home/.ssh/id_battery"
 export HOME="$base/home" CODEX_HOME="$base/codex-home"
 # a file in the caller's /tmp, which a sandbox that shares it shows
 SBX_BATTERY_TMP_MARKER=$(mktemp /tmp/agents-battery.XXXXXX) || exit 1
 export SBX_BATTERY_TMP_MARKER
 trap 'rm -rf "$base" "$SBX_BATTERY_TMP_MARKER"' EXIT
+# What Claude Code gives srt when sandboxing is on and nothing is set (its
+# documentation: the working directory writable, no domain allowed until
+# the user approves one): profiles/claude-code.ini reproduces that, not
+# srt without settings, where nothing is writable.
+printf '{"network":{"allowedDomains":[],"deniedDomains":[]},"filesystem":{"denyRead":[],"allowWrite":["."],"denyWrite":[]}}\n' \
+    >"$base/claude-code-settings.json"
+# Claude Code makes its TMPDIR, /tmp/claude, which srt then makes writable
+# ("write $TMPDIR: ok"); removed at the end if this test made it.
+made_claude_tmp=
+mkdir /tmp/claude 2>/dev/null && made_claude_tmp=/tmp/claude
+trap 'rm -rf "$base" "$SBX_BATTERY_TMP_MARKER"; [ -z "$made_claude_tmp" ] || rm -rf "$made_claude_tmp"' EXIT
 cd "$base/work" || exit 1
 
 # real_run PROFILE: the battery under the tool the profile reproduces
@@ -80,7 +98,7 @@ real_run() {
         codex-workspace-write-network)
             timeout 120 "$codex" sandbox -c 'sandbox_mode="workspace-write"' \
                 -c 'sandbox_workspace_write.network_access=true' -- "$battery" ;;
-        claude-code) timeout 120 "$srt" "$battery" ;;
+        claude-code) timeout 120 "$srt" --settings "$base/claude-code-settings.json" "$battery" ;;
     esac
 }
 keys() { sed 's/: .*//' "$1"; }

@@ -6,11 +6,15 @@
 # the shipped profiles make writable are those of a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 54
+plan 58
 
 make_visible_tmpdir escape-persist
 HOMEDIR=$tmpdir/home proj=$tmpdir/proj data=$tmpdir/data
 mkdir -p "$HOMEDIR/.cache" "$HOMEDIR/.config" "$proj" "$data"
+# $proj is a work tree of its own: else the build tree (a checkout that
+# holds this scratch $HOME, which is not the account's home) would be the
+# project, and the fake home writable with it.
+git init -q "$proj" || exit 1
 cd "$proj" || exit 1
 home_run() { run_cmd env HOME="$HOMEDIR" "$SBX" run "$@"; }
 # The shipped profiles make ~/.cache and ~/.config private write layers
@@ -150,5 +154,17 @@ like "$(cat "$tmpdir/e")" "the whole host" "naming the whole host"
     "echo x >'$proj/w2' && echo proj-ok; touch '$HOMEDIR/w2' 2>&1") >"$tmpdir/o" 2>&1; st=$?
 like "$(cat "$tmpdir/o")" "proj-ok" "with --chdir to the project, \${CWD} is the project: it runs and is writable"
 like "$(cat "$tmpdir/o")" "Read-only file system" "and ~ is not"
+# A package build: debhelper sets HOME inside the work tree
+# (debian/.debhelper/generated/_source/home). That $HOME is not the
+# account's home, so the work tree holding it is still the project.
+pkg=$tmpdir/pkg bhome=$tmpdir/pkg/debian/.debhelper/generated/_source/home
+mkdir -p "$pkg/tests" "$bhome" && git init -q "$pkg"
+(cd "$pkg/tests" && env HOME="$bhome" "$SBX" run -p qa -- sh -c \
+    "echo x >'$pkg/built' && echo pkg-ok; touch '$tmpdir/w3' 2>&1; true") >"$tmpdir/o" 2>&1; st=$?
+is "$st" 0 "a work tree holding a build's \$HOME (debhelper's) is no reason to refuse"
+like "$(cat "$tmpdir/o")" "pkg-ok" "the work tree is the project: writable from its tests/ directory"
+like "$(cat "$tmpdir/o")" "Read-only file system" "and what holds it is not"
+(cd "$bhome" && env HOME="$bhome" "$SBX" run -p qa -- true) >"$tmpdir/o" 2>"$tmpdir/e"; st=$?
+is "$st" 125 "started in that \$HOME itself, qa still refuses"
 
 done_testing

@@ -101,12 +101,14 @@ make_tmpdir() {
 # directory. They put a tmpfs on /tmp and /var/tmp, so a fixture there (a
 # checkout under /tmp, mktemp's default) is simply absent inside, and a
 # check that a planted secret is unreadable would pass without testing
-# anything. The build tree first, else $HOME; each candidate is proven
-# visible by a sandbox before it is used. None is: the test's remaining
-# planned tests are skipped, saying why.
+# anything. The build tree first, else $HOME, else the account's own home
+# (a package build under /var/tmp whose $HOME debhelper put in the tree);
+# each candidate is proven visible by a sandbox before it is used. None
+# is: the test's remaining planned tests are skipped, saying why.
 make_visible_tmpdir() {
     tmpdir=
-    for _base in "$PWD" "${HOME:-}"; do
+    _account_home=$(getent passwd "$(id -u)" 2>/dev/null | cut -d: -f6)
+    for _base in "$PWD" "${HOME:-}" "$_account_home"; do
         case $_base in "" | / | /tmp | /tmp/* | /var/tmp | /var/tmp/*) continue ;; esac
         _d=$(mktemp -d "$_base/$1.XXXXXX" 2>/dev/null) || continue
         mkdir "$_d/cwd" && : >"$_d/visible"
@@ -118,7 +120,7 @@ make_visible_tmpdir() {
         fi
         rm -rf "$_d"
     done
-    _why="no scratch directory a sandbox can see: $PWD and \$HOME (${HOME:-unset}) are under /tmp or /var/tmp (the shipped profiles replace both with a tmpfs) or not writable; build the tree elsewhere"
+    _why="no scratch directory a sandbox can see: $PWD, \$HOME (${HOME:-unset}) and your home (${_account_home:-none}) are under /tmp or /var/tmp (the shipped profiles replace both with a tmpfs) or not writable; build the tree elsewhere"
     _left=$(( ${tap_planned:-1} - tap_n ))
     [ "$_left" -gt 0 ] || _left=1
     while [ "$_left" -gt 0 ]; do skip "$_why"; _left=$((_left - 1)); done

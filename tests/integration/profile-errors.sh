@@ -125,4 +125,19 @@ run_sbx profile show "$tmpdir/indent.ini"
 is "$status" 0 "indented keys: accepted"
 like "$out" "nproc = 100" "indented keys: each key is read"
 
+# --- profile check: every error of every kind at once, and what run refuses ----
+# (issue 29: it reported parse errors, then contradictions, then said ok
+# while run still failed on a missing rw path)
+printf '[profile]\ninclude = default\n[network]\noutbound = yes\nallow = x.example\n[limits]\nnofile = banana\n[filesystem]\nrw = %s/missing-dir\n' "$tmpdir" >"$tmpdir/multi.ini"
+run_sbx profile check "$tmpdir/multi.ini"
+is "$status" 125 "profile check of a profile with three kinds of error: exit 125"
+like "$err" "multi.ini:7: nofile: 'banana' is not valid" "the parse error"
+like "$err" "multi.ini:5: allow = x.example contradicts outbound = yes" "the contradiction, in the same run"
+like "$err" "multi.ini:9: rw path $tmpdir/missing-dir does not exist" "and the missing rw path"
+printf '[profile]\ninclude = default\n[filesystem]\nrw = %s/missing-dir\n' "$tmpdir" >"$tmpdir/miss.ini"
+run_sbx profile check "$tmpdir/miss.ini"
+check_err=$err
+run_sbx run -p "$tmpdir/miss.ini" -- true
+is "$status" 125 "run refuses the missing rw path"
+like "$check_err" "$(printf '%s' "$err" | sed 's/^sbx: //')" "and profile check says the same"
 done_testing

@@ -50,6 +50,11 @@ static void record(struct ledger *l, struct ledger_denial d)
     ledger_record_call(l, &d);
 }
 
+static const char *fake_test_name(const struct ledger_caller *who)
+{
+    return who->tid == 13 ? "tests::test_bind_to_loopback_and_more" : NULL;
+}
+
 /* Each denial says which thread made it: libtest runs each test in a
  * thread named after it, all in one process. */
 static void test_threads(void)
@@ -64,6 +69,13 @@ static void test_threads(void)
     is_str(s, "sbx: 3 operations denied: bind(AF_INET 127.0.0.1:0) x3 -> EPERM [pid 12 \"test_bind\"]"
               " by test_bind (tid 13), test_other (tid 14)\n",
            "two threads of one process: both named, with their tids");
+    free(s);
+    /* the audit's hook names the whole test where comm is cut to 15 bytes */
+    ledger_thread_test_hook = fake_test_name;
+    s = summary(l, 1);
+    like_str(s, "by test_bind (tid 13, test \"tests::test_bind_to_loopback_and_more\"), test_other (tid 14)",
+             "with the audit's hook, a thread's line names its whole test");
+    ledger_thread_test_hook = NULL;
     free(s);
     size_t cur = 0;
     struct ledger_entry e;
@@ -194,7 +206,7 @@ static void test_families(void)
 
 int main(void)
 {
-    plan(42);
+    plan(43);
 
     struct ledger *l = new_ledger();
     is_int(ledger_total(l), 0, "a new ledger is empty");

@@ -89,7 +89,7 @@ static const struct project_fs fake_fs = {
 static void find(struct project *p, const struct fake_node *table, const char *cwd, const char *home)
 {
     nodes = table;
-    project_find(p, cwd, home, ME, &fake_fs);
+    project_find(p, cwd, home, NULL, ME, &fake_fs);
 }
 
 static void test_git(void)
@@ -278,6 +278,50 @@ static void test_attacks(void)
     project_free(&p);
 }
 
+/* A package build's $HOME (debhelper: debian/.debhelper/generated/_source/home)
+ * or a test's scratch home inside the work tree, the account's home elsewhere. */
+static const char *account;
+static const char *fake_account_home(void)
+{
+    return account;
+}
+
+static void test_build_home(void)
+{
+    const struct fake_node t[] = {
+        D("/"), D("/home"), D("/home/u"), D("/b"), D("/b/sbx"), GITDIR("/b/sbx/.git"),
+        D("/b/sbx/tests"), D("/b/sbx/debian"), D("/b/sbx/debian/home"), {0},
+    };
+    struct project p;
+    nodes = t;
+    account = "/home/u";
+    project_find(&p, "/b/sbx/tests", "/b/sbx/debian/home", fake_account_home, ME, &fake_fs);
+    is_str(p.root, "/b/sbx", "a work tree holding a build's $HOME (not the account's) is the project");
+    is_str(project_too_wide_rw("/b/sbx", "/b/sbx/debian/home", "/home/u", &p), NULL,
+           "and rw on it is not refused for that home");
+    is_str(project_too_wide_rw("/b", "/b/sbx/debian/home", "/home/u", &p), "your whole home directory",
+           "rw on a directory above the work tree still is");
+    is_str(project_too_wide_rw("/b/sbx/debian/home", "/b/sbx/debian/home", "/home/u", &p),
+           "your whole home directory", "and rw on that $HOME itself");
+    is_str(project_too_wide_rw("/b/sbx", "/b/sbx/debian/home", NULL, &p), "your whole home directory",
+           "with no passwd home, $HOME counts as the account's");
+    is_str(project_too_wide_rw("/b/sbx", "/b/sbx/debian/home", "/b/sbx/debian/home", &p),
+           "your whole home directory", "nor when $HOME is the account's home");
+    is_str(project_too_wide_rw("/", NULL, NULL, &p), "the whole host", "/ is the whole host");
+    is_str(project_too_wide_rw("/home", "/b/sbx/debian/home", "/home/u", &p),
+           "your whole home directory", "a directory holding the account's home is refused");
+    project_free(&p);
+    account = "/b/sbx/debian/home";
+    project_find(&p, "/b/sbx/tests", "/b/sbx/debian/home", fake_account_home, ME, &fake_fs);
+    is_int(p.kind, PROJECT_CWD, "the account's own home inside a work tree: the tree is not taken");
+    like_str(p.not_taken ? p.not_taken : "", "your home directory, which it holds", "saying why");
+    project_free(&p);
+    account = NULL;
+    project_find(&p, "/b/sbx/tests", "/b/sbx/debian/home", fake_account_home, ME, &fake_fs);
+    is_int(p.kind, PROJECT_CWD, "no passwd entry: $HOME is the account's, the tree is not taken");
+    project_free(&p);
+}
+
 static void test_boundaries(void)
 {
     const struct fake_node t[] = {
@@ -325,5 +369,6 @@ int main(void)
     test_worktree_submodule();
     test_attacks();
     test_boundaries();
+    test_build_home();
     return done_testing();
 }

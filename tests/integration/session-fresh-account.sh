@@ -1,0 +1,82 @@
+#!/bin/sh
+# A fresh account (issue 29): none of the caches the session profiles make
+# writable exist yet, and `rw? = ${HOME}/.npm` is skipped when missing, so
+# the first `npm install` inside failed with ENOENT and sbx said nothing.
+# The profiles now list them in `create`: sbx makes them, the caller's own.
+# As root the account is a real one (useradd -m, removed at exit); as any
+# other user a fresh $HOME of its own. Both drive an offline npm install
+# of a local tarball and an offline cargo build without dependencies.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+plan 12
+
+for cmd in npm cargo git; do
+    command -v $cmd >/dev/null 2>&1 || { fail "$cmd is needed (tests/debian-packages)"; exit 1; }
+done
+make_visible_tmpdir fresh-account
+chmod 755 "$tmpdir"
+# sbx and the profiles where the account reaches them (the build tree may
+# be in /root, mode 0700); runs on the host, so /var/tmp will do
+copydir=$(mktemp -d /var/tmp/sbx-fresh.XXXXXX) && chmod 755 "$copydir" &&
+    copy_sbx_for_others "$copydir" || { fail "cannot copy sbx for the account"; exit 1; }
+trap 'rm -rf "$tmpdir" "$copydir"' EXIT
+
+if is_root; then
+    account=sbxfresh$$
+    useradd -m -s /bin/sh "$account" || { fail "useradd -m $account"; exit 1; }
+    trap 'userdel -r "$account" >/dev/null 2>&1; rm -rf "$tmpdir" "$copydir"' EXIT
+    fresh_home=$(getent passwd "$account" | cut -d: -f6)
+    uid=$(id -u "$account")
+    as_account() {
+        setpriv --reuid="$uid" --regid="$(id -g "$account")" --init-groups \
+            env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$fresh_home" USER="$account" \
+            SBX_PROFILE_PATH="$sbx_copy_profiles" "$@"
+    }
+else
+    fresh_home=$tmpdir/home
+    mkdir "$fresh_home"
+    as_account() {
+        env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$fresh_home" \
+            SBX_PROFILE_PATH="$sbx_copy_profiles" "$@"
+    }
+fi
+SBX=$sbx_copy
+
+# The project, in the account's home, with a package to install offline.
+as_account sh -c 'cd ~ && mkdir -p proj/demo && cd proj && git init -q . &&
+    printf "{\"name\":\"sbxdemo\",\"version\":\"1.0.0\"}\n" >demo/package.json &&
+    tar -czf sbxdemo-1.0.0.tgz --transform "s,^demo,package," demo &&
+    printf "{\"name\":\"app\",\"version\":\"1.0.0\"}\n" >package.json &&
+    cargo new -q --vcs none hello' >"$tmpdir/setup.log" 2>&1
+st=$?
+ok $st "a fresh account with a project (npm package, cargo crate)"
+[ $st = 0 ] || sed 's/^/# /' "$tmpdir/setup.log"
+[ ! -e "$fresh_home/.npm" ] && [ ! -e "$fresh_home/.cargo" ] && [ ! -e "$fresh_home/.cache" ]
+ok $? "it has no ~/.npm, ~/.cargo or ~/.cache yet"
+
+# Without the create rule (the profiles before it): npm fails inside.
+printf '[profile]\ninclude = qa-session\n[filesystem]\n-create = ${HOME}/.npm\n' >"$copydir/nocreate.ini"
+chmod 644 "$copydir/nocreate.ini"
+as_account sh -c "cd ~/proj && '$SBX' run -p '$copydir/nocreate.ini' -- npm install --offline --no-audit --no-fund --no-update-notifier ./sbxdemo-1.0.0.tgz" \
+    >"$tmpdir/o" 2>&1
+isnt "$?" 0 "without 'create = \${HOME}/.npm', npm install fails in the fresh account (the test can fail)"
+[ ! -e "$fresh_home/.npm" ]; ok $? "and ~/.npm was not made"
+
+for profile in devbackend-session qa-session; do
+    rm -rf "$fresh_home/.npm" "$fresh_home/.cache" "$fresh_home/.cargo" "$fresh_home/proj/node_modules" \
+        "$fresh_home/proj/package-lock.json"
+    as_account sh -c "cd ~/proj && '$SBX' run -p $profile -- npm install --offline --no-audit --no-fund --no-update-notifier ./sbxdemo-1.0.0.tgz" \
+        >"$tmpdir/o" 2>&1
+    st=$?
+    [ $st = 0 ] && [ -f "$fresh_home/proj/node_modules/sbxdemo/package.json" ]
+    ok $? "$profile: npm install from a local tarball works in the fresh account (exit $st)"
+    [ $st = 0 ] || sed 's/^/# /' "$tmpdir/o" | tail -8
+    [ -d "$fresh_home/.npm" ] && [ "$(stat -c %u "$fresh_home/.npm")" = "$(as_account id -u)" ]
+    ok $? "$profile: ~/.npm was made, the account's own"
+    as_account sh -c "cd ~/proj/hello && '$SBX' run -p $profile -- cargo build --offline -q && ./target/debug/hello" \
+        >"$tmpdir/o" 2>&1
+    like "$(cat "$tmpdir/o")" "Hello, world!" "$profile: cargo build --offline works in the fresh account"
+    [ "$(stat -c %a "$fresh_home/.cargo/registry")" = 700 ]
+    ok $? "$profile: ~/.cargo/registry was made, mode 0700"
+done
+
+done_testing
