@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/landlock.h>
@@ -224,10 +225,60 @@ static char *canonical(const char *path)
     return realpath(path, NULL);
 }
 
+/* tmpfs = PATH has no equivalent without a mount namespace: the host's
+ * PATH stays read-only (as every path outside rw), and where PATH is the
+ * temporary directory (/tmp, or the caller's $TMPDIR) the command gets a
+ * directory of its own there instead, empty, mode 0700, writable, named
+ * by TMPDIR, removed when the run ends. Said on every run, not silently. */
+static void tmpfs_instead(struct findings *f, struct landlock_plan *plan, const struct fs_rule *r,
+                          const char *path)
+{
+    char at[512];
+    origin_format(&r->at, at, sizeof at);
+    const char *tmpdir = getenv("TMPDIR");
+    autofree char *caller_tmp = tmpdir && *tmpdir ? canonical(tmpdir) : NULL;
+    bool is_tmp = !strcmp(path, "/tmp") || (caller_tmp && !strcmp(path, caller_tmp));
+    if (!is_tmp || plan->tmpdir) {
+        notice("%s: tmpfs = %s: the Landlock tier has no private directory there: the host's "
+               "%s stays read-only", at, r->path, path);
+        return;
+    }
+    char *dir = xasprintf("%s/sbx-landlock.XXXXXX", path);
+    if (!mkdtemp(dir)) {
+        refuse(f, &r->at, "tmpfs = %s: the Landlock tier gives the command a directory of its "
+               "own there instead, and creating %s failed: %s", r->path, dir, strerror(errno));
+        free(dir);
+        return;
+    }
+    plan->tmpdir = dir;
+    add_rule(plan, dir, plan->handled_fs, true);
+    notice("%s: tmpfs = %s: the Landlock tier has no private %s: the host's stays read-only, "
+           "and the command's TMPDIR is %s, a directory of this run's (mode 0700; the caller's "
+           "other processes can reach it), removed at the end", at, r->path, path, dir);
+}
+
 struct rw_dir {
     char *path;            /* canonical */
     const struct fs_rule *rule;
 };
+
+/* Whether path, or the directory it would be made in, is on a read-only
+ * mount: the kernel's flag, not a guess; nothing in the Landlock tier can
+ * remount it. */
+static bool already_read_only(const char *path)
+{
+    struct statvfs sv;
+    if (statvfs(path, &sv) == 0)
+        return sv.f_flag & ST_RDONLY;
+    if (errno != ENOENT)
+        return false;
+    autofree char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return false;
+    *slash = '\0';
+    return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
 
 /* The protected paths (protect.h) that a writable rule holds: the
  * namespace tier binds them read-only there; Landlock cannot take write
@@ -270,6 +321,12 @@ static void check_protected(struct findings *f, const struct profile *p, const c
         }
     }
     for (size_t c = 0; c < candidates.n; c++) {
+        /* What an outer sandbox already keeps read-only (Codex's P/.git,
+         * an outer sbx's protected paths) needs nothing of Landlock. */
+        if (already_read_only(candidates.v[c])) {
+            verbose("protect: %s is on a read-only mount here already", candidates.v[c]);
+            continue;
+        }
         for (size_t r = 0; r < nrw; r++) {
             if (!mount_path_within(candidates.v[c], rw[r].path))
                 continue;
@@ -328,10 +385,7 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
         bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
         switch (r->kind) {
         case FS_TMPFS:
-            refuse(f, &r->at, "tmpfs = %s: an empty private directory there needs a mount "
-                   "namespace; making the host's %s writable instead would share it with the "
-                   "host, so sbx does neither: remove the rule (%s stays the host's, "
-                   "read-only) or make it writable with rw = %s", r->path, path, path, path);
+            tmpfs_instead(f, plan, r, path);
             break;
         case FS_HIDE:
             /* Landlock can refuse access, not make a path vanish: the
@@ -401,8 +455,12 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
         for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
             if (access(nodes[i], F_OK) == 0)
                 add_rule(plan, nodes[i], FS_DEVICE, false);
+        /* Not the host's /dev/pts: its other terminals are the caller's
+         * other sessions (a password typed there could be read). New
+         * ptys come through /dev/ptmx and TIOCGPTPEER; the command's own
+         * terminal is open already, and /dev/tty names it. */
         if (access("/dev/pts", F_OK) == 0)
-            add_rule(plan, "/dev/pts", FS_DEVICE, true);
+            add_rule(plan, "/dev/pts", LANDLOCK_ACCESS_FS_READ_DIR, true);
         add_rule(plan, "/dev", LANDLOCK_ACCESS_FS_READ_DIR, true);
     }
     if (p->root != ROOT_TMPFS)
@@ -435,6 +493,14 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
                "host's network", net_mode_name(p->net_mode), plan->abi);
         return;
     }
+    if (p->allow.n)
+        refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy serves a network "
+               "namespace of the sandbox's own, with no route out; the Landlock tier shares the "
+               "host's network, where nothing would keep a command from going around the proxy",
+               p->allow.v[0].value);
+    /* Landlock refuses the command every TCP bind and connect itself;
+     * the supervisor, which Landlock does not restrict, makes the loopback
+     * ones for it (plan.c, ledger.c). */
     plan->handled_net = SBX_LANDLOCK_ACCESS_NET_BIND_TCP | SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP;
     if (p->net_mode == NET_LOOPBACK && p->nforward) {
         plan->connect_ports = xcalloc(p->nforward, sizeof *plan->connect_ports);
@@ -444,11 +510,19 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
     char at[512];
     /* Not refused: the profile asked for less network than the host's,
      * and TCP is most of it; what is left open is said on every run. */
-    warn("%s: mode = %s: no network namespace here, so no private loopback: the "
-         "command shares the host's network; Landlock refuses every TCP bind and every TCP "
-         "connect%s; UDP, ICMP and unix sockets are not restricted",
-         origin_format(&p->at[K_NET_MODE], at, sizeof at), net_mode_name(p->net_mode),
-         plan->nports ? " but to the forward ports" : "");
+    if (p->net_mode == NET_LOOPBACK)
+        warn("%s: mode = loopback: no network namespace here, so the loopback is the host's "
+             "(or the container's): bind and connect on 127.0.0.1 and ::1 work, and reach every "
+             "service listening there, the host's own included; every other inet bind, connect "
+             "and listen is refused and counted; MPTCP, SCTP and raw sockets are refused; UDP "
+             "sendto and ICMP to other addresses are not restricted",
+             origin_format(&p->at[K_NET_MODE], at, sizeof at));
+    else
+        warn("%s: mode = %s: no network namespace here: every inet bind, connect and listen "
+             "is refused and counted%s; MPTCP, SCTP and raw sockets are refused; UDP sendto and "
+             "ICMP are not restricted",
+             origin_format(&p->at[K_NET_MODE], at, sizeof at), net_mode_name(p->net_mode),
+             plan->nports ? " (TCP connect to the forward ports aside)" : "");
 }
 
 static void check_identity(struct findings *f, const struct profile *p)
@@ -533,8 +607,38 @@ void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, 
     verbose_step("%zu path rules, %zu TCP connect ports", plan->nrules, plan->nports);
 }
 
+void landlock_set_env(const struct landlock_plan *plan, struct strv *env)
+{
+    if (!plan->tmpdir)
+        return;
+    size_t w = 0;
+    for (size_t i = 0; i < env->n; i++) {
+        if (!strncmp(env->v[i], "TMPDIR=", 7))
+            free(env->v[i]);
+        else
+            env->v[w++] = env->v[i];
+    }
+    env->n = w;
+    strv_push(env, xasprintf("TMPDIR=%s", plan->tmpdir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
 void landlock_plan_free(struct landlock_plan *plan)
 {
+    /* the run's TMPDIR: every process of the command is gone by now (init
+     * was a subreaper that killed them); no symlink followed, no other
+     * file system entered */
+    if (plan->tmpdir)
+        nftw(plan->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+    free(plan->tmpdir);
     for (size_t i = 0; i < plan->nrules; i++)
         free(plan->rules[i].path);
     free(plan->rules);

@@ -13,6 +13,7 @@
 #define SBX_LANDLOCK_H
 
 #include "profile.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,6 +36,7 @@ struct landlock_plan {
     size_t nrules, caprules;
     uint16_t *connect_ports;  /* TCP connect allowed to these ([network] forward) */
     size_t nports;
+    char *tmpdir;             /* tmpfs = /tmp instead: this run's TMPDIR, or NULL */
 };
 
 /* The kernel's Landlock ABI version, or -1 with errno (ENOSYS: not built
@@ -46,7 +48,12 @@ int landlock_abi_version(void);
  * refusal ("FILE:LINE: rule: why") and exits 125 when there is one;
  * prints what the tier gives instead of namespaces; fills plan. */
 void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home);
+/* Frees plan, and removes the run's TMPDIR (the supervisor, at the end). */
 void landlock_plan_free(struct landlock_plan *plan);
+
+/* TMPDIR of the command's environment: the run's own directory, where
+ * tmpfs = /tmp was planned as one. */
+void landlock_set_env(const struct landlock_plan *plan, struct strv *env);
 
 /* In the command's process (a vfork() child: allocates nothing), with
  * no_new_privs set: builds the ruleset and restricts the process. Dies

@@ -2,6 +2,7 @@
 
 #include "ledger.h"
 
+#include "landlock_net.h"
 #include "log.h"
 #include "seccomp.h"
 #include "util.h"
@@ -39,6 +40,7 @@ struct ledger_rule {
     uint64_t families;  /* 0: every family */
     int errnum;
     bool no_route;      /* deny_rule.no_route: loopback and AF_UNSPEC pass */
+    bool loopback_only; /* deny_rule.loopback_only: landlock_net.h makes those */
 };
 
 struct ledger_row {
@@ -113,6 +115,7 @@ struct ledger *ledger_new(const struct profile *p)
         l->rules[i].families = p->deny[i].families;
         l->rules[i].errnum = p->deny[i].errnum;
         l->rules[i].no_route = p->deny[i].no_route;
+        l->rules[i].loopback_only = p->deny[i].loopback_only;
     }
     l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
     l->rows = xcalloc(l->caprows, sizeof *l->rows);
@@ -654,15 +657,35 @@ int ledger_format_sockaddr(const void *rawp, size_t len, char *out, size_t outle
     return family;
 }
 
-static int read_sockaddr(pid_t pid, uint64_t addr, uint64_t len, char *out, size_t outlen)
+/* What was read, kept where a call is made from it (landlock_net.h):
+ * read once, never again. */
+struct raw_address {
+    unsigned char bytes[sizeof(struct sockaddr_storage)];
+    size_t len;
+    bool whole;        /* the length asked for fitted, and was read */
+};
+
+static int read_sockaddr_raw(pid_t pid, uint64_t addr, uint64_t len, char *out, size_t outlen,
+                             struct raw_address *raw)
 {
-    unsigned char raw[sizeof(struct sockaddr_storage)];
-    size_t n = len > sizeof raw ? sizeof raw : (size_t)len;
-    if (!read_target(pid, addr, raw, n)) {
+    struct raw_address scratch;
+    if (!raw)
+        raw = &scratch;
+    size_t n = len > sizeof raw->bytes ? sizeof raw->bytes : (size_t)len;
+    raw->len = 0;
+    raw->whole = false;
+    if (!read_target(pid, addr, raw->bytes, n)) {
         out[0] = '\0';
         return -1;
     }
-    return ledger_format_sockaddr(raw, n, out, outlen);
+    raw->len = n;
+    raw->whole = n == len;
+    return ledger_format_sockaddr(raw->bytes, n, out, outlen);
+}
+
+static int read_sockaddr(pid_t pid, uint64_t addr, uint64_t len, char *out, size_t outlen)
+{
+    return read_sockaddr_raw(pid, addr, len, out, outlen, NULL);
 }
 
 /* msg_name of a struct msghdr (or the i386 layout, two 32-bit words). */
@@ -917,13 +940,16 @@ struct call_families {
     int fd_family;     /* the socket's domain; -1 unknown */
     int addr_family;   /* the address's family; -1 none or unreadable */
     int dup_fd;        /* our duplicate of the socket, closed after the answer */
+    struct raw_address raw; /* bind, connect: the address as read */
 };
 
 /* pid: the calling thread (its memory and fd table); tgid: its process. */
 static void inspect_call(const struct ledger *l, pid_t pid, pid_t tgid, const struct decoded_call *c,
                          struct call_families *f, char *addr, size_t addrlen)
 {
-    *f = (struct call_families){ .fd_family = -1, .addr_family = -1, .dup_fd = -1 };
+    f->fd_family = f->addr_family = f->dup_fd = -1;
+    f->raw.len = 0;
+    f->raw.whole = false;
     addr[0] = '\0';
     if (!c->args_readable || !seccomp_syscall_has_family(c->name))
         return;
@@ -932,7 +958,7 @@ static void inspect_call(const struct ledger *l, pid_t pid, pid_t tgid, const st
         return;
     }
     if (strcmp(c->name, "bind") == 0 || strcmp(c->name, "connect") == 0)
-        f->addr_family = read_sockaddr(pid, c->args[1], c->args[2], addr, addrlen);
+        f->addr_family = read_sockaddr_raw(pid, c->args[1], c->args[2], addr, addrlen, &f->raw);
     else if (strcmp(c->name, "sendto") == 0)
         f->addr_family = read_sockaddr(pid, c->args[4], c->args[5], addr, addrlen);
     else if (strcmp(c->name, "sendmsg") == 0 || strcmp(c->name, "sendmmsg") == 0)
@@ -1017,6 +1043,18 @@ static bool respond(struct ledger *l, int notify_fd, uint64_t id, int errnum)
     return rc == 0;
 }
 
+/* The answer to a call the supervisor made itself: its result, never a
+ * continue (the kernel must not make it again from the command's memory). */
+static bool respond_made(struct ledger *l, int notify_fd, uint64_t id, int err)
+{
+    memset(l->resp, 0, sizeof *l->resp);
+    l->resp->id = id;
+    l->resp->error = err ? -err : 0;
+    l->resp->val = 0;
+    int rc = seccomp_notify_respond(notify_fd, l->resp);
+    return rc == 0;
+}
+
 bool ledger_handle(struct ledger *l, int notify_fd)
 {
     /* RECV blocks when nothing is pending: only go there when poll says
@@ -1071,7 +1109,18 @@ bool ledger_handle(struct ledger *l, int notify_fd)
      * waiting in it: its pid (and memory) could otherwise be another
      * process's by now. */
     if (seccomp_notify_id_valid(notify_fd, req->id) >= 0) {
-        bool answered = respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
+        /* The Landlock tier: a loopback call is made here, on our
+         * duplicate of the socket, from the address read above */
+        int made_err = 0;
+        bool made = rule && rule->loopback_only && families.dup_fd >= 0 &&
+                    (strcmp(call.name, "listen") == 0 || families.raw.whole) &&
+                    landlock_net_make_call(call.name, families.dup_fd, families.fd_family,
+                                           families.raw.bytes, families.raw.len,
+                                           (int)call.args[1], &made_err);
+        bool answered = made ? respond_made(l, notify_fd, req->id, made_err)
+                             : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
+        if (made)
+            rule = NULL; /* counted as let through, not as a denial */
         /* Counted once answered: a call whose caller was killed before
          * the answer never returned the error. */
         pthread_mutex_lock(&l->lock);

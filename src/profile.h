@@ -106,6 +106,9 @@ struct deny_rule {
     /* Made by sbx for [network] allow, never read from a profile: connect()
      * to an address other than loopback fails with no route (plan.c) */
     bool no_route;
+    /* Made by sbx for the Landlock tier (plan.c): the supervisor makes the
+     * call itself where its address is loopback (ledger.c) */
+    bool loopback_only;
 };
 
 /* Keys, used to index origins; one row each in the key table

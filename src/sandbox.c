@@ -211,10 +211,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     fflush(stdout);
     fflush(stderr);
     record_step("create namespaces (clone)");
-    /* fallback = landlock: the Landlock tier where the user namespace is
-     * refused (tier.h); otherwise the namespaces or exit 125, as always. */
-    pid_t init_pid = p->fallback == FALLBACK_LANDLOCK ? tier_clone(&plan, res)
-                                                      : ns_clone(plan.clone_flags);
+    /* the tier the plan was made for (tier.h): the namespaces or exit
+     * 125, or the Landlock tier that fallback = landlock chose */
+    pid_t init_pid = tier_spawn(&plan, res);
     if (init_pid == 0) {
         close(channel[0]);
         init_main(&plan);

@@ -5,7 +5,6 @@
 #include "caps.h"
 #include "landlock.h"
 #include "log.h"
-#include "mount-plan.h"
 #include "ns.h"
 #include "report.h"
 #include "util.h"
@@ -66,27 +65,34 @@ static pid_t clone_raw(int flags)
     return (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
 }
 
-/* clone() failed for the plan's flags: was it the user namespace? A
- * child in a user namespace alone tells (it exits at once): when it can
- * be had, another namespace was refused, which the Landlock tier is not
- * for. */
-static bool user_namespace_refused(void)
+/* The one-child probe: a child in a user namespace alone (it exits at
+ * once). 0 when it could be had, else the errno of the refusal. */
+static int user_namespace_refusal(void)
 {
     pid_t child = clone_raw(CLONE_NEWUSER);
     if (child < 0)
-        return true;
+        return errno ? errno : EPERM;
     if (child == 0)
         _exit(0);
     int status;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR)
         ;
-    return false;
+    return 0;
 }
 
-static void become_landlock(struct sandbox_plan *plan, struct sandbox_result *res,
-                            const char *why)
+enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *why, size_t len)
 {
-    const struct profile *p = plan->profile;
+    why[0] = '\0';
+    if (p->fallback != FALLBACK_LANDLOCK || !(ns_clone_flags(p) & CLONE_NEWUSER))
+        return TIER_NAMESPACES;
+    if (!tier_userns_refused_before_clone(outer_uid, why, len)) {
+        int e = user_namespace_refusal();
+        if (!e)
+            return TIER_NAMESPACES;
+        char cause[640];
+        snprintf(why, len, "clone CLONE_NEWUSER: %s: %s", strerror(e),
+                 ns_explain_failure(e, CLONE_NEWUSER, cause, sizeof cause));
+    }
     char at[512];
     log_prefix = "sbx[landlock]: ";
     record_step("landlock tier");
@@ -94,44 +100,16 @@ static void become_landlock(struct sandbox_plan *plan, struct sandbox_result *re
     warn("user namespaces are refused here (%s); %s asks for fallback = landlock: the "
          "command runs in the Landlock tier, not in namespaces",
          why, origin_format(&p->at[K_SANDBOX_FALLBACK], at, sizeof at));
-    res->tier = TIER_LANDLOCK;
-    snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", why);
-    plan->clone_flags = 0;
-    plan->loopback = false;
-    /* cap_net_raw was planned for a network namespace of the sandbox's
-     * own (caps.c); here the command shares the host's, where it would
-     * be the host's raw sockets. Kept capabilities are refused in this
-     * tier (landlock.c), so nothing else is in the mask. */
-    plan->caps_kept = 0;
-    if (plan->has_mounts) {
-        mount_plan_free(&plan->mounts);
-        plan->has_mounts = false;
-    }
-    landlock_plan_prepare(&plan->landlock, p, plan->home);
-    res->landlock_abi = plan->landlock.abi;
-    plan->tier = TIER_LANDLOCK;
+    return TIER_LANDLOCK;
 }
 
-pid_t tier_clone(struct sandbox_plan *plan, struct sandbox_result *res)
+pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res)
 {
-    char why[768];
-    if (plan->userns_refused[0]) {
-        snprintf(why, sizeof why, "%s", plan->userns_refused);
-    } else {
-        pid_t pid = clone_raw(plan->clone_flags);
-        if (pid >= 0)
-            return pid;
-        int e = errno;
-        if (!(plan->clone_flags & CLONE_NEWUSER) || !user_namespace_refused())
-            return ns_clone(plan->clone_flags); /* fails again, and says why */
-        char cause[640], flags[160];
-        snprintf(why, sizeof why, "clone %s: %s: %s",
-                 ns_flags_text(plan->clone_flags, flags, sizeof flags), strerror(e),
-                 ns_explain_failure(e, plan->clone_flags, cause, sizeof cause));
-    }
-    become_landlock(plan, res, why);
-    fflush(stdout);
-    fflush(stderr);
+    res->tier = plan->tier;
+    if (plan->tier != TIER_LANDLOCK)
+        return ns_clone(plan->clone_flags);
+    snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", plan->userns_refused);
+    res->landlock_abi = plan->landlock.abi;
     pid_t pid = clone_raw(0);
     if (pid < 0)
         die_errno("starting the Landlock tier's init (fork)");
