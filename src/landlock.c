@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,9 +245,24 @@ static void tmpfs_instead(struct findings *f, struct landlock_plan *plan, const 
         return;
     }
     char *dir = xasprintf("%s/sbx-landlock.XXXXXX", path);
-    if (!mkdtemp(dir)) {
+    int e = mkdtemp(dir) ? 0 : errno;
+    if (e == EROFS && caller_tmp && strcmp(caller_tmp, path)) {
+        /* an outer sandbox's read-only /tmp with a TMPDIR of its own: ours
+         * goes there */
+        free(dir);
+        dir = xasprintf("%s/sbx-landlock.XXXXXX", caller_tmp);
+        e = mkdtemp(dir) ? 0 : errno;
+    }
+    if (e == EROFS) {
+        notice("%s: tmpfs = %s: %s is on a read-only mount here (an outer sandbox's) and "
+               "stays so; the command gets no temporary directory of this run's", at, r->path,
+               path);
+        free(dir);
+        return;
+    }
+    if (e) {
         refuse(f, &r->at, "tmpfs = %s: the Landlock tier gives the command a directory of its "
-               "own there instead, and creating %s failed: %s", r->path, dir, strerror(errno));
+               "own there instead, and creating %s failed: %s", r->path, dir, strerror(e));
         free(dir);
         return;
     }
@@ -280,6 +296,14 @@ static bool already_read_only(const char *path)
     return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY);
 }
 
+/* A directory where a file is protected (.git of a plain repository, not
+ * the "gitdir:" file of a worktree): nothing reads it as that file, as in
+ * the namespace tier (mount-plan.c); what it holds is protected apart. */
+static bool dir_for_a_file(const struct stat *st, enum protect_kind kind)
+{
+    return st && S_ISDIR(st->st_mode) && kind == PROTECT_FILE;
+}
+
 /* The protected paths (protect.h) that a writable rule holds: the
  * namespace tier binds them read-only there; Landlock cannot take write
  * access back below a writable directory, so each one that exists (or
@@ -298,7 +322,8 @@ static void check_protected(struct findings *f, const struct profile *p, const c
             unprotected |= !strcmp(p->unprotect.v[u].value, list.v[i].path);
         struct stat st;
         bool exists = lstat(list.v[i].path, &st) == 0;
-        if (unprotected || (!exists && list.v[i].missing == PROTECT_MISSING_IGNORE))
+        if (unprotected || (!exists && list.v[i].missing == PROTECT_MISSING_IGNORE) ||
+            dir_for_a_file(exists ? &st : NULL, list.v[i].kind))
             continue;
         strv_push(&candidates, xstrdup(list.v[i].path));
         strv_push(&whys, xstrdup(list.v[i].why ? list.v[i].why : "the host reads it later"));
@@ -312,7 +337,7 @@ static void check_protected(struct findings *f, const struct profile *p, const c
             for (size_t u = 0; u < p->unprotect.n; u++)
                 unprotected |= !strcmp(p->unprotect.v[u].value, path);
             struct stat st;
-            if (!unprotected && lstat(path, &st) == 0) {
+            if (!unprotected && lstat(path, &st) == 0 && !dir_for_a_file(&st, names[k].kind)) {
                 strv_push(&candidates, path);
                 strv_push(&whys, xstrdup(names[k].why ? names[k].why : "the host reads it later"));
             } else {
@@ -479,6 +504,21 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
     free(x.v);
 }
 
+/* Whether the network namespace we are in has no interface but lo:
+ * counted, not assumed. */
+static bool only_a_loopback_here(void)
+{
+    struct if_nameindex *ifs = if_nameindex();
+    if (!ifs)
+        return false;
+    size_t n = 0;
+    bool lo = false;
+    for (struct if_nameindex *i = ifs; i->if_index; i++, n++)
+        lo |= !strcmp(i->if_name, "lo");
+    if_freenameindex(ifs);
+    return n == 1 && lo;
+}
+
 static void check_network(struct findings *f, struct landlock_plan *plan, const struct profile *p)
 {
     bool own_net = p->ns[NS_NET] && p->net_mode != NET_HOST;
@@ -493,6 +533,22 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
                "host's network", net_mode_name(p->net_mode), plan->abi);
         return;
     }
+    if (only_a_loopback_here()) {
+        /* An outer sandbox's network namespace (an outer sbx): nothing
+         * but lo to reach, so the kernel alone keeps the promise, and no
+         * listener of ours is needed (the kernel allows one per filter
+         * chain, and the outer sbx may hold it). */
+        char at[512];
+        notice("%s: mode = %s: the network namespace sbx runs in has no interface but lo (an "
+               "outer sandbox's): bind and connect on its loopback work, nothing else is "
+               "reachable", origin_format(&p->at[K_NET_MODE], at, sizeof at),
+               net_mode_name(p->net_mode));
+        if (p->allow.n)
+            refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy needs a network "
+                   "namespace of the sandbox's own", p->allow.v[0].value);
+        plan->inet_filter = true;
+        return;
+    }
     if (p->allow.n)
         refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy serves a network "
                "namespace of the sandbox's own, with no route out; the Landlock tier shares the "
@@ -502,6 +558,7 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
      * the supervisor, which Landlock does not restrict, makes the loopback
      * ones for it (plan.c, ledger.c). */
     plan->handled_net = SBX_LANDLOCK_ACCESS_NET_BIND_TCP | SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP;
+    plan->inet_filter = true;
     if (p->net_mode == NET_LOOPBACK && p->nforward) {
         plan->connect_ports = xcalloc(p->nforward, sizeof *plan->connect_ports);
         memcpy(plan->connect_ports, p->forward, p->nforward * sizeof *p->forward);

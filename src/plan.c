@@ -476,7 +476,7 @@ void sandbox_plan_finish(struct sandbox_plan *plan)
     filter_job_finish(plan->compiling);
     free(plan->compiling);
     plan->compiling = NULL;
-    if (plan->tier == TIER_LANDLOCK && plan->landlock.handled_net && plan->seccomp.active)
+    if (plan->tier == TIER_LANDLOCK && plan->landlock.inet_filter && plan->seccomp.active)
         seccomp_inet_filter_build(&plan->seccomp.inet);
     if (plan->seccomp.active)
         verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,

@@ -80,6 +80,39 @@ static int user_namespace_refusal(void)
     return 0;
 }
 
+/* Mounts the kernel does not mind below /proc: on an empty directory
+ * (mnt_already_visible() wants every mount on a child of /proc to sit on
+ * one). */
+static bool on_empty_proc_dir(const char *at)
+{
+    return !strcmp(at, "/proc/sys/fs/binfmt_misc") || !strcmp(at, "/proc/fs/nfsd");
+}
+
+/* Whether a fresh /proc will be refused in a user namespace: something
+ * is mounted over a part of the /proc we see (bubblewrap as root covers
+ * /proc/irq and /proc/bus, Docker masks /proc/kcore, an outer sbx as root
+ * /proc/sys), which the kernel takes as hiding that the new one would
+ * reveal (mount_too_revealing()). Read from mountinfo; the first such
+ * mount into what. */
+static bool proc_overmounted(char *what, size_t len)
+{
+    char *info = read_file_text("/proc/self/mountinfo", 1 << 20, NULL);
+    if (!info)
+        return false;
+    bool found = false;
+    for (char *line = strtok(info, "\n"); line && !found; line = strtok(NULL, "\n")) {
+        char at[512];
+        /* ID PARENT MAJ:MIN ROOT MOUNT-POINT ... */
+        if (sscanf(line, "%*s %*s %*s %*s %511s", at) != 1 || strncmp(at, "/proc/", 6) ||
+            on_empty_proc_dir(at))
+            continue;
+        snprintf(what, len, "%s", at);
+        found = true;
+    }
+    free(info);
+    return found;
+}
+
 enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *why, size_t len)
 {
     why[0] = '\0';
@@ -87,18 +120,26 @@ enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *wh
         return TIER_NAMESPACES;
     if (!tier_userns_refused_before_clone(outer_uid, why, len)) {
         int e = user_namespace_refusal();
-        if (!e)
+        char over[512];
+        if (!e && !(p->proc && p->ns[NS_PID] && p->ns[NS_MOUNT] &&
+                    proc_overmounted(over, sizeof over)))
             return TIER_NAMESPACES;
         char cause[640];
-        snprintf(why, len, "clone CLONE_NEWUSER: %s: %s", strerror(e),
-                 ns_explain_failure(e, CLONE_NEWUSER, cause, sizeof cause));
+        if (e)
+            snprintf(why, len, "clone CLONE_NEWUSER: %s: %s", strerror(e),
+                     ns_explain_failure(e, CLONE_NEWUSER, cause, sizeof cause));
+        else
+            snprintf(why, len, "a fresh /proc: the kernel refuses one in a user namespace where "
+                     "part of this one is overmounted (%s, as bubblewrap does as root, and "
+                     "containers): set proc = no to keep the namespaces", over);
     }
     char at[512];
     log_prefix = "sbx[landlock]: ";
     record_step("landlock tier");
     /* a warning, not a notice: --quiet keeps it */
-    warn("user namespaces are refused here (%s); %s asks for fallback = landlock: the "
-         "command runs in the Landlock tier, not in namespaces",
+    bool proc = !strncmp(why, "a fresh /proc", strlen("a fresh /proc"));
+    warn("%s are refused here (%s); %s asks for fallback = landlock: the command runs in "
+         "the Landlock tier, not in namespaces", proc ? "the namespaces" : "user namespaces",
          why, origin_format(&p->at[K_SANDBOX_FALLBACK], at, sizeof at));
     return TIER_LANDLOCK;
 }
