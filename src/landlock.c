@@ -703,7 +703,7 @@ void landlock_plan_free(struct landlock_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-void landlock_apply(const struct landlock_plan *plan)
+void landlock_apply(const struct landlock_plan *plan, int own_tty)
 {
     struct sbx_landlock_ruleset_attr attr = {
         .handled_access_fs = plan->handled_fs,
@@ -736,6 +736,16 @@ void landlock_apply(const struct landlock_plan *plan)
         if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0)
             die_errno("landlock_add_rule on %s", plan->rules[i].path);
         close(fd);
+    }
+    /* The command's own pty (its /dev/pts/N, opened by init), by its
+     * descriptor: reopened by name it is the only one under /dev/pts */
+    if (own_tty >= 0 && isatty(own_tty)) {
+        struct landlock_path_beneath_attr rule = {
+            .allowed_access = FS_DEVICE & FS_FILE_RIGHTS & plan->handled_fs,
+            .parent_fd = own_tty,
+        };
+        if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0)
+            die_errno("landlock_add_rule on the command's own pty");
     }
     for (size_t i = 0; i < plan->nports; i++) {
         struct sbx_landlock_net_port_attr port = {

@@ -57,9 +57,11 @@ void landlock_plan_free(struct landlock_plan *plan);
 void landlock_set_env(const struct landlock_plan *plan, struct strv *env);
 
 /* In the command's process (a vfork() child: allocates nothing), with
- * no_new_privs set: builds the ruleset and restricts the process. Dies
- * (exit 125) naming the path or the call that failed. */
-void landlock_apply(const struct landlock_plan *plan);
+ * no_new_privs set: builds the ruleset and restricts the process. own_tty:
+ * the command's pty (init's), the one terminal under /dev/pts it may
+ * open by name, or -1. Dies (exit 125) naming the path or the call that
+ * failed. */
+void landlock_apply(const struct landlock_plan *plan, int own_tty);
 
 /* In the command's process of the Landlock tier, instead of
  * privileges_drop(): without a user namespace a non-root caller has no
