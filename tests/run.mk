@@ -15,6 +15,8 @@ run_integration_tests = \
 	tests/integration/run-forkbomb.sh \
 	tests/integration/run-project.sh \
 	tests/integration/run-landlock.sh \
+	tests/integration/escape-landlock.sh \
+	tests/integration/run-nesting.sh \
 	tests/integration/run-hostname.sh \
 	tests/integration/run-foreign-owner.sh
 TESTS += $(run_integration_tests)
