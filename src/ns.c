@@ -234,10 +234,20 @@ void ns_check_uid_map_allowed(uid_t outer_uid)
         return;
     if (capability_in_effective_set(CAP_SETFCAP))
         return;
+    /* an outer sbx says so in the environment of its command (sbx(1)) */
+    const char *outer = getenv("SBX_PROFILE");
+    const char *container = getenv("container");
+    if (outer && *outer && container && !strcmp(container, "sbx"))
+        die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
+            "CAP_SETFCAP, and the sbx session this runs in (profile %s, run as root) gives its "
+            "command uid 0 without capabilities; add uid = 1000 and gid = 1000 to [namespaces] "
+            "of the session's profile, or run the session as a normal user (docs/agents.md), "
+            "or set fallback = landlock in [sandbox] of this profile (qa has it)", outer);
     die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
         "CAP_SETFCAP, which this uid 0 lacks (sbx runs inside another sandbox or a container "
         "that dropped it); run the outer sandbox as a non-root uid, or keep CAP_SETFCAP there "
-        "(for an outer sbx: capabilities = cap_setfcap)");
+        "(for an outer sbx: capabilities = cap_setfcap), or set fallback = landlock in "
+        "[sandbox] of this profile (qa has it)");
 }
 
 uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid)
