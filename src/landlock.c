@@ -546,7 +546,6 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
         if (p->allow.n)
             refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy needs a network "
                    "namespace of the sandbox's own", p->allow.v[0].value);
-        plan->inet_filter = true;
         return;
     }
     if (p->allow.n)
@@ -558,7 +557,6 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
      * the supervisor, which Landlock does not restrict, makes the loopback
      * ones for it (plan.c, ledger.c). */
     plan->handled_net = SBX_LANDLOCK_ACCESS_NET_BIND_TCP | SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP;
-    plan->inet_filter = true;
     if (p->net_mode == NET_LOOPBACK && p->nforward) {
         plan->connect_ports = xcalloc(p->nforward, sizeof *plan->connect_ports);
         memcpy(plan->connect_ports, p->forward, p->nforward * sizeof *p->forward);
@@ -662,6 +660,15 @@ void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, 
     strv_free(&f.refused);
     describe_tier(plan, p);
     verbose_step("%zu path rules, %zu TCP connect ports", plan->nrules, plan->nports);
+}
+
+void landlock_writable_paths(const struct landlock_plan *plan, struct strv *out)
+{
+    /* what rw (and the run's TMPDIR) granted: MAKE_REG on a directory,
+     * TRUNCATE on a file; a device's rule (/dev/null) is neither */
+    for (size_t i = 0; i < plan->nrules; i++)
+        if (plan->rules[i].access & (LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_TRUNCATE))
+            strv_push(out, xstrdup(plan->rules[i].path));
 }
 
 void landlock_set_env(const struct landlock_plan *plan, struct strv *env)

@@ -37,7 +37,6 @@ struct landlock_plan {
     uint16_t *connect_ports;  /* TCP connect allowed to these ([network] forward) */
     size_t nports;
     char *tmpdir;             /* tmpfs = /tmp instead: this run's TMPDIR, or NULL */
-    bool inet_filter;         /* only TCP, UDP and ping inet sockets (seccomp_packet.h) */
 };
 
 /* The kernel's Landlock ABI version, or -1 with errno (ENOSYS: not built
@@ -51,6 +50,10 @@ int landlock_abi_version(void);
 void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home);
 /* Frees plan, and removes the run's TMPDIR (the supervisor, at the end). */
 void landlock_plan_free(struct landlock_plan *plan);
+
+/* The paths the command may write (rw rules, the run's TMPDIR), for the
+ * supervisor's metadata checks (landlock_meta.h), pushed onto out. */
+void landlock_writable_paths(const struct landlock_plan *plan, struct strv *out);
 
 /* TMPDIR of the command's environment: the run's own directory, where
  * tmpfs = /tmp was planned as one. */

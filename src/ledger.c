@@ -2,6 +2,7 @@
 
 #include "ledger.h"
 
+#include "landlock_meta.h"
 #include "landlock_net.h"
 #include "log.h"
 #include "seccomp.h"
@@ -11,6 +12,7 @@
 #include <json-c/json.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/kcmp.h>
 #include <linux/net.h>
 #include <netinet/in.h>
@@ -40,7 +42,7 @@ struct ledger_rule {
     uint64_t families;  /* 0: every family */
     int errnum;
     bool no_route;      /* deny_rule.no_route: loopback and AF_UNSPEC pass */
-    bool loopback_only; /* deny_rule.loopback_only: landlock_net.h makes those */
+    bool supervisor_makes; /* deny_rule.supervisor_makes: landlock_net.h makes those */
 };
 
 struct ledger_row {
@@ -93,6 +95,10 @@ struct ledger {
     /* SBX_TEST_NO_PIDFD_THREAD: behave as on a kernel before 6.9, so the
      * tests reach the fail-closed path. It only ever denies more. */
     bool test_no_pidfd_thread;
+    /* The Landlock tier: what its metadata calls may change, and the
+     * thread's effective capabilities dropped (ledger.h) */
+    struct strv landlock_writable;
+    bool drop_caps;
     /* Parents of recent callers (read_caller): their pid here, a pidfd
      * that tells whether they are still alive, their pid as the command
      * sees it. Only the ledger's thread touches it. */
@@ -115,7 +121,7 @@ struct ledger *ledger_new(const struct profile *p)
         l->rules[i].families = p->deny[i].families;
         l->rules[i].errnum = p->deny[i].errnum;
         l->rules[i].no_route = p->deny[i].no_route;
-        l->rules[i].loopback_only = p->deny[i].loopback_only;
+        l->rules[i].supervisor_makes = p->deny[i].supervisor_makes;
     }
     l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
     l->rows = xcalloc(l->caprows, sizeof *l->rows);
@@ -156,6 +162,7 @@ void ledger_free(struct ledger *l)
     for (size_t i = 0; i < l->nrules; i++)
         free(l->rules[i].syscall);
     free(l->rules);
+    strv_free(&l->landlock_writable);
     free(l->rows);
     free(l->events);
     seccomp_notify_free(l->req, l->resp);
@@ -542,7 +549,7 @@ void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
 
 /* ---- Reading the caller ------------------------------------------------ */
 
-static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
+bool ledger_read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
     if (addr == 0 || len == 0)
         return false;
@@ -576,10 +583,8 @@ static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
  * last reference, and closing a TCP socket with SO_LINGER whose peer
  * advertises a zero window waits for the linger time (inet_release skips
  * that wait only for an exiting task, PF_EXITING). */
-static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel,
-                                int *dup_fd)
+int ledger_target_fd(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel)
 {
-    *dup_fd = -1;
     int fd = (int)(uint32_t)fd_arg;
     if (fd < 0)
         return -1;
@@ -591,17 +596,27 @@ static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old
     }
     if (pidfd < 0)
         return -1;
-    int sock = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    int dup = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
     close(pidfd);  /* a pidfd's release never waits */
-    if (sock < 0)
+    if (dup < 0)
         return -1;
-    *dup_fd = sock;
     if (tid != tgid) {
         long same = syscall(SYS_kcmp, (pid_t)getpid(), tid, KCMP_FILE,
-                            (unsigned long)sock, (unsigned long)fd);
-        if (same != 0 && !(same < 0 && errno == ENOSYS && thread_pidfd))
-            return -1;  /* not the thread's file, or nothing can tell: unknown */
+                            (unsigned long)dup, (unsigned long)fd);
+        if (same != 0 && !(same < 0 && errno == ENOSYS && thread_pidfd)) {
+            close(dup);  /* not the thread's file, or nothing can tell */
+            return -1;
+        }
     }
+    return dup;
+}
+
+static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel,
+                                int *dup_fd)
+{
+    int sock = *dup_fd = ledger_target_fd(tid, tgid, fd_arg, old_kernel);
+    if (sock < 0)
+        return -1;
     int domain = -1;
     socklen_t len = sizeof domain;
     if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
@@ -674,7 +689,7 @@ static int read_sockaddr_raw(pid_t pid, uint64_t addr, uint64_t len, char *out, 
     size_t n = len > sizeof raw->bytes ? sizeof raw->bytes : (size_t)len;
     raw->len = 0;
     raw->whole = false;
-    if (!read_target(pid, addr, raw->bytes, n)) {
+    if (!ledger_read_target(pid, addr, raw->bytes, n)) {
         out[0] = '\0';
         return -1;
     }
@@ -694,13 +709,13 @@ static int read_msghdr_name(pid_t pid, uint64_t msg, bool compat, char *out, siz
     uint64_t name = 0, namelen = 0;
     if (compat) {
         uint32_t words[2];
-        if (!read_target(pid, msg, words, sizeof words))
+        if (!ledger_read_target(pid, msg, words, sizeof words))
             return -1;
         name = words[0];
         namelen = words[1];
     } else {
         struct msghdr m;
-        if (!read_target(pid, msg, &m, sizeof m))
+        if (!ledger_read_target(pid, msg, &m, sizeof m))
             return -1;
         name = (uint64_t)(uintptr_t)m.msg_name;
         namelen = m.msg_namelen;
@@ -926,7 +941,7 @@ static void decode_call(const struct seccomp_notif *req, struct decoded_call *c)
         if (sub)
             snprintf(c->name, sizeof c->name, "%s", sub);
         uint32_t words[6];
-        if (read_target((pid_t)req->pid, c->args[1], words, sizeof words)) {
+        if (ledger_read_target((pid_t)req->pid, c->args[1], words, sizeof words)) {
             for (int i = 0; i < 6; i++)
                 c->args[i] = words[i];
         } else {
@@ -1112,11 +1127,17 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         /* The Landlock tier: a loopback call is made here, on our
          * duplicate of the socket, from the address read above */
         int made_err = 0;
-        bool made = rule && rule->loopback_only && families.dup_fd >= 0 &&
-                    (strcmp(call.name, "listen") == 0 || families.raw.whole) &&
-                    landlock_net_make_call(call.name, families.dup_fd, families.fd_family,
-                                           families.raw.bytes, families.raw.len,
-                                           (int)call.args[1], &made_err);
+        bool made = false;
+        if (rule && rule->supervisor_makes && landlock_meta_handles(call.name))
+            made = call.args_readable &&
+                   landlock_meta_make_call(call.name, call.args, call.compat, pid, tgid,
+                                           &l->landlock_writable, &made_err);
+        else if (rule && rule->supervisor_makes)
+            made = families.dup_fd >= 0 &&
+                   (strcmp(call.name, "listen") == 0 || families.raw.whole) &&
+                   landlock_net_make_call(call.name, families.dup_fd, families.fd_family,
+                                          families.raw.bytes, families.raw.len,
+                                          (int)call.args[1], &made_err);
         bool answered = made ? respond_made(l, notify_fd, req->id, made_err)
                              : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
         if (made)
@@ -1149,9 +1170,32 @@ bool ledger_handle(struct ledger *l, int notify_fd)
 
 /* ---- The ledger's thread ----------------------------------------------- */
 
+void ledger_set_landlock_writable(struct ledger *l, const struct strv *writable)
+{
+    for (size_t i = 0; i < writable->n; i++)
+        strv_push(&l->landlock_writable, xstrdup(writable->v[i]));
+    l->drop_caps = true;
+}
+
+/* Capabilities are a thread's own to the kernel: capset(2) on this
+ * thread alone leaves the supervisor's others as they are. */
+static void drop_thread_capabilities(void)
+{
+    struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &hdr, data) < 0)
+        die_errno("capget for the ledger's thread");
+    for (int i = 0; i < 2; i++)
+        data[i].effective = 0;
+    if (syscall(SYS_capset, &hdr, data) < 0)
+        die_errno("dropping the ledger thread's effective capabilities (capset)");
+}
+
 static void *ledger_thread_main(void *arg)
 {
     struct ledger *l = arg;
+    if (l->drop_caps)
+        drop_thread_capabilities();
     for (;;) {
         struct pollfd pfd[2] = {
             { .fd = l->notify_fd, .events = POLLIN },

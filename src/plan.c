@@ -305,12 +305,32 @@ static const struct profile *add_no_route_rule(struct sandbox_plan *plan, const 
  * address it read and checked: the kernel never reads the command's
  * memory again after the check. Everything else inet is refused (EACCES,
  * as Landlock says) and counted. mode = none: nothing inet at all. */
+static const char *const metadata_calls[] = {
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "lchown", "fchown", "fchownat",
+    "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr",
+    "removexattr", "lremovexattr", "fremovexattr",
+};
+
 static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const struct profile *p,
                                                 const struct landlock_plan *landlock)
 {
     plan->no_route_rules = NULL;
+    struct deny_rule rules[3 + sizeof metadata_calls / sizeof metadata_calls[0]];
+    size_t n = 0;
+    /* chmod, chown, utimes and xattrs outside the writable paths, which
+     * Landlock does not cover: made by the supervisor inside them
+     * (landlock_meta.h), refused elsewhere and counted */
+    for (size_t i = 0; i < sizeof metadata_calls / sizeof metadata_calls[0]; i++) {
+        int nr = seccomp_syscall_number(metadata_calls[i]);
+        if (nr >= 0)
+            rules[n++] = (struct deny_rule){
+                .syscall = (char *)metadata_calls[i], .nr = nr, .errnum = EPERM,
+                .text = (char *)"EPERM outside the writable paths (the Landlock tier)",
+                .at = p->at[K_FS_ROOT], .supervisor_makes = true,
+            };
+    }
     if (!landlock->handled_net)
-        return p;
+        return with_rules(plan, p, rules, n);
     bool loopback = p->net_mode == NET_LOOPBACK;
     const uint64_t inet = (UINT64_C(1) << AF_INET) | (UINT64_C(1) << AF_INET6);
     static const char *const calls[] = { "bind", "connect", "listen" };
@@ -322,14 +342,13 @@ static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const
           "connect:inet,inet6 EACCES but loopback (the Landlock tier)",
           "listen:inet,inet6 EACCES but on loopback (the Landlock tier)" },
     };
-    struct deny_rule rules[3];
     for (size_t i = 0; i < 3; i++)
-        rules[i] = (struct deny_rule){
+        rules[n++] = (struct deny_rule){
             .syscall = (char *)calls[i], .nr = seccomp_syscall_number(calls[i]),
             .families = inet, .errnum = EACCES, .text = (char *)texts[loopback][i],
-            .at = p->at[K_NET_MODE], .loopback_only = loopback,
+            .at = p->at[K_NET_MODE], .supervisor_makes = loopback,
         };
-    return with_rules(plan, p, rules, 3);
+    return with_rules(plan, p, rules, n);
 }
 
 void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
@@ -476,7 +495,7 @@ void sandbox_plan_finish(struct sandbox_plan *plan)
     filter_job_finish(plan->compiling);
     free(plan->compiling);
     plan->compiling = NULL;
-    if (plan->tier == TIER_LANDLOCK && plan->landlock.inet_filter && plan->seccomp.active)
+    if (plan->tier == TIER_LANDLOCK && plan->seccomp.active)
         seccomp_inet_filter_build(&plan->seccomp.inet);
     if (plan->seccomp.active)
         verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,

@@ -107,8 +107,9 @@ struct deny_rule {
      * to an address other than loopback fails with no route (plan.c) */
     bool no_route;
     /* Made by sbx for the Landlock tier (plan.c): the supervisor makes the
-     * call itself where its address is loopback (ledger.c) */
-    bool loopback_only;
+     * call itself where it may be made, a loopback address
+     * (landlock_net.h), a target in a writable path (landlock_meta.h) */
+    bool supervisor_makes;
 };
 
 /* Keys, used to index origins; one row each in the key table

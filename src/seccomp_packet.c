@@ -139,6 +139,12 @@ void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out)
 #define NR32_SENDMSG 370
 #define NR32_SENDMMSG 345
 
+/* Metadata calls newer than libseccomp 2.5 knows, so no deny rule can
+ * name them (landlock_meta.h checks the older ones): setxattrat,
+ * removexattrat (Linux 6.13), file_setattr (6.17); one number on every
+ * ABI since 424. */
+static const unsigned unnamed_metadata[] = { 463, 466, 469 };
+
 void seccomp_inet_filter_build(struct sock_fprog *out)
 {
     out->len = 0;
@@ -146,9 +152,9 @@ void seccomp_inet_filter_build(struct sock_fprog *out)
 #if defined(__x86_64__)
     enum {
         ARCH = 0,                  /* ld arch; jeq x86_64; jeq i386 */
-        B64 = ARCH + 3,            /* ld nr; 8 x jeq; ret allow */
-        B32 = B64 + 10,            /* ld nr; 5 x jeq; ret allow */
-        SOCK = B32 + 7,            /* ld a0; jeq inet; jeq inet6; ret allow */
+        B64 = ARCH + 3,            /* ld nr; 14 x jeq; ret allow */
+        B32 = B64 + 16,            /* ld nr; 8 x jeq; ret allow */
+        SOCK = B32 + 10,           /* ld a0; jeq inet; jeq inet6; ret allow */
         TYPE = SOCK + 4,           /* ld a1; and; jeq stream; jeq dgram; ret deny */
         STREAM = TYPE + 5,         /* ld a2; jeq 0; jeq tcp; ret deny */
         DGRAM = STREAM + 4,        /* ld a2; jeq 0; jeq udp; jeq icmp; jeq icmpv6 */
@@ -157,7 +163,8 @@ void seccomp_inet_filter_build(struct sock_fprog *out)
         SOCKETCALL = FLAGS2 + 2,   /* ld a0; 4 x jeq */
         DENY = SOCKETCALL + 5,
         ALLOW = DENY + 1,
-        LEN = ALLOW + 1,
+        NOSYS = ALLOW + 1,
+        LEN = NOSYS + 1,
     };
     struct sock_filter f[LEN];
     size_t k = 0;
@@ -177,6 +184,10 @@ void seccomp_inet_filter_build(struct sock_fprog *out)
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR64_SENDMSG | X32_SYSCALL_BIT, REL(FLAGS2), 0));
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR64_SENDMMSG, REL(FLAGS3), 0));
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR64_SENDMMSG | X32_SYSCALL_BIT, REL(FLAGS3), 0));
+    for (size_t i = 0; i < sizeof unnamed_metadata / sizeof unnamed_metadata[0]; i++) {
+        PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, unnamed_metadata[i], REL(NOSYS), 0));
+        PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, unnamed_metadata[i] | X32_SYSCALL_BIT, REL(NOSYS), 0));
+    }
     PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     /* B32 */
     PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
@@ -185,6 +196,8 @@ void seccomp_inet_filter_build(struct sock_fprog *out)
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR32_SENDMSG, REL(FLAGS2), 0));
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR32_SENDMMSG, REL(FLAGS3), 0));
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR32_SOCKETCALL, REL(SOCKETCALL), 0));
+    for (size_t i = 0; i < sizeof unnamed_metadata / sizeof unnamed_metadata[0]; i++)
+        PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, unnamed_metadata[i], REL(NOSYS), 0));
     PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     /* SOCK: the family, the low word as the kernel takes an int */
     PUT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(0)));
@@ -225,6 +238,9 @@ void seccomp_inet_filter_build(struct sock_fprog *out)
     PUT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_SENDMMSG, REL(DENY), REL(ALLOW)));
     PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA)));
     PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    /* NOSYS: as an older kernel would say, so that libc falls back to
+     * the calls the supervisor checks */
+    PUT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)));
 #undef ARG
 #undef REL
 #undef PUT

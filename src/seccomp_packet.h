@@ -43,8 +43,10 @@ void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out);
  * MPTCP, SCTP, UDP-Lite, raw sockets fail with EACCES. So do sendto,
  * sendmsg and sendmmsg with MSG_FASTOPEN, a TCP connect that neither
  * connect() nor Landlock sees, and on i386 socketcall's SOCKET, SENDTO,
- * SENDMSG and SENDMMSG, whose arguments BPF cannot read. len 0 where
- * not available (not x86_64). */
+ * SENDMSG and SENDMMSG, whose arguments BPF cannot read. And the
+ * metadata calls libseccomp cannot name (setxattrat, removexattrat,
+ * file_setattr) fail with ENOSYS. len 0 where not available (not
+ * x86_64). */
 void seccomp_inet_filter_build(struct sock_fprog *out);
 
 #endif

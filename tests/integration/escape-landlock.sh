@@ -8,20 +8,22 @@
 # with the address it checked, so a thread that rewrites the address
 # during the call gains nothing. The red team of the issue, each first
 # shown working without sbx: an MPTCP connect and a TCP Fast Open
-# sendto to a host service (Landlock's TCP rights miss both), and reading
-# the host's /dev/pts. Runs as root and as an unprivileged user.
+# sendto to a host service (Landlock's TCP rights miss both), reading
+# the host's /dev/pts, and chmod or utimes outside the writable paths
+# (Landlock has no right for metadata: the supervisor makes those calls on
+# what it opened and checked). Runs as root and as an unprivileged user.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 24
+plan 32
 NOUSERNS="$SBX_TEST_HELPERS/deny-userns"
 export ASAN_OPTIONS=detect_leaks=0
 
 abi=$("$SBX" probe --tap 2>/dev/null | sed -n 's/^ok [0-9]* - landlock: ok \([0-9]*\) .*/\1/p')
 if [ -z "$abi" ] || [ "$abi" -lt 6 ]; then
-    i=0; while [ $i -lt 24 ]; do skip "no Landlock ABI 6 here (sbx probe: '${abi:-none}')"; i=$((i + 1)); done
+    i=0; while [ $i -lt 32 ]; do skip "no Landlock ABI 6 here (sbx probe: '${abi:-none}')"; i=$((i + 1)); done
     done_testing
 fi
 if ! command -v python3 >/dev/null 2>&1; then
-    i=0; while [ $i -lt 24 ]; do skip "python3 is not installed"; i=$((i + 1)); done
+    i=0; while [ $i -lt 32 ]; do skip "python3 is not installed"; i=$((i + 1)); done
     done_testing
 fi
 # Outside any work tree: a project's own protected paths (.git/hooks) are
@@ -178,5 +180,34 @@ else
     skip "script(1) is not installed (bsdutils)"
 fi
 kill "$holder" 2>/dev/null
+
+# --- metadata outside the writable paths (Landlock has no right for it) ------
+mkdir "$tmpdir/outside"
+echo keep >"$tmpdir/outside/file"
+chmod 644 "$tmpdir/outside/file"
+touch -d 2001-01-01 "$tmpdir/outside/file"
+mode() { stat -c %a "$1"; }
+chmod 600 "$tmpdir/outside/file" && [ "$(mode "$tmpdir/outside/file")" = 600 ]
+ok $? "without sbx, the caller chmods its file outside the project (the test can fail)"
+chmod 644 "$tmpdir/outside/file"
+run_cmd "$NOUSERNS" "$SBX" run -p qa -- chmod 666 "$tmpdir/outside/file"
+is "$status:$(mode "$tmpdir/outside/file")" "1:644" "Landlock tier: chmod outside the writable paths is refused, the mode unchanged"
+like "$err" "1 operation denied: fchmodat() x1 -> EPERM" "... and counted in the ledger"
+run_cmd "$NOUSERNS" "$SBX" run -q -p qa -- touch -m -d 2020-02-02 "$tmpdir/outside/file"
+is "$(stat -c %Y "$tmpdir/outside/file")" "$(date -d 2001-01-01 +%s)" "Landlock tier: utimes outside is refused, the time unchanged"
+ln -s "$tmpdir/outside/file" link
+run_cmd "$NOUSERNS" "$SBX" run -q -p qa -- chmod 666 link
+is "$(mode "$tmpdir/outside/file")" 644 "Landlock tier: chmod through a symlink in the project to a file outside is refused"
+rm -f link
+run_cmd "$NOUSERNS" "$SBX" run -q -p qa -- sh -c 'echo x >mine && chmod 640 mine && touch -m -d 2002-02-02 mine && stat -c "%a %Y" mine'
+is "$out" "640 $(date -d 2002-02-02 +%s)" "Landlock tier: chmod and utimes in the project work"
+run_cmd "$NOUSERNS" "$SBX" run -q -p qa -- python3 -c 'import os; os.setxattr("mine", "user.sbx", b"1"); print(os.getxattr("mine", "user.sbx").decode())'
+case $out in
+    1) pass "Landlock tier: extended attributes in the project work" ;;
+    *EOPNOTSUPP* | *"Operation not supported"*) skip "this file system has no user extended attributes" ;;
+    *) fail "Landlock tier: extended attributes in the project work"; diag "$out $err" ;;
+esac
+run_cmd "$NOUSERNS" "$SBX" run -q -p qa -- chmod u+s mine
+is "$status:$(mode mine)" "1:640" "Landlock tier: a set-user-ID bit is refused (nosuid, as the namespace tier's mounts)"
 
 done_testing
