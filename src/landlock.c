@@ -615,8 +615,8 @@ static void describe_tier(const struct landlock_plan *plan, const struct profile
                  p->hostname ? ": not " : "", p->hostname ? p->hostname : "");
     notice("the Landlock tier (Landlock ABI %d) has no namespaces: the command shares the "
            "host's %s; signals and abstract unix sockets %s; it runs as uid %u, the caller; "
-           "outside rw, Landlock keeps file contents read-only, not metadata (chmod, chown, "
-           "utimes, xattrs of the caller's own files)",
+           "outside rw, Landlock keeps file contents read-only and the supervisor refuses "
+           "metadata changes (chmod, chown, utimes, xattrs)",
            plan->abi, *shared ? shared : "namespaces",
            plan->scoped ? "are scoped to the sandbox" : "are not scoped (Landlock ABI < 6)",
            (unsigned)getuid());
