@@ -25,6 +25,11 @@ check_PROGRAMS += tests/unit/run-test
 tests_unit_run_test_SOURCES = tests/unit/run-test.c
 tests_unit_run_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/run-test
+# The Landlock tier's address checks, from bytes the command chose.
+check_PROGRAMS += tests/unit/landlock-net-test
+tests_unit_landlock_net_test_SOURCES = tests/unit/landlock-net-test.c tests/tap.h
+tests_unit_landlock_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/landlock-net-test
 check_PROGRAMS += tests/unit/sandbox-test
 tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
 tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)
