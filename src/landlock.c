@@ -276,6 +276,7 @@ static void tmpfs_instead(struct findings *f, struct landlock_plan *plan, const 
 struct rw_dir {
     char *path;            /* canonical */
     const struct fs_rule *rule;
+    bool is_dir;
 };
 
 /* Whether path, or the directory it would be made in, is on a read-only
@@ -308,8 +309,9 @@ static bool dir_for_a_file(const struct stat *st, enum protect_kind kind)
  * namespace tier binds them read-only there; Landlock cannot take write
  * access back below a writable directory, so each one that exists (or
  * that sbx would have to make) is refused, with the way out. */
-static void check_protected(struct findings *f, const struct profile *p, const char *home,
-                            const struct rw_dir *rw, size_t nrw)
+static void check_protected(struct findings *f, struct landlock_plan *plan,
+                            const struct profile *p, const char *home, const struct rw_dir *rw,
+                            size_t nrw)
 {
     struct protect_list list = { 0 };
     plan_protect_list(&list, home, cli_project());
@@ -337,7 +339,15 @@ static void check_protected(struct findings *f, const struct profile *p, const c
             for (size_t u = 0; u < p->unprotect.n; u++)
                 unprotected |= !strcmp(p->unprotect.v[u].value, path);
             struct stat st;
-            if (!unprotected && lstat(path, &st) == 0 && !dir_for_a_file(&st, names[k].kind)) {
+            /* one the namespace tier would create (.git/hooks, in a
+             * repository): kept from being made, its directory granted
+             * entry by entry */
+            autofree char *dir = xstrdup(path);
+            *strrchr(dir, '/') = '\0';
+            bool made = names[k].missing == PROTECT_MISSING_CREATE && lstat(path, &st) < 0 &&
+                        errno == ENOENT && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+            if (!unprotected && (made || (lstat(path, &st) == 0 &&
+                                          !dir_for_a_file(&st, names[k].kind)))) {
                 strv_push(&candidates, path);
                 strv_push(&whys, xstrdup(names[k].why ? names[k].why : "the host reads it later"));
             } else {
@@ -345,25 +355,54 @@ static void check_protected(struct findings *f, const struct profile *p, const c
             }
         }
     }
-    for (size_t c = 0; c < candidates.n; c++) {
-        /* What an outer sandbox already keeps read-only (Codex's P/.git,
-         * an outer sbx's protected paths) needs nothing of Landlock. */
-        if (already_read_only(candidates.v[c])) {
+    /* What an outer sandbox already keeps read-only (Codex's P/.git, an
+     * outer sbx's protected paths) needs nothing of Landlock. */
+    bool *outer_ro = xcalloc(candidates.n ? candidates.n : 1, sizeof *outer_ro);
+    for (size_t c = 0; c < candidates.n; c++)
+        if ((outer_ro[c] = already_read_only(candidates.v[c])))
             verbose("protect: %s is on a read-only mount here already", candidates.v[c]);
+    for (size_t r = 0; r < nrw; r++) {
+        struct excluded held = { 0 };
+        char held_names[512] = "";
+        size_t used = 0;
+        for (size_t c = 0; c < candidates.n; c++) {
+            if (outer_ro[c] || !mount_path_within(candidates.v[c], rw[r].path))
+                continue;
+            if (p->root == ROOT_HOST) {
+                refuse(f, &rw[r].rule->at,
+                       "rw = %s holds the protected %s (%s), which the namespace tier keeps "
+                       "read-only; under root = host Landlock cannot take write access back: "
+                       "set root = ro, or accept it with `unprotect = %s`",
+                       rw[r].rule->path, candidates.v[c], whys.v[c], candidates.v[c]);
+                continue;
+            }
+            exclude(&held, candidates.v[c]);
+            if (used < sizeof held_names)
+                used += (size_t)snprintf(held_names + used, sizeof held_names - used, "%s%s",
+                                         used ? ", " : "", candidates.v[c]);
+        }
+        if (!held.n) {
+            add_rule(plan, rw[r].path, plan->handled_fs, rw[r].is_dir);
             continue;
         }
-        for (size_t r = 0; r < nrw; r++) {
-            if (!mount_path_within(candidates.v[c], rw[r].path))
-                continue;
-            refuse(f, &rw[r].rule->at,
-                   "rw = %s holds the protected %s (%s), which the namespace tier keeps "
-                   "read-only; Landlock cannot take write access back below a writable "
-                   "directory: make a narrower directory writable, or accept it with "
-                   "`unprotect = %s`",
-                   rw[r].rule->path, candidates.v[c], whys.v[c], candidates.v[c]);
-            break;
-        }
+        /* Landlock only adds rights, and a right on a directory holds for
+         * all below it: so the directory is granted entry by entry, the
+         * protected ones left out (read-only, as the host), and those on
+         * the way to one get listing only. What that costs is said. */
+        grant_except(plan, &held, rw[r].path, plan->handled_fs);
+        char at[512];
+        notice("%s: rw = %s holds protected paths (%s), which stay read-only: Landlock cannot "
+               "take write access back below a writable directory, so the Landlock tier grants "
+               "%s entry by entry: what exists in it is writable, but no new entry can be made "
+               "directly in it, nor in a directory holding a protected path (accept them with "
+               "unprotect = to have %s whole)",
+               origin_format(&rw[r].rule->at, at, sizeof at), rw[r].rule->path, held_names,
+               rw[r].rule->path, rw[r].rule->path);
+        for (size_t i = 0; i < held.n; i++)
+            free(held.v[i]);
+        free(held.v);
     }
+    free(outer_ro);
     strv_free(&candidates);
     strv_free(&whys);
     protect_list_free(&list);
@@ -435,9 +474,8 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
             break;
         case FS_RW:
             xgrow((void **)&rw, &caprw, nrw + 1, sizeof *rw);
-            rw[nrw++] = (struct rw_dir){ xstrdup(path), r };
-            add_rule(plan, path, plan->handled_fs, is_dir);
-            break;
+            rw[nrw++] = (struct rw_dir){ xstrdup(path), r, is_dir };
+            break; /* its rules: check_protected() */
         case FS_RO:
             if (p->root == ROOT_HOST)
                 refuse(f, &r->at, "ro = %s under root = host: Landlock cannot take write access "
@@ -491,7 +529,17 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
     if (p->root != ROOT_TMPFS)
         grant_except(plan, &x, "/", base);
 
-    check_protected(f, p, home, rw, nrw);
+    check_protected(f, plan, p, home, rw, nrw);
+    /* Metadata outside rw: the supervisor's to check, unless the whole
+     * host is on a read-only mount here (an outer sandbox's root), where
+     * chmod and the rest fail with EROFS whatever sbx does; and no
+     * listener then, which an outer sbx may already hold (EBUSY). */
+    if (p->root != ROOT_HOST) {
+        plan->metadata = !already_read_only("/");
+        if (!plan->metadata)
+            notice("the root file system is read-only here (an outer sandbox's): metadata "
+                   "changes outside its writable mounts fail with EROFS, without sbx's checks");
+    }
     for (size_t i = 0; i < p->nfs; i++)
         free(paths[i]);
     free(paths);

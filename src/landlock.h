@@ -37,6 +37,7 @@ struct landlock_plan {
     uint16_t *connect_ports;  /* TCP connect allowed to these ([network] forward) */
     size_t nports;
     char *tmpdir;             /* tmpfs = /tmp instead: this run's TMPDIR, or NULL */
+    bool metadata;            /* chmod & co. checked by the supervisor (landlock_meta.h) */
 };
 
 /* The kernel's Landlock ABI version, or -1 with errno (ENOSYS: not built

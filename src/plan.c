@@ -320,7 +320,7 @@ static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const
     /* chmod, chown, utimes and xattrs outside the writable paths, which
      * Landlock does not cover: made by the supervisor inside them
      * (landlock_meta.h), refused elsewhere and counted */
-    for (size_t i = 0; i < sizeof metadata_calls / sizeof metadata_calls[0]; i++) {
+    for (size_t i = 0; landlock->metadata && i < sizeof metadata_calls / sizeof metadata_calls[0]; i++) {
         int nr = seccomp_syscall_number(metadata_calls[i]);
         if (nr >= 0)
             rules[n++] = (struct deny_rule){

@@ -227,10 +227,23 @@ like "$err" "nolo.ini:4: uid = 0: another uid inside needs a user namespace" "ui
 like "$err" "nolo.ini:6: outbound = yes" "outbound = yes refused, its line named"
 like "$err" "nolo.ini:8: tmpfs = $outside: the Landlock tier has no private directory there: the host's $outside stays read-only" "tmpfs elsewhere than /tmp: said what the tier does instead, not refused"
 like "$err" "nolo.ini:9: ro = $work/sub lies inside rw = $work" "a read-only path inside rw refused"
-like "$err" "rw = $work holds the protected $work/.envrc" "a protected path inside rw refused, with unprotect as the way out"
-like "$err" "4 rules of profile $nolo cannot be expressed without namespaces" "... all of them, at once"
+like "$err" "3 rules of profile $nolo cannot be expressed without namespaces" "... all of them, at once"
 [ ! -e "$work/ran2" ]; ok $? "... and nothing ran"
 rm -f "$work/.envrc"
+
+# --- a protected path inside rw stays read-only: rw granted entry by entry ---
+echo 'echo from-envrc' >"$work/.envrc"
+mkdir -p "$work/build"
+echo old >"$work/existing"
+echo x >>"$work/.envrc" && sed -i '$d' "$work/.envrc"; ok $? "without sbx, the caller writes its .envrc (the test can fail)"
+landlock sh -c "echo evil >>'$work/.envrc'; echo new >'$work/existing' && echo wrote-existing; echo n >'$work/build/new' && echo wrote-below; echo t >'$work/top' || echo no-top"
+is "$(cat "$work/.envrc")" "echo from-envrc" "landlock tier: the protected .envrc in the working directory stays read-only"
+like "$out" "wrote-existing
+wrote-below
+no-top" "... what exists is writable, and below; a new entry at the top cannot be made"
+run_cmd "$NOUSERNS" "$SBX" run -p "$fb" -- true
+like "$err" "rw = $work holds protected paths ($work/.envrc), which stay read-only" "... said at start, with the cost"
+rm -rf "$work/.envrc" "$work/build" "$work/existing"
 
 "$P" listen-unix "$tmpdir/agent.sock" </dev/null >/dev/null 2>&1
 sock=$tmpdir/sock.ini
