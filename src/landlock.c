@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <net/if.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,31 @@ static uint64_t fs_rights_of_abi(int abi)
     if (abi >= 5)
         r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
     return r;
+}
+
+/* `sbx profile show --tier landlock`: what the tier would do, collected
+ * here instead of said, and nothing made (landlock_plan_describe()). */
+static struct strv *dry_said;
+
+static void tell(bool warning, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tell(bool warning, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = NULL;
+    if (vasprintf(&what, fmt, ap) < 0)
+        what = NULL;
+    va_end(ap);
+    if (!what)
+        return;
+    if (dry_said)
+        strv_push(dry_said, what);
+    else if (warning)
+        warn("%s", what);
+    else
+        notice("%s", what);
+    if (!dry_said)
+        free(what);
 }
 
 /* What the checks below found: refusals stop the run, notes are printed. */
@@ -240,8 +266,14 @@ static void tmpfs_instead(struct findings *f, struct landlock_plan *plan, const 
     autofree char *caller_tmp = tmpdir && *tmpdir ? canonical(tmpdir) : NULL;
     bool is_tmp = !strcmp(path, "/tmp") || (caller_tmp && !strcmp(path, caller_tmp));
     if (!is_tmp || plan->tmpdir) {
-        notice("%s: tmpfs = %s: the Landlock tier has no private directory there: the host's "
+        tell(false, "%s: tmpfs = %s: the Landlock tier has no private directory there: the host's "
                "%s stays read-only", at, r->path, path);
+        return;
+    }
+    if (dry_said) {
+        tell(false, "%s: tmpfs = %s: the Landlock tier has no private %s: the host's stays "
+             "read-only, and the command's TMPDIR is a directory of the run's own there (mode "
+             "0700), removed at the end", at, r->path, path);
         return;
     }
     char *dir = xasprintf("%s/sbx-landlock.XXXXXX", path);
@@ -254,7 +286,7 @@ static void tmpfs_instead(struct findings *f, struct landlock_plan *plan, const 
         e = mkdtemp(dir) ? 0 : errno;
     }
     if (e == EROFS) {
-        notice("%s: tmpfs = %s: %s is on a read-only mount here (an outer sandbox's) and "
+        tell(false, "%s: tmpfs = %s: %s is on a read-only mount here (an outer sandbox's) and "
                "stays so; the command gets no temporary directory of this run's", at, r->path,
                path);
         free(dir);
@@ -266,9 +298,12 @@ static void tmpfs_instead(struct findings *f, struct landlock_plan *plan, const 
         free(dir);
         return;
     }
+    /* Made again when the tier starts (landlock_make_tmpdir()), so that a
+     * refusal between here and there leaves nothing behind; mkdir() then
+     * refuses a name someone else took meanwhile (EEXIST). */
+    rmdir(dir);
     plan->tmpdir = dir;
-    add_rule(plan, dir, plan->handled_fs, true);
-    notice("%s: tmpfs = %s: the Landlock tier has no private %s: the host's stays read-only, "
+    tell(false, "%s: tmpfs = %s: the Landlock tier has no private %s: the host's stays read-only, "
            "and the command's TMPDIR is %s, a directory of this run's (mode 0700; the caller's "
            "other processes can reach it), removed at the end", at, r->path, path, dir);
 }
@@ -391,7 +426,7 @@ static void check_protected(struct findings *f, struct landlock_plan *plan,
          * the way to one get listing only. What that costs is said. */
         grant_except(plan, &held, rw[r].path, plan->handled_fs);
         char at[512];
-        notice("%s: rw = %s holds protected paths (%s), which stay read-only: Landlock cannot "
+        tell(false, "%s: rw = %s holds protected paths (%s), which stay read-only: Landlock cannot "
                "take write access back below a writable directory, so the Landlock tier grants "
                "%s entry by entry: what exists in it is writable, but no new entry can be made "
                "directly in it, nor in a directory holding a protected path (accept them with "
@@ -537,7 +572,7 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
     if (p->root != ROOT_HOST) {
         plan->metadata = !already_read_only("/");
         if (!plan->metadata)
-            notice("the root file system is read-only here (an outer sandbox's): metadata "
+            tell(false, "the root file system is read-only here (an outer sandbox's): metadata "
                    "changes outside its writable mounts fail with EROFS, without sbx's checks");
     }
     for (size_t i = 0; i < p->nfs; i++)
@@ -587,7 +622,7 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
          * listener of ours is needed (the kernel allows one per filter
          * chain, and the outer sbx may hold it). */
         char at[512];
-        notice("%s: mode = %s: the network namespace sbx runs in has no interface but lo (an "
+        tell(false, "%s: mode = %s: the network namespace sbx runs in has no interface but lo (an "
                "outer sandbox's): bind and connect on its loopback work, nothing else is "
                "reachable", origin_format(&p->at[K_NET_MODE], at, sizeof at),
                net_mode_name(p->net_mode));
@@ -614,14 +649,14 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
     /* Not refused: the profile asked for less network than the host's,
      * and TCP is most of it; what is left open is said on every run. */
     if (p->net_mode == NET_LOOPBACK)
-        warn("%s: mode = loopback: no network namespace here, so the loopback is the host's "
+        tell(true, "%s: mode = loopback: no network namespace here, so the loopback is the host's "
              "(or the container's): bind and connect on 127.0.0.1 and ::1 work, and reach every "
              "service listening there, the host's own included; every other inet bind, connect "
              "and listen is refused and counted; MPTCP, SCTP and raw sockets are refused; UDP "
              "sendto and ICMP to other addresses are not restricted",
              origin_format(&p->at[K_NET_MODE], at, sizeof at));
     else
-        warn("%s: mode = %s: no network namespace here: every inet bind, connect and listen "
+        tell(true, "%s: mode = %s: no network namespace here: every inet bind, connect and listen "
              "is refused and counted%s; MPTCP, SCTP and raw sockets are refused; UDP sendto and "
              "ICMP are not restricted",
              origin_format(&p->at[K_NET_MODE], at, sizeof at), net_mode_name(p->net_mode),
@@ -639,6 +674,9 @@ static void check_identity(struct findings *f, const struct profile *p)
     if (p->capabilities.n)
         refuse(f, &p->at[K_SEC_CAPABILITIES], "capabilities = %s...: without a user namespace "
                "a kept capability is one over the host", p->capabilities.v[0].value);
+    if (p->io_uring)
+        refuse(f, &p->at[K_SEC_IO_URING], "io_uring = yes: its operations (connect, bind, "
+               "setxattr) pass no seccomp filter, and the supervisor's checks are one");
     if (!p->no_new_privs)
         refuse(f, &p->at[K_SEC_NO_NEW_PRIVS], "no_new_privs = no: Landlock and the seccomp "
                "filter are installed without privilege only under no_new_privs, and nothing "
@@ -661,7 +699,7 @@ static void describe_tier(const struct landlock_plan *plan, const struct profile
     if (p->ns[NS_UTS] && used < sizeof shared)
         snprintf(shared + used, sizeof shared - used, "%shostname (uts%s%s)", used ? ", " : "",
                  p->hostname ? ": not " : "", p->hostname ? p->hostname : "");
-    notice("the Landlock tier (Landlock ABI %d) has no namespaces: the command shares the "
+    tell(false, "the Landlock tier (Landlock ABI %d) has no namespaces: the command shares the "
            "host's %s; signals and abstract unix sockets %s; it runs as uid %u, the caller; "
            "outside rw, Landlock keeps file contents read-only and the supervisor refuses "
            "metadata changes (chmod, chown, utimes, xattrs)",
@@ -670,10 +708,16 @@ static void describe_tier(const struct landlock_plan *plan, const struct profile
            (unsigned)getuid());
 }
 
-void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home)
+static bool prepare(struct landlock_plan *plan, const struct profile *p, const char *home,
+                    struct strv *refused)
 {
     memset(plan, 0, sizeof *plan);
     plan->abi = landlock_abi_version();
+    if (plan->abi < 1 && dry_said) {
+        strv_push(refused, xasprintf("Landlock is not available here (landlock_create_ruleset: "
+                                     "%s)", strerror(errno)));
+        return false;
+    }
     if (plan->abi < 1)
         die_errno("Landlock is not available (landlock_create_ruleset); the "
                   "kernel needs CONFIG_SECURITY_LANDLOCK and landlock in its lsm= list");
@@ -697,17 +741,47 @@ void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, 
     }
     check_network(&f, plan, p);
     check_filesystem(&f, plan, p, home);
-    if (f.refused.n) {
-        for (size_t i = 0; i < f.refused.n; i++)
-            warn("%s", f.refused.v[i]);
-        size_t n = f.refused.n;
-        strv_free(&f.refused);
+    *refused = f.refused;
+    if (refused->n)
+        return false;
+    describe_tier(plan, p);
+    return true;
+}
+
+void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home)
+{
+    struct strv refused = { 0 };
+    if (!prepare(plan, p, home, &refused)) {
+        for (size_t i = 0; i < refused.n; i++)
+            warn("%s", refused.v[i]);
+        size_t n = refused.n;
+        strv_free(&refused);
         die("%zu rule%s of profile %s cannot be expressed without namespaces "
             "(above); nothing was started", n, n == 1 ? "" : "s", p->name ? p->name : "(built-in)");
     }
-    strv_free(&f.refused);
-    describe_tier(plan, p);
     verbose_step("%zu path rules, %zu TCP connect ports", plan->nrules, plan->nports);
+}
+
+bool landlock_plan_describe(const struct profile *p, const char *home, struct strv *said,
+                            struct strv *refused)
+{
+    struct landlock_plan plan;
+    dry_said = said;
+    bool ok = prepare(&plan, p, home, refused);
+    dry_said = NULL;
+    landlock_plan_free(&plan);
+    return ok;
+}
+
+void landlock_make_tmpdir(struct landlock_plan *plan)
+{
+    if (!plan->tmpdir)
+        return;
+    if (mkdir(plan->tmpdir, 0700) < 0)
+        die_errno("creating the run's TMPDIR %s (tmpfs = /tmp in the Landlock tier)",
+                  plan->tmpdir);
+    plan->tmpdir_made = true;
+    add_rule(plan, plan->tmpdir, plan->handled_fs, true);
 }
 
 void landlock_writable_paths(const struct landlock_plan *plan, struct strv *out)
@@ -748,7 +822,7 @@ void landlock_plan_free(struct landlock_plan *plan)
     /* the run's TMPDIR: every process of the command is gone by now (init
      * was a subreaper that killed them); no symlink followed, no other
      * file system entered */
-    if (plan->tmpdir)
+    if (plan->tmpdir_made)
         nftw(plan->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
     free(plan->tmpdir);
     for (size_t i = 0; i < plan->nrules; i++)
@@ -831,4 +905,71 @@ void landlock_drop_privileges(void)
     cap_free(none);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
+}
+
+static const struct landlock_key_fate key_fates[K_COUNT] = {
+    [K_DESCRIPTION] = { LANDLOCK_SAME, "text only", NULL, NULL },
+    [K_INCLUDE] = { LANDLOCK_SAME, "profiles read the same way", NULL, NULL },
+    [K_SANDBOX_FALLBACK] = { LANDLOCK_SAME, "what chose this tier", NULL, NULL },
+    [K_NS_USER] = { LANDLOCK_INSTEAD, "no user namespace: the caller's ids, no capability", NULL, NULL },
+    [K_NS_MOUNT] = { LANDLOCK_INSTEAD, "no mount namespace: Landlock rules on the host's paths", NULL, NULL },
+    [K_NS_NET] = { LANDLOCK_INSTEAD, "the host's network, kept by the supervisor's inet rules "
+                   "(below ABI 6: refused)", NULL, NULL },
+    [K_NS_PID] = { LANDLOCK_INSTEAD, "the host's processes, signals scoped (below ABI 6: refused)",
+                   NULL, NULL },
+    [K_NS_IPC] = { LANDLOCK_INSTEAD, "the host's System V IPC, said", NULL, NULL },
+    [K_NS_UTS] = { LANDLOCK_INSTEAD, "the host's hostname, said", NULL, NULL },
+    [K_UID] = { LANDLOCK_REFUSED, "another uid needs a user namespace", "namespaces", "uid = 0" },
+    [K_GID] = { LANDLOCK_REFUSED, "another gid needs a user namespace", "namespaces", "gid = 0" },
+    [K_HOSTNAME] = { LANDLOCK_INSTEAD, "not set: the host's, said", NULL, NULL },
+    [K_NESTED_USERNS] = { LANDLOCK_SAME, "the seccomp filter", NULL, NULL },
+    [K_NET_MODE] = { LANDLOCK_EXPRESSED, "loopback: the supervisor makes loopback calls, refuses "
+                     "the rest; none: every inet call refused; host: the host's", NULL, NULL },
+    [K_NET_OUTBOUND] = { LANDLOCK_REFUSED, "pasta needs a network namespace", "network",
+                         "outbound = yes" },
+    [K_NET_FORWARD] = { LANDLOCK_EXPRESSED, "TCP connect to the port (Landlock)", NULL, NULL },
+    [K_NET_ALLOW] = { LANDLOCK_REFUSED, "the proxy needs a network without a route out", "network",
+                      "allow = example.org" },
+    [K_LIMIT_NOFILE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_NPROC] = { LANDLOCK_SAME, "setrlimit, the pids cgroup for root", NULL, NULL },
+    [K_LIMIT_CORE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_CPU] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_FSIZE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_AS] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_STACK] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_MEMLOCK] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_SIGPENDING] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_TIMEOUT] = { LANDLOCK_SAME, "the supervisor's timer", NULL, NULL },
+    [K_FS_ROOT] = { LANDLOCK_REFUSED, "ro: read and execute only; host: everything; tmpfs: refused",
+                    "filesystem", "root = tmpfs" },
+    [K_FS_RW] = { LANDLOCK_EXPRESSED, "Landlock rights on the path, entry by entry around "
+                  "protected paths", NULL, NULL },
+    [K_FS_RO] = { LANDLOCK_EXPRESSED, "read rights (inside rw, or under root = host: refused)", NULL,
+                  NULL },
+    [K_FS_TMPFS] = { LANDLOCK_INSTEAD, "the host's path read-only; for /tmp a TMPDIR of the run's",
+                     NULL, NULL },
+    [K_FS_HIDE] = { LANDLOCK_EXPRESSED, "no rights on the path (a unix socket: refused)", NULL, NULL },
+    [K_FS_UNPROTECT] = { LANDLOCK_SAME, "the protected path granted with its directory", NULL, NULL },
+    [K_FS_PROC] = { LANDLOCK_EXPRESSED, "no: /proc unreadable; yes: the host's, scoped", NULL, NULL },
+    [K_FS_DEV] = { LANDLOCK_EXPRESSED, "minimal: the host's null, zero, ..., ptmx, the own pty", NULL,
+                   NULL },
+    [K_ENV_CLEAR] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_ENV_KEEP] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_ENV_SET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_ENV_UNSET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_SEC_NO_NEW_PRIVS] = { LANDLOCK_REFUSED, "no: refused (Landlock and seccomp need it)",
+                             "security", "no_new_privs = no" },
+    [K_SEC_CAPABILITIES] = { LANDLOCK_REFUSED, "a kept capability would be one over the host",
+                             "security", "capabilities = cap_kill" },
+    [K_SEC_NET_RAW] = { LANDLOCK_INSTEAD, "not given: without a network namespace it would be the "
+                        "host's raw sockets", NULL, NULL },
+    [K_SEC_SECCOMP] = { LANDLOCK_SAME, "the same filter", NULL, NULL },
+    [K_SEC_IO_URING] = { LANDLOCK_REFUSED, "yes: io_uring would bypass the supervisor's checks",
+                         "security", "io_uring = yes" },
+    [K_SEC_DENY] = { LANDLOCK_SAME, "the same rules and ledger", NULL, NULL },
+};
+
+const struct landlock_key_fate *landlock_key_fate(enum profile_key k)
+{
+    return (unsigned)k < K_COUNT ? &key_fates[k] : NULL;
 }

@@ -151,6 +151,7 @@ pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res)
         return ns_clone(plan->clone_flags);
     snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", plan->userns_refused);
     res->landlock_abi = plan->landlock.abi;
+    landlock_make_tmpdir(&plan->landlock);
     pid_t pid = clone_raw(0);
     if (pid < 0)
         die_errno("starting the Landlock tier's init (fork)");

@@ -30,6 +30,11 @@ check_PROGRAMS += tests/unit/landlock-net-test
 tests_unit_landlock_net_test_SOURCES = tests/unit/landlock-net-test.c tests/tap.h
 tests_unit_landlock_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/landlock-net-test
+# Every profile key: what the Landlock tier does with it, refusals by file:line.
+check_PROGRAMS += tests/unit/landlock-keys-test
+tests_unit_landlock_keys_test_SOURCES = tests/unit/landlock-keys-test.c tests/tap.h
+tests_unit_landlock_keys_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/landlock-keys-test
 check_PROGRAMS += tests/unit/sandbox-test
 tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
 tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)

@@ -264,6 +264,19 @@ run_tmp=$(printf '%s\n' "$out" | sed -n 's|^\(/tmp/sbx-landlock\..*\)$|\1|p')
 [ -n "$run_tmp" ] && [ ! -e "$run_tmp" ]; ok $? "... and removed at the end ($run_tmp)"
 rm -f /tmp/sbx-landlock-escape
 
+# --- sbx profile show --tier landlock: what the tier does, before any run ------
+before=$(ls -d /tmp/sbx-landlock.* 2>/dev/null | wc -l)
+run_cmd "$SBX" profile show --tier landlock qa
+is "$status" 0 "profile show --tier landlock qa: qa starts in the Landlock tier (exit 0)"
+like "$out" "; in the Landlock tier (sbx(1) TIERS):" "... the profile, then what the tier does with it"
+like "$out" "tmpfs = /tmp: the Landlock tier has no private /tmp: the host's stays read-only, and the command's TMPDIR is a directory of the run's own" \
+    "... tmpfs = /tmp: what it does instead, said"
+like "$out" "mode = loopback:" "... and the network"
+is "$(ls -d /tmp/sbx-landlock.* 2>/dev/null | wc -l)" "$before" "... nothing created"
+run_cmd "$SBX" profile show --tier landlock qa-session
+like "$status:$out" "125:" "profile show --tier landlock qa-session: refused (exit 125)"
+like "$out" "; refused: $SBX_TOP_SRCDIR/profiles/qa-session.ini:" "... naming the allow line by file:line"
+
 # --- other refusals of the user namespace ------------------------------------
 # user.max_user_namespaces = 0, set in a user namespace of our own.
 if unshare -U --map-root-user true 2>/dev/null; then
