@@ -97,20 +97,17 @@ static void tell(bool warning, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *what = NULL;
-    if (vasprintf(&what, fmt, ap) < 0)
-        what = NULL;
+    char *what = xvasprintf(fmt, ap);
     va_end(ap);
-    if (!what)
-        return;
-    if (dry_said)
+    if (dry_said) {
         strv_push(dry_said, what);
-    else if (warning)
+        return;
+    }
+    if (warning)
         warn("%s", what);
     else
         notice("%s", what);
-    if (!dry_said)
-        free(what);
+    free(what);
 }
 
 /* What the checks below found: refusals stop the run, notes are printed. */
@@ -127,11 +124,9 @@ static void refuse(struct findings *f, const struct origin *at, const char *fmt,
     origin_format(at, where, sizeof where);
     va_list ap;
     va_start(ap, fmt);
-    char *what = NULL;
-    if (vasprintf(&what, fmt, ap) < 0)
-        what = NULL;
+    char *what = xvasprintf(fmt, ap);
     va_end(ap);
-    strv_push(&f->refused, xasprintf("%s: %s", where, what ? what : "?"));
+    strv_push(&f->refused, xasprintf("%s: %s", where, what));
     free(what);
 }
 
