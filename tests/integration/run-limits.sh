@@ -4,7 +4,7 @@
 # error naming the limit, never a clamp.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 34
+plan 35
 make_tmpdir
 
 hard=$(ulimit -Hn)
@@ -125,6 +125,15 @@ if [ "$expect_max" -ge 8192 ]; then
     unlike "$err" "nofile = max is only" "no warning when max is $expect_max (>= 8192)"
 else
     skip "max is $expect_max < 8192 here: cannot show the quiet case"
+fi
+
+# Root without CAP_SYS_RESOURCE (a container that dropped it): nofile =
+# max is the hard limit, and the run starts.
+if is_root; then
+    run_cmd setpriv --bounding-set=-sys_resource sh -c "ulimit -n 4100 && exec \"$SBX\" run --nofile max -- sh -c 'ulimit -Hn'"
+    is "$status:$out" "0:4100" "root without CAP_SYS_RESOURCE: nofile = max starts, with the hard limit"
+else
+    pass "not root: CAP_SYS_RESOURCE was never this caller's (the hard limit is max)"
 fi
 
 # Root of a user namespace other than the first (inside srt, bwrap, a
