@@ -438,7 +438,9 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     char flags_text[160];
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
-    describe_network(p, plan->clone_flags);
+    /* the Landlock tier says its own (landlock.c) */
+    if (plan->tier != TIER_LANDLOCK)
+        describe_network(p, plan->clone_flags);
     describe_project(p, project, plan->cwd);
 
     /* The whole of [filesystem] resolved on the host (mount.h); init
