@@ -13,17 +13,17 @@
 # (Landlock has no right for metadata: the supervisor makes those calls on
 # what it opened and checked). Runs as root and as an unprivileged user.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 32
+plan 33
 NOUSERNS="$SBX_TEST_HELPERS/deny-userns"
 export ASAN_OPTIONS=detect_leaks=0
 
 abi=$("$SBX" probe --tap 2>/dev/null | sed -n 's/^ok [0-9]* - landlock: ok \([0-9]*\) .*/\1/p')
 if [ -z "$abi" ] || [ "$abi" -lt 6 ]; then
-    i=0; while [ $i -lt 32 ]; do skip "no Landlock ABI 6 here (sbx probe: '${abi:-none}')"; i=$((i + 1)); done
+    i=0; while [ $i -lt 33 ]; do skip "no Landlock ABI 6 here (sbx probe: '${abi:-none}')"; i=$((i + 1)); done
     done_testing
 fi
 if ! command -v python3 >/dev/null 2>&1; then
-    i=0; while [ $i -lt 32 ]; do skip "python3 is not installed"; i=$((i + 1)); done
+    i=0; while [ $i -lt 33 ]; do skip "python3 is not installed"; i=$((i + 1)); done
     done_testing
 fi
 # Outside any work tree: a project's own protected paths (.git/hooks) are
@@ -120,6 +120,9 @@ qa bind 0.0.0.0
 is "$out" "ok 127.0.0.1" "a bind on 0.0.0.0 is made on 127.0.0.1, not on every interface"
 qa listen
 is "$out" "ok 127.0.0.1" "a listen on an unbound socket binds 127.0.0.1, not the wildcard"
+run_cmd "$NOUSERNS" "$SBX" run -q -p qa -- "$SBX_TEST_HELPERS/loopback-fds"
+case $status:$out in 0:*"all good: this sandbox can run network tests"*) pass "loopback-fds passes in the Landlock tier" ;;
+    *) fail "loopback-fds passes in the Landlock tier"; diag "$status: $out $err" ;; esac
 
 if [ -z "$ip" ]; then
     i=0; while [ $i -lt 13 ]; do skip "this host has no non-loopback IPv4 address to attack"; i=$((i + 1)); done
