@@ -8,7 +8,10 @@
  * command writes there after the check changes what is bound or reached
  * (no SECCOMP_USER_NOTIF_FLAG_CONTINUE). Landlock still refuses the
  * command every TCP bind and connect of its own; the supervisor is not
- * under Landlock. */
+ * under Landlock. A call on another socket (AF_UNIX) is continued, as the
+ * kernel must resolve its path as the command: a descriptor swapped for an
+ * inet one in between meets Landlock alone, which refuses TCP; UDP, which
+ * this tier does not restrict anyway (sendto), is what it could reach. */
 #ifndef SBX_LANDLOCK_NET_H
 #define SBX_LANDLOCK_NET_H
 
