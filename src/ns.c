@@ -237,6 +237,14 @@ void ns_check_uid_map_allowed(uid_t outer_uid)
     /* an outer sbx says so in the environment of its command (sbx(1)) */
     const char *outer = getenv("SBX_PROFILE");
     const char *container = getenv("container");
+    char *comm = read_file_text("/proc/1/comm", 64, NULL);
+    bool codex = comm && !strncmp(comm, "codex-linux-san", strlen("codex-linux-san"));
+    free(comm);
+    if (codex)
+        die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
+            "CAP_SETFCAP, and Codex's sandbox (codex sandbox, PID 1 codex-linux-sandbox) runs "
+            "its command as uid 0 without capabilities; run Codex as a normal user, or set "
+            "fallback = landlock in [sandbox] of this profile (qa has it)");
     if (outer && *outer && container && !strcmp(container, "sbx"))
         die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
             "CAP_SETFCAP, and the sbx session this runs in (profile %s, run as root) gives its "

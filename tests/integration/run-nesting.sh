@@ -10,13 +10,13 @@
 # are the versions the profiles pin, from $SBX_AGENT_TOOLS (.ci/run
 # installs them; agents-battery.sh).
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 11
+plan 12
 export ASAN_OPTIONS=detect_leaks=0
 unset TMPDIR
 tools=${SBX_AGENT_TOOLS:-$SBX_TOP_BUILDDIR/tests/agent-tools}
 srt="$tools/node_modules/.bin/srt" codex="$tools/node_modules/.bin/codex"
 if [ ! -x "$srt" ] || [ ! -x "$codex" ] || ! command -v bwrap >/dev/null 2>&1; then
-    i=0; while [ $i -lt 11 ]; do skip "srt and codex are not installed in $tools (agents-battery.sh installs them; .ci/run does)"; i=$((i + 1)); done
+    i=0; while [ $i -lt 12 ]; do skip "srt and codex are not installed in $tools (agents-battery.sh installs them; .ci/run does)"; i=$((i + 1)); done
     done_testing
 fi
 # not under /tmp, which Codex's workspace-write makes writable
@@ -59,6 +59,15 @@ if is_root; then
 else
     like "$err" "lo stays down: the filter of the sandbox sbx runs in refuses netlink, AF_INET and AF_INET6" \
         "without Codex's network: lo stays down, said (nothing could use it)"
+fi
+if is_root; then
+    # without the fallback nothing can work there: the message names Codex and the change
+    printf '[profile]\ninclude = qa\n[sandbox]\nfallback = none\n' >"$base/nofb.ini"
+    run_cmd codex_ws -- "$SBX" run -p "$base/nofb.ini" -- true
+    like "$status:$err" "125:sbx: cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes CAP_SETFCAP, and Codex's sandbox (codex sandbox, PID 1 codex-linux-sandbox) runs its command as uid 0 without capabilities; run Codex as a normal user" \
+        "as root without the fallback: exit 125 naming Codex's sandbox and the change that makes it work"
+else
+    pass "not root: Codex's sandbox maps this uid, nothing to refuse"
 fi
 run_cmd codex_ws -c 'sandbox_workspace_write.network_access=true' -- "$SBX" run -p qa -- "$echo_helper"
 is "$status" 0 "uid $who inside codex sandbox with network: sbx run -p qa starts"
