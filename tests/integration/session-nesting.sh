@@ -11,7 +11,7 @@
 # refusal is explained and that the documented fix (uid = 1000) works.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 14
+plan 15
 make_tmpdir
 chmod 755 "$tmpdir"
 
@@ -41,6 +41,9 @@ if is_root; then
         "as root, without the fallback: exit 125 naming the outer sbx session"
     like "$err" "add uid = 1000 and gid = 1000 to [namespaces] of the session's profile, or run the session as a normal user" \
         "... and the fix docs/agents.md gives"
+    sbx_run -p qa-session -- "$SBX" probe
+    like "$out" "the sbx session this runs in (profile qa-session, run as root) gives its command uid 0 without capabilities; add uid = 1000" \
+        "as root: sbx probe inside the session says the same"
     profile session1000 <<'EOT'
 [profile]
 include = qa-session
@@ -68,6 +71,7 @@ else
     pass "not root: no CAP_SETFCAP needed"
     pass "not root: no Landlock tier needed"
     pass "not root: no refusal to name the session in"
+    pass "not root: nothing for sbx probe to explain"
     pass "not root: /proc/sys needs no cover (file modes refuse), a fresh /proc nests"
     pass "not root: nothing to fix"
 fi
