@@ -1,8 +1,8 @@
 /* Which tier runs the command (sbx(1) TIERS): the namespaces, or, where
- * the kernel refuses a user namespace and only when the profile asks for
- * it ([sandbox] fallback = landlock, --fallback landlock), the Landlock
- * tier (landlock.h). Never silently: the run says why the namespaces
- * could not be had, and which tier ran. */
+ * the kernel refuses a user namespace (or a fresh /proc in one) and only
+ * when the profile asks for it ([sandbox] fallback = landlock, --fallback
+ * landlock), the Landlock tier (landlock.h). Never silently: the run says
+ * why the namespaces could not be had, and which tier ran. */
 #ifndef SBX_TIER_H
 #define SBX_TIER_H
 
@@ -26,8 +26,9 @@ bool tier_userns_refused_before_clone(uid_t outer_uid, char *why, size_t len);
  * tier reaches the other: the namespaces, unless the profile asks for
  * fallback = landlock and the user namespace is refused (known before
  * clone(), or by the one-child probe: a child in a user namespace of its
- * own). The Landlock tier is said (a warning, with why), and why holds
- * the reason for the record. */
+ * own), or a fresh /proc would be (parts of this one overmounted, read
+ * from mountinfo). The Landlock tier is said (a warning, with why), and
+ * why holds the reason for the record. */
 enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *why, size_t len);
 
 /* In place of ns_clone(): the plan's tier. The namespaces: clone() into
