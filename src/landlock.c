@@ -696,11 +696,12 @@ static void describe_tier(const struct landlock_plan *plan, const struct profile
                  p->hostname ? ": not " : "", p->hostname ? p->hostname : "");
     tell(false, "the Landlock tier (Landlock ABI %d) has no namespaces: the command shares the "
            "host's %s; signals and abstract unix sockets %s; it runs as uid %u, the caller; "
-           "outside rw, Landlock keeps file contents read-only and the supervisor refuses "
-           "metadata changes (chmod, chown, utimes, xattrs)",
+           "outside rw, Landlock keeps file contents read-only and %s",
            plan->abi, *shared ? shared : "namespaces",
            plan->scoped ? "are scoped to the sandbox" : "are not scoped (Landlock ABI < 6)",
-           (unsigned)getuid());
+           (unsigned)getuid(),
+           plan->metadata ? "the supervisor refuses metadata changes (chmod, chown, utimes, xattrs)"
+                          : "the read-only root refuses metadata changes (EROFS)");
 }
 
 static bool prepare(struct landlock_plan *plan, const struct profile *p, const char *home,

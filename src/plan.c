@@ -365,6 +365,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     const struct profile *p = tier == TIER_LANDLOCK
                                   ? add_landlock_rules(plan, req->profile, &landlock)
                                   : add_no_route_rule(plan, req->profile);
+    /* the Landlock tier's own checks need the supervisor's listener */
+    if (tier == TIER_LANDLOCK && p->ndeny > req->profile->ndeny && tier_outer_listener())
+        die("the Landlock tier checks bind, connect and listen on inet sockets, and chmod, "
+            "chown, utimes and xattrs, through a seccomp listener, and the sandbox sbx runs in "
+            "holds the one the kernel allows (an outer sbx with deny rules or [network] allow?): "
+            "run the outer sandbox without them, or give it a network namespace with only lo "
+            "and a read-only root, where the tier needs no listener");
     struct deny_rule *no_route_rules = plan->no_route_rules;
     struct profile with_no_route = plan->with_no_route;
     *plan = (struct sandbox_plan){

@@ -19,6 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 
 const char *tier_name(enum sandbox_tier tier)
 {
@@ -156,4 +159,29 @@ pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res)
     if (pid < 0)
         die_errno("starting the Landlock tier's init (fork)");
     return pid;
+}
+
+/* A child installs an allow-all filter with a listener: the kernel
+ * refuses a second listener in one filter chain (EBUSY), so that says an
+ * outer sandbox holds one (an outer sbx with deny rules or an allowlist). */
+bool tier_outer_listener(void)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        struct sock_fprog prog = { .len = 1, .filter = &allow };
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+            _exit(0);
+        long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                          &prog);
+        _exit(rc < 0 && errno == EBUSY ? 1 : 0);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 1;
 }

@@ -36,4 +36,9 @@ enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *wh
  * namespace. Sets res->tier and, for Landlock, the refusal and the ABI. */
 pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res);
 
+/* Whether a seccomp filter around sbx already has a notification
+ * listener, which the kernel allows once per filter chain: a child tries
+ * to install one. For the Landlock tier, whose checks need a listener. */
+bool tier_outer_listener(void);
+
 #endif

@@ -11,7 +11,7 @@
 # refusal is explained and that the documented fix (uid = 1000) works.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 15
+plan 17
 make_tmpdir
 chmod 755 "$tmpdir"
 
@@ -41,6 +41,15 @@ if is_root; then
         "as root, without the fallback: exit 125 naming the outer sbx session"
     like "$err" "add uid = 1000 and gid = 1000 to [namespaces] of the session's profile, or run the session as a normal user" \
         "... and the fix docs/agents.md gives"
+    # an outer sbx that holds the one seccomp listener, on the host's
+    # network: the Landlock tier's checks cannot be had, said before anything
+    outer=$(mktemp "$PWD/outer.XXXXXX.ini")
+    printf '[profile]\ninclude = default\n[network]\nmode = host\n[security]\ndeny = mknod EPERM\n' >"$outer"
+    sbx_run -p "$outer" -- "$SBX" run -p qa -- true
+    rm -f "$outer"
+    is "$status" 125 "as root, under an outer sbx holding the seccomp listener: refused at start"
+    like "$err" "sbx[landlock]: the Landlock tier checks bind, connect and listen on inet sockets" \
+        "... saying why, and what of the outer sandbox to change"
     sbx_run -p qa-session -- "$SBX" probe
     like "$out" "the sbx session this runs in (profile qa-session, run as root) gives its command uid 0 without capabilities; add uid = 1000" \
         "as root: sbx probe inside the session says the same"
@@ -72,6 +81,8 @@ else
     pass "not root: no Landlock tier needed"
     pass "not root: no refusal to name the session in"
     pass "not root: nothing for sbx probe to explain"
+    pass "not root: the inner sbx keeps its namespaces, no Landlock listener needed"
+    pass "not root: nothing refused"
     pass "not root: /proc/sys needs no cover (file modes refuse), a fresh /proc nests"
     pass "not root: nothing to fix"
 fi
