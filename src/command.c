@@ -139,7 +139,7 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
     if (ctx->tier == TIER_LANDLOCK) {
         /* no_new_privs first: landlock_restrict_self() needs it */
         landlock_drop_privileges();
-        landlock_apply(&ctx->landlock);
+        landlock_apply(&ctx->landlock, ctx->terminal_slave);
     } else {
         privileges_drop(ctx->caps_kept, p->no_new_privs);
     }

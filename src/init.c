@@ -156,14 +156,43 @@ static void await_supervisor(int channel_fd, int want, const char *what)
  * sender is the supervisor, which as the owner of our user namespace,
  * from its parent namespace, holds every capability in it
  * (user_namespaces(7)), root or not. */
-static void hand_out_netlink_socket(int channel_fd)
+/* An outer sandbox's filter (Codex without network) that refuses
+ * socket() for AF_INET and AF_INET6 as well: then no command of ours
+ * could use lo either, whether it is up or not. Tried, not assumed. */
+static bool outer_filter_refuses_inet(void)
+{
+    static const int families[] = { AF_INET, AF_INET6 };
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        int fd = socket(families[i], SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0) {
+            close(fd);
+            return false;
+        }
+        if (errno != EPERM && errno != EACCES)
+            return false;
+    }
+    return true;
+}
+
+/* False when lo is left down because nothing could use it (said). */
+static bool hand_out_netlink_socket(int channel_fd, bool egress)
 {
     int sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (sock < 0 && (errno == EPERM || errno == EACCES) && !egress &&
+        outer_filter_refuses_inet()) {
+        warn("warning: lo stays down: the filter of the sandbox sbx runs in refuses netlink, "
+             "AF_INET and AF_INET6 sockets (EPERM), so the command has no network at all, "
+             "loopback included; to have it, allow the network in the outer sandbox (Codex: "
+             "sandbox_workspace_write.network_access = true)");
+        record_network("lo", "down: the outer sandbox refuses inet sockets");
+        return false;
+    }
     if (sock < 0)
         die_errno("opening an rtnetlink socket in the sandbox's network namespace");
     if (!channel_send(channel_fd, CHANNEL_NETLINK_FD, 0, sock))
         die_errno("passing the rtnetlink socket to the supervisor");
     close(sock);
+    return true;
 }
 
 /* The supervisor attaches pasta to our namespaces (it needs the id maps
@@ -200,7 +229,7 @@ noreturn void init_main(struct sandbox_plan *ctx)
     close_inherited_fds(ctx->channel_fd);
     bool loopback = ctx->loopback;
     if (loopback)
-        hand_out_netlink_socket(ctx->channel_fd);
+        loopback = hand_out_netlink_socket(ctx->channel_fd, ctx->egress);
 
     if (ctx->clone_flags & CLONE_NEWUSER) {
         record_step("write uid/gid maps");

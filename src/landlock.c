@@ -16,11 +16,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <net/if.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/landlock.h>
@@ -85,6 +88,28 @@ static uint64_t fs_rights_of_abi(int abi)
     return r;
 }
 
+/* `sbx profile show --tier landlock`: what the tier would do, collected
+ * here instead of said, and nothing made (landlock_plan_describe()). */
+static struct strv *dry_said;
+
+static void tell(bool warning, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tell(bool warning, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = xvasprintf(fmt, ap);
+    va_end(ap);
+    if (dry_said) {
+        strv_push(dry_said, what);
+        return;
+    }
+    if (warning)
+        warn("%s", what);
+    else
+        notice("%s", what);
+    free(what);
+}
+
 /* What the checks below found: refusals stop the run, notes are printed. */
 struct findings {
     struct strv refused;
@@ -99,11 +124,9 @@ static void refuse(struct findings *f, const struct origin *at, const char *fmt,
     origin_format(at, where, sizeof where);
     va_list ap;
     va_start(ap, fmt);
-    char *what = NULL;
-    if (vasprintf(&what, fmt, ap) < 0)
-        what = NULL;
+    char *what = xvasprintf(fmt, ap);
     va_end(ap);
-    strv_push(&f->refused, xasprintf("%s: %s", where, what ? what : "?"));
+    strv_push(&f->refused, xasprintf("%s: %s", where, what));
     free(what);
 }
 
@@ -224,17 +247,101 @@ static char *canonical(const char *path)
     return realpath(path, NULL);
 }
 
+/* tmpfs = PATH has no equivalent without a mount namespace: the host's
+ * PATH stays read-only (as every path outside rw), and where PATH is the
+ * temporary directory (/tmp, or the caller's $TMPDIR) the command gets a
+ * directory of its own there instead, empty, mode 0700, writable, named
+ * by TMPDIR, removed when the run ends. Said on every run, not silently. */
+static void tmpfs_instead(struct findings *f, struct landlock_plan *plan, const struct fs_rule *r,
+                          const char *path)
+{
+    char at[512];
+    origin_format(&r->at, at, sizeof at);
+    const char *tmpdir = getenv("TMPDIR");
+    autofree char *caller_tmp = tmpdir && *tmpdir ? canonical(tmpdir) : NULL;
+    bool is_tmp = !strcmp(path, "/tmp") || (caller_tmp && !strcmp(path, caller_tmp));
+    if (!is_tmp || plan->tmpdir) {
+        tell(false, "%s: tmpfs = %s: the Landlock tier has no private directory there: the host's "
+               "%s stays read-only", at, r->path, path);
+        return;
+    }
+    if (dry_said) {
+        tell(false, "%s: tmpfs = %s: the Landlock tier has no private %s: the host's stays "
+             "read-only, and the command's TMPDIR is a directory of the run's own there (mode "
+             "0700), removed at the end", at, r->path, path);
+        return;
+    }
+    char *dir = xasprintf("%s/sbx-landlock.XXXXXX", path);
+    int e = mkdtemp(dir) ? 0 : errno;
+    if (e == EROFS && caller_tmp && strcmp(caller_tmp, path)) {
+        /* an outer sandbox's read-only /tmp with a TMPDIR of its own: ours
+         * goes there */
+        free(dir);
+        dir = xasprintf("%s/sbx-landlock.XXXXXX", caller_tmp);
+        e = mkdtemp(dir) ? 0 : errno;
+    }
+    if (e == EROFS) {
+        tell(false, "%s: tmpfs = %s: %s is on a read-only mount here (an outer sandbox's) and "
+               "stays so; the command gets no temporary directory of this run's", at, r->path,
+               path);
+        free(dir);
+        return;
+    }
+    if (e) {
+        refuse(f, &r->at, "tmpfs = %s: the Landlock tier gives the command a directory of its "
+               "own there instead, and creating %s failed: %s", r->path, dir, strerror(e));
+        free(dir);
+        return;
+    }
+    /* Made again when the tier starts (landlock_make_tmpdir()), so that a
+     * refusal between here and there leaves nothing behind; mkdir() then
+     * refuses a name someone else took meanwhile (EEXIST). */
+    rmdir(dir);
+    plan->tmpdir = dir;
+    tell(false, "%s: tmpfs = %s: the Landlock tier has no private %s: the host's stays read-only, "
+           "and the command's TMPDIR is %s, a directory of this run's (mode 0700; the caller's "
+           "other processes can reach it), removed at the end", at, r->path, path, dir);
+}
+
 struct rw_dir {
     char *path;            /* canonical */
     const struct fs_rule *rule;
+    bool is_dir;
 };
+
+/* Whether path, or the directory it would be made in, is on a read-only
+ * mount: the kernel's flag, not a guess; nothing in the Landlock tier can
+ * remount it. */
+static bool already_read_only(const char *path)
+{
+    struct statvfs sv;
+    if (statvfs(path, &sv) == 0)
+        return sv.f_flag & ST_RDONLY;
+    if (errno != ENOENT)
+        return false;
+    autofree char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return false;
+    *slash = '\0';
+    return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
+
+/* A directory where a file is protected (.git of a plain repository, not
+ * the "gitdir:" file of a worktree): nothing reads it as that file, as in
+ * the namespace tier (mount-plan.c); what it holds is protected apart. */
+static bool dir_for_a_file(const struct stat *st, enum protect_kind kind)
+{
+    return st && S_ISDIR(st->st_mode) && kind == PROTECT_FILE;
+}
 
 /* The protected paths (protect.h) that a writable rule holds: the
  * namespace tier binds them read-only there; Landlock cannot take write
  * access back below a writable directory, so each one that exists (or
  * that sbx would have to make) is refused, with the way out. */
-static void check_protected(struct findings *f, const struct profile *p, const char *home,
-                            const struct rw_dir *rw, size_t nrw)
+static void check_protected(struct findings *f, struct landlock_plan *plan,
+                            const struct profile *p, const char *home, const struct rw_dir *rw,
+                            size_t nrw)
 {
     struct protect_list list = { 0 };
     plan_protect_list(&list, home, cli_project());
@@ -247,7 +354,8 @@ static void check_protected(struct findings *f, const struct profile *p, const c
             unprotected |= !strcmp(p->unprotect.v[u].value, list.v[i].path);
         struct stat st;
         bool exists = lstat(list.v[i].path, &st) == 0;
-        if (unprotected || (!exists && list.v[i].missing == PROTECT_MISSING_IGNORE))
+        if (unprotected || (!exists && list.v[i].missing == PROTECT_MISSING_IGNORE) ||
+            dir_for_a_file(exists ? &st : NULL, list.v[i].kind))
             continue;
         strv_push(&candidates, xstrdup(list.v[i].path));
         strv_push(&whys, xstrdup(list.v[i].why ? list.v[i].why : "the host reads it later"));
@@ -265,18 +373,21 @@ static void check_protected(struct findings *f, const struct profile *p, const c
              * there (.hg/hgrc, .git/hooks) is one the command could create,
              * once its first component (.hg) exists */
             struct stat st;
-            bool exists = lstat(path, &st) == 0;
-            if (exists && S_ISDIR(st.st_mode) && names[k].kind == PROTECT_FILE)
-                exists = false;
-            else if (!exists && names[k].missing == PROTECT_MISSING_CREATE) {
+            /* one the namespace tier would create (.git/hooks, .hg/hgrc,
+             * once .git or .hg exists): kept from being made, its
+             * directory granted entry by entry */
+            bool made = false;
+            if (names[k].missing == PROTECT_MISSING_CREATE && lstat(path, &st) < 0 &&
+                errno == ENOENT) {
                 const char *second = strchr(names[k].name + 1, '/');
                 autofree char *top = second ? xasprintf("%s%.*s", rw[r].path,
                                                         (int)(second - names[k].name),
                                                         names[k].name)
                                             : NULL;
-                exists = top && stat(top, &st) == 0 && S_ISDIR(st.st_mode);
+                made = top && stat(top, &st) == 0 && S_ISDIR(st.st_mode);
             }
-            if (!unprotected && exists) {
+            if (!unprotected && (made || (lstat(path, &st) == 0 &&
+                                          !dir_for_a_file(&st, names[k].kind)))) {
                 strv_push(&candidates, path);
                 strv_push(&whys, xstrdup(names[k].why ? names[k].why : "the host reads it later"));
             } else {
@@ -284,19 +395,54 @@ static void check_protected(struct findings *f, const struct profile *p, const c
             }
         }
     }
-    for (size_t c = 0; c < candidates.n; c++) {
-        for (size_t r = 0; r < nrw; r++) {
-            if (!mount_path_within(candidates.v[c], rw[r].path))
+    /* What an outer sandbox already keeps read-only (Codex's P/.git, an
+     * outer sbx's protected paths) needs nothing of Landlock. */
+    bool *outer_ro = xcalloc(candidates.n ? candidates.n : 1, sizeof *outer_ro);
+    for (size_t c = 0; c < candidates.n; c++)
+        if ((outer_ro[c] = already_read_only(candidates.v[c])))
+            verbose("protect: %s is on a read-only mount here already", candidates.v[c]);
+    for (size_t r = 0; r < nrw; r++) {
+        struct excluded held = { 0 };
+        char held_names[512] = "";
+        size_t used = 0;
+        for (size_t c = 0; c < candidates.n; c++) {
+            if (outer_ro[c] || !mount_path_within(candidates.v[c], rw[r].path))
                 continue;
-            refuse(f, &rw[r].rule->at,
-                   "rw = %s holds the protected %s (%s), which the namespace tier keeps "
-                   "read-only; Landlock cannot take write access back below a writable "
-                   "directory: make a narrower directory writable, or accept it with "
-                   "`unprotect = %s`",
-                   rw[r].rule->path, candidates.v[c], whys.v[c], candidates.v[c]);
-            break;
+            if (p->root == ROOT_HOST) {
+                refuse(f, &rw[r].rule->at,
+                       "rw = %s holds the protected %s (%s), which the namespace tier keeps "
+                       "read-only; under root = host Landlock cannot take write access back: "
+                       "set root = ro, or accept it with `unprotect = %s`",
+                       rw[r].rule->path, candidates.v[c], whys.v[c], candidates.v[c]);
+                continue;
+            }
+            exclude(&held, candidates.v[c]);
+            if (used < sizeof held_names)
+                used += (size_t)snprintf(held_names + used, sizeof held_names - used, "%s%s",
+                                         used ? ", " : "", candidates.v[c]);
         }
+        if (!held.n) {
+            add_rule(plan, rw[r].path, plan->handled_fs, rw[r].is_dir);
+            continue;
+        }
+        /* Landlock only adds rights, and a right on a directory holds for
+         * all below it: so the directory is granted entry by entry, the
+         * protected ones left out (read-only, as the host), and those on
+         * the way to one get listing only. What that costs is said. */
+        grant_except(plan, &held, rw[r].path, plan->handled_fs);
+        char at[512];
+        tell(false, "%s: rw = %s holds protected paths (%s), which stay read-only: Landlock cannot "
+               "take write access back below a writable directory, so the Landlock tier grants "
+               "%s entry by entry: what exists in it is writable, but no new entry can be made "
+               "directly in it, nor in a directory holding a protected path (accept them with "
+               "unprotect = to have %s whole)",
+               origin_format(&rw[r].rule->at, at, sizeof at), rw[r].rule->path, held_names,
+               rw[r].rule->path, rw[r].rule->path);
+        for (size_t i = 0; i < held.n; i++)
+            free(held.v[i]);
+        free(held.v);
     }
+    free(outer_ro);
     strv_free(&candidates);
     strv_free(&whys);
     protect_list_free(&list);
@@ -343,10 +489,7 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
         bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
         switch (r->kind) {
         case FS_TMPFS:
-            refuse(f, &r->at, "tmpfs = %s: an empty private directory there needs a mount "
-                   "namespace; making the host's %s writable instead would share it with the "
-                   "host, so sbx does neither: remove the rule (%s stays the host's, "
-                   "read-only) or make it writable with rw = %s", r->path, path, path, path);
+            tmpfs_instead(f, plan, r, path);
             break;
         case FS_HIDE:
             /* Landlock can refuse access, not make a path vanish: the
@@ -371,9 +514,8 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
             break;
         case FS_RW:
             xgrow((void **)&rw, &caprw, nrw + 1, sizeof *rw);
-            rw[nrw++] = (struct rw_dir){ xstrdup(path), r };
-            add_rule(plan, path, plan->handled_fs, is_dir);
-            break;
+            rw[nrw++] = (struct rw_dir){ xstrdup(path), r, is_dir };
+            break; /* its rules: check_protected() */
         case FS_RO:
             if (p->root == ROOT_HOST)
                 refuse(f, &r->at, "ro = %s under root = host: Landlock cannot take write access "
@@ -432,14 +574,28 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
         for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
             if (access(nodes[i], F_OK) == 0)
                 add_rule(plan, nodes[i], FS_DEVICE, false);
+        /* Not the host's /dev/pts: its other terminals are the caller's
+         * other sessions (a password typed there could be read). New
+         * ptys come through /dev/ptmx and TIOCGPTPEER; the command's own
+         * terminal is open already, and /dev/tty names it. */
         if (access("/dev/pts", F_OK) == 0)
-            add_rule(plan, "/dev/pts", FS_DEVICE, true);
+            add_rule(plan, "/dev/pts", LANDLOCK_ACCESS_FS_READ_DIR, true);
         add_rule(plan, "/dev", LANDLOCK_ACCESS_FS_READ_DIR, true);
     }
     if (p->root != ROOT_TMPFS)
         grant_except(plan, &x, "/", base);
 
-    check_protected(f, p, home, rw, nrw);
+    check_protected(f, plan, p, home, rw, nrw);
+    /* Metadata outside rw: the supervisor's to check, unless the whole
+     * host is on a read-only mount here (an outer sandbox's root), where
+     * chmod and the rest fail with EROFS whatever sbx does; and no
+     * listener then, which an outer sbx may already hold (EBUSY). */
+    if (p->root != ROOT_HOST) {
+        plan->metadata = !already_read_only("/");
+        if (!plan->metadata)
+            tell(false, "the root file system is read-only here (an outer sandbox's): metadata "
+                   "changes outside its writable mounts fail with EROFS, without sbx's checks");
+    }
     for (size_t i = 0; i < p->nfs; i++)
         free(paths[i]);
     free(paths);
@@ -450,6 +606,21 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
     for (size_t i = 0; i < x.n; i++)
         free(x.v[i]);
     free(x.v);
+}
+
+/* Whether the network namespace we are in has no interface but lo:
+ * counted, not assumed. */
+static bool only_a_loopback_here(void)
+{
+    struct if_nameindex *ifs = if_nameindex();
+    if (!ifs)
+        return false;
+    size_t n = 0;
+    bool lo = false;
+    for (struct if_nameindex *i = ifs; i->if_index; i++, n++)
+        lo |= !strcmp(i->if_name, "lo");
+    if_freenameindex(ifs);
+    return n == 1 && lo;
 }
 
 static void check_network(struct findings *f, struct landlock_plan *plan, const struct profile *p)
@@ -466,6 +637,29 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
                "host's network", net_mode_name(p->net_mode), plan->abi);
         return;
     }
+    if (only_a_loopback_here()) {
+        /* An outer sandbox's network namespace (an outer sbx): nothing
+         * but lo to reach, so the kernel alone keeps the promise, and no
+         * listener of ours is needed (the kernel allows one per filter
+         * chain, and the outer sbx may hold it). */
+        char at[512];
+        tell(false, "%s: mode = %s: the network namespace sbx runs in has no interface but lo (an "
+               "outer sandbox's): bind and connect on its loopback work, nothing else is "
+               "reachable", origin_format(&p->at[K_NET_MODE], at, sizeof at),
+               net_mode_name(p->net_mode));
+        if (p->allow.n)
+            refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy needs a network "
+                   "namespace of the sandbox's own", p->allow.v[0].value);
+        return;
+    }
+    if (p->allow.n)
+        refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy serves a network "
+               "namespace of the sandbox's own, with no route out; the Landlock tier shares the "
+               "host's network, where nothing would keep a command from going around the proxy",
+               p->allow.v[0].value);
+    /* Landlock refuses the command every TCP bind and connect itself;
+     * the supervisor, which Landlock does not restrict, makes the loopback
+     * ones for it (plan.c, ledger.c). */
     plan->handled_net = SBX_LANDLOCK_ACCESS_NET_BIND_TCP | SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP;
     if (p->net_mode == NET_LOOPBACK && p->nforward) {
         plan->connect_ports = xcalloc(p->nforward, sizeof *plan->connect_ports);
@@ -475,11 +669,19 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
     char at[512];
     /* Not refused: the profile asked for less network than the host's,
      * and TCP is most of it; what is left open is said on every run. */
-    warn("%s: mode = %s: no network namespace here, so no private loopback: the "
-         "command shares the host's network; Landlock refuses every TCP bind and every TCP "
-         "connect%s; UDP, ICMP and unix sockets are not restricted",
-         origin_format(&p->at[K_NET_MODE], at, sizeof at), net_mode_name(p->net_mode),
-         plan->nports ? " but to the forward ports" : "");
+    if (p->net_mode == NET_LOOPBACK)
+        tell(true, "%s: mode = loopback: no network namespace here, so the loopback is the host's "
+             "(or the container's): bind and connect on 127.0.0.1 and ::1 work, and reach every "
+             "service listening there, the host's own included; every other inet bind, connect "
+             "and listen is refused and counted; MPTCP, SCTP and raw sockets are refused; UDP "
+             "sendto and ICMP to other addresses are not restricted",
+             origin_format(&p->at[K_NET_MODE], at, sizeof at));
+    else
+        tell(true, "%s: mode = %s: no network namespace here: every inet bind, connect and listen "
+             "is refused and counted%s; MPTCP, SCTP and raw sockets are refused; UDP sendto and "
+             "ICMP are not restricted",
+             origin_format(&p->at[K_NET_MODE], at, sizeof at), net_mode_name(p->net_mode),
+             plan->nports ? " (TCP connect to the forward ports aside)" : "");
 }
 
 static void check_identity(struct findings *f, const struct profile *p)
@@ -493,6 +695,9 @@ static void check_identity(struct findings *f, const struct profile *p)
     if (p->capabilities.n)
         refuse(f, &p->at[K_SEC_CAPABILITIES], "capabilities = %s...: without a user namespace "
                "a kept capability is one over the host", p->capabilities.v[0].value);
+    if (p->io_uring)
+        refuse(f, &p->at[K_SEC_IO_URING], "io_uring = yes: its operations (connect, bind, "
+               "setxattr) pass no seccomp filter, and the supervisor's checks are one");
     if (!p->no_new_privs)
         refuse(f, &p->at[K_SEC_NO_NEW_PRIVS], "no_new_privs = no: Landlock and the seccomp "
                "filter are installed without privilege only under no_new_privs, and nothing "
@@ -515,19 +720,26 @@ static void describe_tier(const struct landlock_plan *plan, const struct profile
     if (p->ns[NS_UTS] && used < sizeof shared)
         snprintf(shared + used, sizeof shared - used, "%shostname (uts%s%s)", used ? ", " : "",
                  p->hostname ? ": not " : "", p->hostname ? p->hostname : "");
-    notice("the Landlock tier (Landlock ABI %d) has no namespaces: the command shares the "
+    tell(false, "the Landlock tier (Landlock ABI %d) has no namespaces: the command shares the "
            "host's %s; signals and abstract unix sockets %s; it runs as uid %u, the caller; "
-           "outside rw, Landlock keeps file contents read-only, not metadata (chmod, chown, "
-           "utimes, xattrs of the caller's own files)",
+           "outside rw, Landlock keeps file contents read-only and %s",
            plan->abi, *shared ? shared : "namespaces",
            plan->scoped ? "are scoped to the sandbox" : "are not scoped (Landlock ABI < 6)",
-           (unsigned)getuid());
+           (unsigned)getuid(),
+           plan->metadata ? "the supervisor refuses metadata changes (chmod, chown, utimes, xattrs)"
+                          : "the read-only root refuses metadata changes (EROFS)");
 }
 
-void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home)
+static bool prepare(struct landlock_plan *plan, const struct profile *p, const char *home,
+                    struct strv *refused)
 {
     memset(plan, 0, sizeof *plan);
     plan->abi = landlock_abi_version();
+    if (plan->abi < 1 && dry_said) {
+        strv_push(refused, xasprintf("Landlock is not available here (landlock_create_ruleset: "
+                                     "%s)", strerror(errno)));
+        return false;
+    }
     if (plan->abi < 1)
         die_errno("Landlock is not available (landlock_create_ruleset); the "
                   "kernel needs CONFIG_SECURITY_LANDLOCK and landlock in its lsm= list");
@@ -551,21 +763,96 @@ void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, 
     }
     check_network(&f, plan, p);
     check_filesystem(&f, plan, p, home);
-    if (f.refused.n) {
-        for (size_t i = 0; i < f.refused.n; i++)
-            warn("%s", f.refused.v[i]);
-        size_t n = f.refused.n;
-        strv_free(&f.refused);
+    *refused = f.refused;
+    if (refused->n)
+        return false;
+    describe_tier(plan, p);
+    return true;
+}
+
+void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home)
+{
+    struct strv refused = { 0 };
+    if (!prepare(plan, p, home, &refused)) {
+        for (size_t i = 0; i < refused.n; i++)
+            warn("%s", refused.v[i]);
+        size_t n = refused.n;
+        strv_free(&refused);
         die("%zu rule%s of profile %s cannot be expressed without namespaces "
             "(above); nothing was started", n, n == 1 ? "" : "s", p->name ? p->name : "(built-in)");
     }
-    strv_free(&f.refused);
-    describe_tier(plan, p);
+    /* create = serves the cache rules, read-only in this tier (above) */
+    for (size_t i = 0; i < p->create.n; i++) {
+        char at[512];
+        verbose("%s: create = %s: not made in the Landlock tier (its cache rules are read-only "
+                "here)", origin_format(&p->create.v[i].at, at, sizeof at), p->create.v[i].value);
+    }
     verbose_step("%zu path rules, %zu TCP connect ports", plan->nrules, plan->nports);
+}
+
+bool landlock_plan_describe(const struct profile *p, const char *home, struct strv *said,
+                            struct strv *refused)
+{
+    struct landlock_plan plan;
+    dry_said = said;
+    bool ok = prepare(&plan, p, home, refused);
+    dry_said = NULL;
+    landlock_plan_free(&plan);
+    return ok;
+}
+
+void landlock_make_tmpdir(struct landlock_plan *plan)
+{
+    if (!plan->tmpdir)
+        return;
+    if (mkdir(plan->tmpdir, 0700) < 0)
+        die_errno("creating the run's TMPDIR %s (tmpfs = /tmp in the Landlock tier)",
+                  plan->tmpdir);
+    plan->tmpdir_made = true;
+    add_rule(plan, plan->tmpdir, plan->handled_fs, true);
+}
+
+void landlock_writable_paths(const struct landlock_plan *plan, struct strv *out)
+{
+    /* what rw (and the run's TMPDIR) granted: MAKE_REG on a directory,
+     * TRUNCATE on a file; a device's rule (/dev/null) is neither */
+    for (size_t i = 0; i < plan->nrules; i++)
+        if (plan->rules[i].access & (LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_TRUNCATE))
+            strv_push(out, xstrdup(plan->rules[i].path));
+}
+
+void landlock_set_env(const struct landlock_plan *plan, struct strv *env)
+{
+    if (!plan->tmpdir)
+        return;
+    size_t w = 0;
+    for (size_t i = 0; i < env->n; i++) {
+        if (!strncmp(env->v[i], "TMPDIR=", 7))
+            free(env->v[i]);
+        else
+            env->v[w++] = env->v[i];
+    }
+    env->n = w;
+    strv_push(env, xasprintf("TMPDIR=%s", plan->tmpdir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
 }
 
 void landlock_plan_free(struct landlock_plan *plan)
 {
+    /* the run's TMPDIR: every process of the command is gone by now (init
+     * was a subreaper that killed them); no symlink followed, no other
+     * file system entered */
+    if (plan->tmpdir_made)
+        nftw(plan->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+    free(plan->tmpdir);
     for (size_t i = 0; i < plan->nrules; i++)
         free(plan->rules[i].path);
     free(plan->rules);
@@ -573,7 +860,7 @@ void landlock_plan_free(struct landlock_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-void landlock_apply(const struct landlock_plan *plan)
+void landlock_apply(const struct landlock_plan *plan, int own_tty)
 {
     struct sbx_landlock_ruleset_attr attr = {
         .handled_access_fs = plan->handled_fs,
@@ -607,6 +894,16 @@ void landlock_apply(const struct landlock_plan *plan)
             die_errno("landlock_add_rule on %s", plan->rules[i].path);
         close(fd);
     }
+    /* The command's own pty (its /dev/pts/N, opened by init), by its
+     * descriptor: reopened by name it is the only one under /dev/pts */
+    if (own_tty >= 0 && isatty(own_tty)) {
+        struct landlock_path_beneath_attr rule = {
+            .allowed_access = FS_DEVICE & FS_FILE_RIGHTS & plan->handled_fs,
+            .parent_fd = own_tty,
+        };
+        if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0)
+            die_errno("landlock_add_rule on the command's own pty");
+    }
     for (size_t i = 0; i < plan->nports; i++) {
         struct sbx_landlock_net_port_attr port = {
             .allowed_access = SBX_LANDLOCK_ACCESS_NET_CONNECT_TCP, .port = plan->connect_ports[i],
@@ -636,4 +933,75 @@ void landlock_drop_privileges(void)
     cap_free(none);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
+}
+
+static const struct landlock_key_fate key_fates[K_COUNT] = {
+    [K_DESCRIPTION] = { LANDLOCK_SAME, "text only", NULL, NULL },
+    [K_INCLUDE] = { LANDLOCK_SAME, "profiles read the same way", NULL, NULL },
+    [K_SANDBOX_FALLBACK] = { LANDLOCK_SAME, "what chose this tier", NULL, NULL },
+    [K_NS_USER] = { LANDLOCK_INSTEAD, "no user namespace: the caller's ids, no capability", NULL, NULL },
+    [K_NS_MOUNT] = { LANDLOCK_INSTEAD, "no mount namespace: Landlock rules on the host's paths", NULL, NULL },
+    [K_NS_NET] = { LANDLOCK_INSTEAD, "the host's network, kept by the supervisor's inet rules "
+                   "(below ABI 6: refused)", NULL, NULL },
+    [K_NS_PID] = { LANDLOCK_INSTEAD, "the host's processes, signals scoped (below ABI 6: refused)",
+                   NULL, NULL },
+    [K_NS_IPC] = { LANDLOCK_INSTEAD, "the host's System V IPC, said", NULL, NULL },
+    [K_NS_UTS] = { LANDLOCK_INSTEAD, "the host's hostname, said", NULL, NULL },
+    [K_UID] = { LANDLOCK_REFUSED, "another uid needs a user namespace", "namespaces", "uid = 0" },
+    [K_GID] = { LANDLOCK_REFUSED, "another gid needs a user namespace", "namespaces", "gid = 0" },
+    [K_HOSTNAME] = { LANDLOCK_INSTEAD, "not set: the host's, said", NULL, NULL },
+    [K_NESTED_USERNS] = { LANDLOCK_SAME, "the seccomp filter", NULL, NULL },
+    [K_NET_MODE] = { LANDLOCK_EXPRESSED, "loopback: the supervisor makes loopback calls, refuses "
+                     "the rest; none: every inet call refused; host: the host's", NULL, NULL },
+    [K_NET_OUTBOUND] = { LANDLOCK_REFUSED, "pasta needs a network namespace", "network",
+                         "outbound = yes" },
+    [K_NET_FORWARD] = { LANDLOCK_EXPRESSED, "TCP connect to the port (Landlock)", NULL, NULL },
+    [K_NET_ALLOW] = { LANDLOCK_REFUSED, "the proxy needs a network without a route out", "network",
+                      "allow = example.org" },
+    [K_LIMIT_NOFILE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_NPROC] = { LANDLOCK_SAME, "setrlimit, the pids cgroup for root", NULL, NULL },
+    [K_LIMIT_CORE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_CPU] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_FSIZE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_AS] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_STACK] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_MEMLOCK] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_SIGPENDING] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
+    [K_TIMEOUT] = { LANDLOCK_SAME, "the supervisor's timer", NULL, NULL },
+    [K_FS_ROOT] = { LANDLOCK_REFUSED, "ro: read and execute only; host: everything; tmpfs: refused",
+                    "filesystem", "root = tmpfs" },
+    [K_FS_RW] = { LANDLOCK_EXPRESSED, "Landlock rights on the path, entry by entry around "
+                  "protected paths", NULL, NULL },
+    [K_FS_RO] = { LANDLOCK_EXPRESSED, "read rights (inside rw, or under root = host: refused)", NULL,
+                  NULL },
+    [K_FS_TMPFS] = { LANDLOCK_INSTEAD, "the host's path read-only; for /tmp a TMPDIR of the run's",
+                     NULL, NULL },
+    [K_FS_HIDE] = { LANDLOCK_EXPRESSED, "no rights on the path (a unix socket: refused)", NULL, NULL },
+    [K_FS_CACHE] = { LANDLOCK_INSTEAD, "read-only (a private write layer needs a mount namespace)",
+                     NULL, NULL },
+    [K_FS_UNPROTECT] = { LANDLOCK_SAME, "the protected path granted with its directory", NULL, NULL },
+    [K_FS_CREATE] = { LANDLOCK_INSTEAD, "not made: what it serves, a cache rule, is read-only here",
+                      NULL, NULL },
+    [K_FS_PROC] = { LANDLOCK_EXPRESSED, "no: /proc unreadable; yes: the host's, scoped", NULL, NULL },
+    [K_FS_DEV] = { LANDLOCK_EXPRESSED, "minimal: the host's null, zero, ..., ptmx, the own pty", NULL,
+                   NULL },
+    [K_ENV_CLEAR] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_ENV_KEEP] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_ENV_SET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_ENV_UNSET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_SEC_NO_NEW_PRIVS] = { LANDLOCK_REFUSED, "no: refused (Landlock and seccomp need it)",
+                             "security", "no_new_privs = no" },
+    [K_SEC_CAPABILITIES] = { LANDLOCK_REFUSED, "a kept capability would be one over the host",
+                             "security", "capabilities = cap_kill" },
+    [K_SEC_NET_RAW] = { LANDLOCK_INSTEAD, "not given: without a network namespace it would be the "
+                        "host's raw sockets", NULL, NULL },
+    [K_SEC_SECCOMP] = { LANDLOCK_SAME, "the same filter", NULL, NULL },
+    [K_SEC_IO_URING] = { LANDLOCK_REFUSED, "yes: io_uring would bypass the supervisor's checks",
+                         "security", "io_uring = yes" },
+    [K_SEC_DENY] = { LANDLOCK_SAME, "the same rules and ledger", NULL, NULL },
+};
+
+const struct landlock_key_fate *landlock_key_fate(enum profile_key k)
+{
+    return (unsigned)k < K_COUNT ? &key_fates[k] : NULL;
 }

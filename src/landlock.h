@@ -13,6 +13,7 @@
 #define SBX_LANDLOCK_H
 
 #include "profile.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,6 +36,9 @@ struct landlock_plan {
     size_t nrules, caprules;
     uint16_t *connect_ports;  /* TCP connect allowed to these ([network] forward) */
     size_t nports;
+    char *tmpdir;             /* tmpfs = /tmp instead: this run's TMPDIR, or NULL */
+    bool tmpdir_made;         /* by landlock_make_tmpdir(): removed at the end */
+    bool metadata;            /* chmod & co. checked by the supervisor (landlock_meta.h) */
 };
 
 /* The kernel's Landlock ABI version, or -1 with errno (ENOSYS: not built
@@ -46,12 +50,33 @@ int landlock_abi_version(void);
  * refusal ("FILE:LINE: rule: why") and exits 125 when there is one;
  * prints what the tier gives instead of namespaces; fills plan. */
 void landlock_plan_prepare(struct landlock_plan *plan, const struct profile *p, const char *home);
+/* `sbx profile show --tier landlock`: what the Landlock tier does with p
+ * here, nothing made: each rule it expresses otherwise into said, each it
+ * refuses ("FILE:LINE: rule: why") into refused; false when one is. */
+bool landlock_plan_describe(const struct profile *p, const char *home, struct strv *said,
+                            struct strv *refused);
+
+/* In the supervisor, just before the tier starts: the run's TMPDIR,
+ * mode 0700 (dies when the name was taken meanwhile), and its rule. */
+void landlock_make_tmpdir(struct landlock_plan *plan);
+
+/* Frees plan, and removes the run's TMPDIR (the supervisor, at the end). */
 void landlock_plan_free(struct landlock_plan *plan);
 
+/* The paths the command may write (rw rules, the run's TMPDIR), for the
+ * supervisor's metadata checks (landlock_meta.h), pushed onto out. */
+void landlock_writable_paths(const struct landlock_plan *plan, struct strv *out);
+
+/* TMPDIR of the command's environment: the run's own directory, where
+ * tmpfs = /tmp was planned as one. */
+void landlock_set_env(const struct landlock_plan *plan, struct strv *env);
+
 /* In the command's process (a vfork() child: allocates nothing), with
- * no_new_privs set: builds the ruleset and restricts the process. Dies
- * (exit 125) naming the path or the call that failed. */
-void landlock_apply(const struct landlock_plan *plan);
+ * no_new_privs set: builds the ruleset and restricts the process. own_tty:
+ * the command's pty (init's), the one terminal under /dev/pts it may
+ * open by name, or -1. Dies (exit 125) naming the path or the call that
+ * failed. */
+void landlock_apply(const struct landlock_plan *plan, int own_tty);
 
 /* In the command's process of the Landlock tier, instead of
  * privileges_drop(): without a user namespace a non-root caller has no
@@ -60,5 +85,19 @@ void landlock_apply(const struct landlock_plan *plan);
  * inheritable, permitted and effective sets, and the bounding set where
  * the caller may (root), then sets no_new_privs. */
 void landlock_drop_privileges(void);
+
+/* Every profile key and what the Landlock tier does with it, for the
+ * test that walks the key table (a key added without a row here fails
+ * it): the same as the namespaces, expressed by Landlock's own means,
+ * something else instead (said at start), or refused by file:line. A
+ * refused key names a line that refuses it (section and KEY = VALUE). */
+enum landlock_fate { LANDLOCK_UNKNOWN, LANDLOCK_SAME, LANDLOCK_EXPRESSED, LANDLOCK_INSTEAD,
+                     LANDLOCK_REFUSED };
+struct landlock_key_fate {
+    enum landlock_fate fate;
+    const char *how;
+    const char *section, *refused_line; /* LANDLOCK_REFUSED: an example */
+};
+const struct landlock_key_fate *landlock_key_fate(enum profile_key k);
 
 #endif

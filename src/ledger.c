@@ -2,6 +2,8 @@
 
 #include "ledger.h"
 
+#include "landlock_meta.h"
+#include "landlock_net.h"
 #include "log.h"
 #include "seccomp.h"
 #include "util.h"
@@ -10,6 +12,7 @@
 #include <json-c/json.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/kcmp.h>
 #include <linux/net.h>
 #include <netinet/in.h>
@@ -39,6 +42,7 @@ struct ledger_rule {
     uint64_t families;  /* 0: every family */
     int errnum;
     bool no_route;      /* deny_rule.no_route: loopback and AF_UNSPEC pass */
+    bool supervisor_makes; /* deny_rule.supervisor_makes: landlock_net.h makes those */
 };
 
 struct ledger_row {
@@ -91,6 +95,10 @@ struct ledger {
     /* SBX_TEST_NO_PIDFD_THREAD: behave as on a kernel before 6.9, so the
      * tests reach the fail-closed path. It only ever denies more. */
     bool test_no_pidfd_thread;
+    /* The Landlock tier: what its metadata calls may change, and the
+     * thread's effective capabilities dropped (ledger.h) */
+    struct strv landlock_writable;
+    bool drop_caps;
     /* Parents of recent callers (read_caller): their pid here, a pidfd
      * that tells whether they are still alive, their pid as the command
      * sees it. Only the ledger's thread touches it. */
@@ -113,6 +121,7 @@ struct ledger *ledger_new(const struct profile *p)
         l->rules[i].families = p->deny[i].families;
         l->rules[i].errnum = p->deny[i].errnum;
         l->rules[i].no_route = p->deny[i].no_route;
+        l->rules[i].supervisor_makes = p->deny[i].supervisor_makes;
     }
     l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
     l->rows = xcalloc(l->caprows, sizeof *l->rows);
@@ -153,6 +162,7 @@ void ledger_free(struct ledger *l)
     for (size_t i = 0; i < l->nrules; i++)
         free(l->rules[i].syscall);
     free(l->rules);
+    strv_free(&l->landlock_writable);
     free(l->rows);
     free(l->events);
     seccomp_notify_free(l->req, l->resp);
@@ -544,7 +554,7 @@ void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
 
 /* ---- Reading the caller ------------------------------------------------ */
 
-static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
+bool ledger_read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
     if (addr == 0 || len == 0)
         return false;
@@ -578,10 +588,8 @@ static bool read_target(pid_t pid, uint64_t addr, void *buf, size_t len)
  * last reference, and closing a TCP socket with SO_LINGER whose peer
  * advertises a zero window waits for the linger time (inet_release skips
  * that wait only for an exiting task, PF_EXITING). */
-static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel,
-                                int *dup_fd)
+int ledger_target_fd(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel)
 {
-    *dup_fd = -1;
     int fd = (int)(uint32_t)fd_arg;
     if (fd < 0)
         return -1;
@@ -593,17 +601,27 @@ static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old
     }
     if (pidfd < 0)
         return -1;
-    int sock = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    int dup = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
     close(pidfd);  /* a pidfd's release never waits */
-    if (sock < 0)
+    if (dup < 0)
         return -1;
-    *dup_fd = sock;
     if (tid != tgid) {
         long same = syscall(SYS_kcmp, (pid_t)getpid(), tid, KCMP_FILE,
-                            (unsigned long)sock, (unsigned long)fd);
-        if (same != 0 && !(same < 0 && errno == ENOSYS && thread_pidfd))
-            return -1;  /* not the thread's file, or nothing can tell: unknown */
+                            (unsigned long)dup, (unsigned long)fd);
+        if (same != 0 && !(same < 0 && errno == ENOSYS && thread_pidfd)) {
+            close(dup);  /* not the thread's file, or nothing can tell */
+            return -1;
+        }
     }
+    return dup;
+}
+
+static int target_socket_family(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel,
+                                int *dup_fd)
+{
+    int sock = *dup_fd = ledger_target_fd(tid, tgid, fd_arg, old_kernel);
+    if (sock < 0)
+        return -1;
     int domain = -1;
     socklen_t len = sizeof domain;
     if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
@@ -659,15 +677,35 @@ int ledger_format_sockaddr(const void *rawp, size_t len, char *out, size_t outle
     return family;
 }
 
-static int read_sockaddr(pid_t pid, uint64_t addr, uint64_t len, char *out, size_t outlen)
+/* What was read, kept where a call is made from it (landlock_net.h):
+ * read once, never again. */
+struct raw_address {
+    unsigned char bytes[sizeof(struct sockaddr_storage)];
+    size_t len;
+    bool whole;        /* the length asked for fitted, and was read */
+};
+
+static int read_sockaddr_raw(pid_t pid, uint64_t addr, uint64_t len, char *out, size_t outlen,
+                             struct raw_address *raw)
 {
-    unsigned char raw[sizeof(struct sockaddr_storage)];
-    size_t n = len > sizeof raw ? sizeof raw : (size_t)len;
-    if (!read_target(pid, addr, raw, n)) {
+    struct raw_address scratch;
+    if (!raw)
+        raw = &scratch;
+    size_t n = len > sizeof raw->bytes ? sizeof raw->bytes : (size_t)len;
+    raw->len = 0;
+    raw->whole = false;
+    if (!ledger_read_target(pid, addr, raw->bytes, n)) {
         out[0] = '\0';
         return -1;
     }
-    return ledger_format_sockaddr(raw, n, out, outlen);
+    raw->len = n;
+    raw->whole = n == len;
+    return ledger_format_sockaddr(raw->bytes, n, out, outlen);
+}
+
+static int read_sockaddr(pid_t pid, uint64_t addr, uint64_t len, char *out, size_t outlen)
+{
+    return read_sockaddr_raw(pid, addr, len, out, outlen, NULL);
 }
 
 /* msg_name of a struct msghdr (or the i386 layout, two 32-bit words). */
@@ -676,13 +714,13 @@ static int read_msghdr_name(pid_t pid, uint64_t msg, bool compat, char *out, siz
     uint64_t name = 0, namelen = 0;
     if (compat) {
         uint32_t words[2];
-        if (!read_target(pid, msg, words, sizeof words))
+        if (!ledger_read_target(pid, msg, words, sizeof words))
             return -1;
         name = words[0];
         namelen = words[1];
     } else {
         struct msghdr m;
-        if (!read_target(pid, msg, &m, sizeof m))
+        if (!ledger_read_target(pid, msg, &m, sizeof m))
             return -1;
         name = (uint64_t)(uintptr_t)m.msg_name;
         namelen = m.msg_namelen;
@@ -908,7 +946,7 @@ static void decode_call(const struct seccomp_notif *req, struct decoded_call *c)
         if (sub)
             snprintf(c->name, sizeof c->name, "%s", sub);
         uint32_t words[6];
-        if (read_target((pid_t)req->pid, c->args[1], words, sizeof words)) {
+        if (ledger_read_target((pid_t)req->pid, c->args[1], words, sizeof words)) {
             for (int i = 0; i < 6; i++)
                 c->args[i] = words[i];
         } else {
@@ -922,13 +960,16 @@ struct call_families {
     int fd_family;     /* the socket's domain; -1 unknown */
     int addr_family;   /* the address's family; -1 none or unreadable */
     int dup_fd;        /* our duplicate of the socket, closed after the answer */
+    struct raw_address raw; /* bind, connect: the address as read */
 };
 
 /* pid: the calling thread (its memory and fd table); tgid: its process. */
 static void inspect_call(const struct ledger *l, pid_t pid, pid_t tgid, const struct decoded_call *c,
                          struct call_families *f, char *addr, size_t addrlen)
 {
-    *f = (struct call_families){ .fd_family = -1, .addr_family = -1, .dup_fd = -1 };
+    f->fd_family = f->addr_family = f->dup_fd = -1;
+    f->raw.len = 0;
+    f->raw.whole = false;
     addr[0] = '\0';
     if (!c->args_readable || !seccomp_syscall_has_family(c->name))
         return;
@@ -937,7 +978,7 @@ static void inspect_call(const struct ledger *l, pid_t pid, pid_t tgid, const st
         return;
     }
     if (strcmp(c->name, "bind") == 0 || strcmp(c->name, "connect") == 0)
-        f->addr_family = read_sockaddr(pid, c->args[1], c->args[2], addr, addrlen);
+        f->addr_family = read_sockaddr_raw(pid, c->args[1], c->args[2], addr, addrlen, &f->raw);
     else if (strcmp(c->name, "sendto") == 0)
         f->addr_family = read_sockaddr(pid, c->args[4], c->args[5], addr, addrlen);
     else if (strcmp(c->name, "sendmsg") == 0 || strcmp(c->name, "sendmmsg") == 0)
@@ -1022,6 +1063,18 @@ static bool respond(struct ledger *l, int notify_fd, uint64_t id, int errnum)
     return rc == 0;
 }
 
+/* The answer to a call the supervisor made itself: its result, never a
+ * continue (the kernel must not make it again from the command's memory). */
+static bool respond_made(struct ledger *l, int notify_fd, uint64_t id, int err)
+{
+    memset(l->resp, 0, sizeof *l->resp);
+    l->resp->id = id;
+    l->resp->error = err ? -err : 0;
+    l->resp->val = 0;
+    int rc = seccomp_notify_respond(notify_fd, l->resp);
+    return rc == 0;
+}
+
 bool ledger_handle(struct ledger *l, int notify_fd)
 {
     /* RECV blocks when nothing is pending: only go there when poll says
@@ -1076,7 +1129,24 @@ bool ledger_handle(struct ledger *l, int notify_fd)
      * waiting in it: its pid (and memory) could otherwise be another
      * process's by now. */
     if (seccomp_notify_id_valid(notify_fd, req->id) >= 0) {
-        bool answered = respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
+        /* The Landlock tier: a loopback call is made here, on our
+         * duplicate of the socket, from the address read above */
+        int made_err = 0;
+        bool made = false;
+        if (rule && rule->supervisor_makes && landlock_meta_handles(call.name))
+            made = call.args_readable &&
+                   landlock_meta_make_call(call.name, call.args, call.compat, pid, tgid,
+                                           &l->landlock_writable, &made_err);
+        else if (rule && rule->supervisor_makes)
+            made = families.dup_fd >= 0 &&
+                   (strcmp(call.name, "listen") == 0 || families.raw.whole) &&
+                   landlock_net_make_call(call.name, families.dup_fd, families.fd_family,
+                                          families.raw.bytes, families.raw.len,
+                                          (int)call.args[1], &made_err);
+        bool answered = made ? respond_made(l, notify_fd, req->id, made_err)
+                             : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
+        if (made)
+            rule = NULL; /* counted as let through, not as a denial */
         /* Counted once answered: a call whose caller was killed before
          * the answer never returned the error. */
         pthread_mutex_lock(&l->lock);
@@ -1105,9 +1175,32 @@ bool ledger_handle(struct ledger *l, int notify_fd)
 
 /* ---- The ledger's thread ----------------------------------------------- */
 
+void ledger_set_landlock_writable(struct ledger *l, const struct strv *writable)
+{
+    for (size_t i = 0; i < writable->n; i++)
+        strv_push(&l->landlock_writable, xstrdup(writable->v[i]));
+    l->drop_caps = true;
+}
+
+/* Capabilities are a thread's own to the kernel: capset(2) on this
+ * thread alone leaves the supervisor's others as they are. */
+static void drop_thread_capabilities(void)
+{
+    struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &hdr, data) < 0)
+        die_errno("capget for the ledger's thread");
+    for (int i = 0; i < 2; i++)
+        data[i].effective = 0;
+    if (syscall(SYS_capset, &hdr, data) < 0)
+        die_errno("dropping the ledger thread's effective capabilities (capset)");
+}
+
 static void *ledger_thread_main(void *arg)
 {
     struct ledger *l = arg;
+    if (l->drop_caps)
+        drop_thread_capabilities();
     for (;;) {
         struct pollfd pfd[2] = {
             { .fd = l->notify_fd, .events = POLLIN },

@@ -11,6 +11,7 @@
 #define SBX_LEDGER_H
 
 #include "profile.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -236,5 +237,18 @@ int ledger_format_sockaddr(const void *raw, size_t len, char *out, size_t outlen
 
 /* "AF_INET", "AF_INET6", "AF_UNIX", ..., or "AF_<n>". */
 const char *ledger_family_name(int family, char *buf, size_t len);
+
+/* For the calls the supervisor makes itself (landlock_net.h,
+ * landlock_meta.h): len bytes at addr of process pid's memory (false on
+ * a short read); a duplicate of thread tid's descriptor fd (process
+ * tgid), checked to be that thread's file (ledger.c says how), or -1. */
+bool ledger_read_target(pid_t pid, uint64_t addr, void *buf, size_t len);
+int ledger_target_fd(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel);
+
+/* The Landlock tier: the paths its metadata calls may change
+ * (landlock_meta.h), copied; and the ledger's thread drops its effective
+ * capabilities, so that what it makes for the command is the caller's
+ * uid's to make (a root supervisor would bind ports below 1024, or chown). */
+void ledger_set_landlock_writable(struct ledger *l, const struct strv *writable);
 
 #endif

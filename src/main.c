@@ -16,7 +16,7 @@ static const char usage_text[] =
     "Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx probe [--json | --tap] [--profile P]\n"
-    "       sbx profile list | show NAME | check FILE...\n"
+    "       sbx profile list | show [--tier namespaces|landlock] NAME | check FILE...\n"
     "       sbx cache list | clear [PROFILE]\n"
     "       sbx --version | --help | help COMMAND\n";
 
@@ -42,6 +42,8 @@ static void print_profile_help(FILE *out)
 {
     fputs("Usage: sbx profile list              profiles on the search path\n"
           "       sbx profile show NAME|PATH    the effective profile, each line with its origin\n"
+          "       sbx profile show --tier landlock NAME|PATH\n"
+          "                                     ... and what the Landlock tier does with it here\n"
           "       sbx profile check FILE...     report every error in each profile\n"
           "\nSearch path: $SBX_PROFILE_PATH, ~/.config/sbx/profiles, " SBX_SYSCONFDIR "/sbx/profiles,\n"
           SBX_PKGDATADIR "/profiles. See sbx-profile(5).\n",

@@ -524,6 +524,18 @@ static bool protect_one(struct mount_plan *plan, const struct profile *p, const 
         mount_probe_free(&pr);
         const char *content = kind == PROTECT_FILE ? (placeholder ? placeholder : "") : NULL;
         int err = probe(asked, true, content, plan, &pr, ctx);
+        if (err == EROFS) {
+            /* The kernel's own answer that its directory is on a read-only
+             * mount: an outer sandbox's (Codex keeps P/.git read-only even
+             * where there is no repository). The command cannot create it
+             * either: that mount reaches the sandbox locked read-only
+             * (copied into a less privileged mount namespace, or under
+             * Landlock, where nothing is remounted). */
+            strv_push(&plan->notes, xasprintf("protect: %s cannot be created (read-only file "
+                                              "system here): it stays absent, as protected", asked));
+            mount_probe_free(&pr);
+            return true;
+        }
         if (err || pr.found != MOUNT_FOUND_OBJECT) {
             *error = xasprintf("%s: cannot create it to keep it read-only (%s): %s", asked,
                                why, err ? strerror(err) : "something else is in the way");

@@ -155,6 +155,17 @@ void ns_read_facts(struct ns_facts *f, int err, int flags)
     }
     /* fork and clone say EAGAIN when the caller's user already runs
      * RLIMIT_NPROC processes (or the system is at kernel.threads-max). */
+    /* an outer sbx says so in its command's environment (sbx(1)), Codex
+     * by its PID 1 */
+    const char *profile = getenv("SBX_PROFILE"), *container = getenv("container");
+    char *comm = read_file_text("/proc/1/comm", 64, NULL);
+    if (profile && *profile && container && !strcmp(container, "sbx")) {
+        f->outer = NS_OUTER_SBX;
+        snprintf(f->outer_profile, sizeof f->outer_profile, "%s", profile);
+    } else if (comm && !strncmp(comm, "codex-linux-san", strlen("codex-linux-san"))) {
+        f->outer = NS_OUTER_CODEX;
+    }
+    free(comm);
     struct rlimit nproc;
     if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY) {
         f->nproc_limited = true;
@@ -234,10 +245,15 @@ void ns_check_uid_map_allowed(uid_t outer_uid)
         return;
     if (capability_in_effective_set(CAP_SETFCAP))
         return;
+    struct ns_facts f;
+    ns_read_facts(&f, EPERM, CLONE_NEWUSER);
+    char why[512];
+    const char *who = ns_describe_refusal(&f, NS_CAUSE_UID0_SETFCAP, why, sizeof why);
+    if (!strncmp(who, NS_SETFCAP_RULE ", ", strlen(NS_SETFCAP_RULE ", ")))
+        who += strlen(NS_SETFCAP_RULE ", ");
     die("cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes "
-        "CAP_SETFCAP, which this uid 0 lacks (sbx runs inside another sandbox or a container "
-        "that dropped it); run the outer sandbox as a non-root uid, or keep CAP_SETFCAP there "
-        "(for an outer sbx: capabilities = cap_setfcap)");
+        "CAP_SETFCAP, %s; or set fallback = landlock in [sandbox] of this profile for the "
+        "Landlock tier (qa has it)", who);
 }
 
 uid_t ns_inside_uid(const struct profile *p, uid_t outer_uid)

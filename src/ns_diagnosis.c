@@ -45,6 +45,26 @@ static bool confined_by_sbx_profile(const struct ns_facts *f)
     return apparmor_label_is_sbx(f->apparmor_label);
 }
 
+/* Since Linux 5.12 mapping uid 0 of the parent namespace takes
+ * CAP_SETFCAP there; the outer sandbox named where it says who it is,
+ * with the one change that makes the namespaces work. */
+static const char *describe_setfcap(const struct ns_facts *f, char *buf, size_t len)
+{
+    if (f->outer == NS_OUTER_SBX)
+        snprintf(buf, len, NS_SETFCAP_RULE ", and the sbx session this runs in (profile %s, run as root) gives its command "
+                 "uid 0 without capabilities; add uid = 1000 and gid = 1000 to [namespaces] of "
+                 "the session's profile, or run the session as a normal user (docs/agents.md)",
+                 f->outer_profile);
+    else if (f->outer == NS_OUTER_CODEX)
+        snprintf(buf, len, NS_SETFCAP_RULE ", and Codex's sandbox (codex sandbox, PID 1 codex-linux-sandbox) runs its command "
+                 "as uid 0 without capabilities; run Codex as a normal user");
+    else
+        snprintf(buf, len, NS_SETFCAP_RULE ", which this uid 0 lacks (sbx runs inside another sandbox or a container that "
+                 "dropped it); run the outer sandbox as a non-root uid, or keep CAP_SETFCAP there "
+                 "(for an outer sbx: capabilities = cap_setfcap)");
+    return buf;
+}
+
 unsigned ns_diagnose(const struct ns_facts *f)
 {
     bool userns = f->clone_flags & CLONE_NEWUSER;
@@ -63,7 +83,8 @@ unsigned ns_diagnose(const struct ns_facts *f)
     case EPERM:
     case EACCES: {
         unsigned c = 0;
-        if (seccomp_refuses(f))
+        /* a refused id map comes after clone(), which passed any filter */
+        if (seccomp_refuses(f) && !f->uid_map_step)
             c |= NS_CAUSE_SECCOMP;
         if (!userns && !root)
             c |= NS_CAUSE_NEEDS_USERNS;
@@ -199,10 +220,7 @@ const char *ns_describe_refusal(const struct ns_facts *f, unsigned causes, char 
     else if (causes & NS_CAUSE_APPARMOR)
         describe_apparmor(f, buf, len);
     else if (causes & NS_CAUSE_UID0_SETFCAP)
-        snprintf(buf, len,
-                 "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
-                 "which this uid 0 lacks; run the outer sandbox as a non-root uid, or keep "
-                 "CAP_SETFCAP there");
+        describe_setfcap(f, buf, len);
     else if (causes & NS_CAUSE_PROC_HIDDEN)
         snprintf(buf, len,
                  "the kernel allows a fresh /proc in a user namespace only where the /proc sbx "
@@ -267,10 +285,10 @@ char *ns_describe_hints(const struct ns_facts *f, unsigned causes)
                  "docker: --security-opt seccomp=unconfined)");
     if (causes & NS_CAUSE_NO_KERNEL_SUPPORT)
         add_hint(&hints, "the kernel lacks CONFIG_USER_NS");
-    if (causes & NS_CAUSE_UID0_SETFCAP)
-        add_hint(&hints, "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12), "
-                 "which this process lacks: a nested user namespace works here only for a "
-                 "non-root uid");
+    if (causes & NS_CAUSE_UID0_SETFCAP) {
+        char why[512];
+        add_hint(&hints, "%s", describe_setfcap(f, why, sizeof why));
+    }
     if (causes & NS_CAUSE_PROC_HIDDEN)
         add_hint(&hints, "a fresh /proc is refused: parts of this /proc are overmounted (a "
                  "container's masked paths) and the kernel wants it fully visible; set proc = no "

@@ -21,6 +21,10 @@ struct ns_type {
 extern const struct ns_type ns_types[NS_TYPE_COUNT];
 
 /* Everything that can refuse a namespace, as read just after the refusal. */
+/* The kernel rule NS_CAUSE_UID0_SETFCAP's description starts with. */
+#define NS_SETFCAP_RULE \
+    "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= 5.12)"
+
 struct ns_facts {
     int err;                  /* errno of the refused step */
     int clone_flags;          /* the namespaces asked for (CLONE_NEW*) */
@@ -47,6 +51,11 @@ struct ns_facts {
     long long max_namespaces[NS_TYPE_COUNT]; /* user.max_*_namespaces, read for types asked for */
     bool nproc_limited;       /* RLIMIT_NPROC is not unlimited */
     unsigned long long nproc_limit;
+    /* The sandbox sbx runs in, where it says so (ns_read_facts()): an sbx
+     * session (container=sbx, SBX_PROFILE), Codex's (PID 1
+     * codex-linux-sandbox); outer_profile: the session's profile */
+    enum ns_outer { NS_OUTER_UNKNOWN, NS_OUTER_SBX, NS_OUTER_CODEX } outer;
+    char outer_profile[64];
 };
 
 /* The causes consistent with the facts: each one's condition is here and

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "tier.h"
 #include "seccomp.h"
+#include "seccomp_packet.h"
 #include "util.h"
 
 #include <errno.h>
@@ -276,6 +277,21 @@ static void filter_job_finish(struct filter_job *job)
     }
 }
 
+/* The profile plus rules of sbx's own (never read from a profile): a
+ * shallow copy, every pointer but deny the caller's, never freed here. */
+static const struct profile *with_rules(struct sandbox_plan *plan, const struct profile *p,
+                                        const struct deny_rule *extra, size_t nextra)
+{
+    plan->no_route_rules = xcalloc(p->ndeny + nextra, sizeof *plan->no_route_rules);
+    if (p->ndeny)
+        memcpy(plan->no_route_rules, p->deny, p->ndeny * sizeof *p->deny);
+    memcpy(plan->no_route_rules + p->ndeny, extra, nextra * sizeof *extra);
+    plan->with_no_route = *p;
+    plan->with_no_route.deny = plan->no_route_rules;
+    plan->with_no_route.ndeny = plan->with_no_route.capdeny = p->ndeny + nextra;
+    return &plan->with_no_route;
+}
+
 /* [network] allow leaves the sandbox no route: a tool that ignores the
  * proxy variables gets ENETUNREACH from its connect() at once. A deny
  * rule of sbx's own, on connect() to IPv4 and IPv6 addresses that are not
@@ -287,26 +303,89 @@ static const struct profile *add_no_route_rule(struct sandbox_plan *plan, const 
     plan->no_route_rules = NULL;
     if (!p->allow.n || !p->ns[NS_NET] || p->io_uring)
         return p;
-    plan->no_route_rules = xcalloc(p->ndeny + 1, sizeof *plan->no_route_rules);
-    if (p->ndeny)
-        memcpy(plan->no_route_rules, p->deny, p->ndeny * sizeof *p->deny);
-    plan->no_route_rules[p->ndeny] = (struct deny_rule){
+    struct deny_rule rule = {
         .syscall = (char *)"connect", .nr = seccomp_syscall_number("connect"),
         .families = (UINT64_C(1) << AF_INET) | (UINT64_C(1) << AF_INET6),
         .errnum = ENETUNREACH, .text = (char *)"connect:inet,inet6 ENETUNREACH ([network] allow)",
         .at = p->allow.v[0].at, .no_route = true,
     };
-    /* a shallow copy: every pointer but deny is the caller's, never freed here */
-    plan->with_no_route = *p;
-    plan->with_no_route.deny = plan->no_route_rules;
-    plan->with_no_route.ndeny = plan->with_no_route.capdeny = p->ndeny + 1;
-    return &plan->with_no_route;
+    return with_rules(plan, p, &rule, 1);
+}
+
+/* The Landlock tier's network (sbx(1) TIERS): the host's, where Landlock
+ * can refuse TCP by port, never by address. So bind, connect and listen
+ * on inet sockets stop in the kernel and reach the supervisor (ledger.c),
+ * which makes the loopback ones itself, on the command's socket, with the
+ * address it read and checked: the kernel never reads the command's
+ * memory again after the check. Everything else inet is refused (EACCES,
+ * as Landlock says) and counted. mode = none: nothing inet at all. */
+static const char *const metadata_calls[] = {
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "lchown", "fchown", "fchownat",
+    "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr",
+    "removexattr", "lremovexattr", "fremovexattr",
+};
+
+static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const struct profile *p,
+                                                const struct landlock_plan *landlock)
+{
+    plan->no_route_rules = NULL;
+    struct deny_rule rules[3 + sizeof metadata_calls / sizeof metadata_calls[0]];
+    size_t n = 0;
+    /* chmod, chown, utimes and xattrs outside the writable paths, which
+     * Landlock does not cover: made by the supervisor inside them
+     * (landlock_meta.h), refused elsewhere and counted */
+    for (size_t i = 0; landlock->metadata && i < sizeof metadata_calls / sizeof metadata_calls[0]; i++) {
+        int nr = seccomp_syscall_number(metadata_calls[i]);
+        if (nr >= 0)
+            rules[n++] = (struct deny_rule){
+                .syscall = (char *)metadata_calls[i], .nr = nr, .errnum = EPERM,
+                .text = (char *)"EPERM outside the writable paths (the Landlock tier)",
+                .at = p->at[K_FS_ROOT], .supervisor_makes = true,
+            };
+    }
+    if (!landlock->handled_net)
+        return with_rules(plan, p, rules, n);
+    bool loopback = p->net_mode == NET_LOOPBACK;
+    const uint64_t inet = (UINT64_C(1) << AF_INET) | (UINT64_C(1) << AF_INET6);
+    static const char *const calls[] = { "bind", "connect", "listen" };
+    static const char *const texts[2][3] = {
+        { "bind:inet,inet6 EACCES (the Landlock tier: mode = none)",
+          "connect:inet,inet6 EACCES (the Landlock tier: mode = none)",
+          "listen:inet,inet6 EACCES (the Landlock tier: mode = none)" },
+        { "bind:inet,inet6 EACCES but loopback (the Landlock tier)",
+          "connect:inet,inet6 EACCES but loopback (the Landlock tier)",
+          "listen:inet,inet6 EACCES but on loopback (the Landlock tier)" },
+    };
+    for (size_t i = 0; i < 3; i++)
+        rules[n++] = (struct deny_rule){
+            .syscall = (char *)calls[i], .nr = seccomp_syscall_number(calls[i]),
+            .families = inet, .errnum = EACCES, .text = (char *)texts[loopback][i],
+            .at = p->at[K_NET_MODE], .supervisor_makes = loopback,
+        };
+    return with_rules(plan, p, rules, n);
 }
 
 void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request *req,
                         struct rlimit caller_nofile, int channel_fd)
 {
-    const struct profile *p = add_no_route_rule(plan, req->profile);
+    /* The backend first (tier.h): from here on, each decision below is
+     * made for the tier that runs, never made and then undone. */
+    char userns_refused[sizeof plan->userns_refused];
+    enum sandbox_tier tier = tier_choose(req->profile, geteuid(), userns_refused,
+                                         sizeof userns_refused);
+    struct landlock_plan landlock = { 0 };
+    if (tier == TIER_LANDLOCK)
+        landlock_plan_prepare(&landlock, req->profile, cli_profile_vars()->home);
+    const struct profile *p = tier == TIER_LANDLOCK
+                                  ? add_landlock_rules(plan, req->profile, &landlock)
+                                  : add_no_route_rule(plan, req->profile);
+    /* the Landlock tier's own checks need the supervisor's listener */
+    if (tier == TIER_LANDLOCK && p->ndeny > req->profile->ndeny && tier_outer_listener())
+        die("the Landlock tier checks bind, connect and listen on inet sockets, and chmod, "
+            "chown, utimes and xattrs, through a seccomp listener, and the sandbox sbx runs in "
+            "holds the one the kernel allows (an outer sbx with deny rules or [network] allow?): "
+            "run the outer sandbox without them, or give it a network namespace with only lo "
+            "and a read-only root, where the tier needs no listener");
     struct deny_rule *no_route_rules = plan->no_route_rules;
     struct profile with_no_route = plan->with_no_route;
     *plan = (struct sandbox_plan){
@@ -314,13 +393,16 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         .with_no_route = with_no_route, .no_route_rules = no_route_rules,
         .argv = req->argv,
         .cwd = req->cwd,
-        .clone_flags = ns_clone_flags(p),
+        .clone_flags = tier == TIER_LANDLOCK ? 0 : ns_clone_flags(p),
         .outer_uid = geteuid(),
         .outer_gid = getegid(),
         .caller_nofile = caller_nofile,
         .home = cli_profile_vars()->home,
         .channel_fd = channel_fd,
+        .tier = tier,
+        .landlock = landlock,
     };
+    snprintf(plan->userns_refused, sizeof plan->userns_refused, "%s", userns_refused);
     /* What the filter cannot express is refused here, in this thread;
      * the trap is for libseccomp's own failures. The compile starts first:
      * it overlaps everything below, up to the join. */
@@ -353,14 +435,19 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     record_environment(&env_diff);
     env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
-    plan->caps_kept = privileges_kept_mask(p);
+    if (plan->tier == TIER_LANDLOCK)
+        landlock_set_env(&plan->landlock, &plan->env);
+    /* Kept capabilities are refused in the Landlock tier (landlock.c), and
+     * cap_net_raw is planned for a network namespace of the sandbox's own
+     * (caps.c), which it has not: there it would be the host's. */
+    plan->caps_kept = plan->tier == TIER_LANDLOCK ? 0 : privileges_kept_mask(p);
     apparmor_refuse_kept_capabilities(plan->caps_kept);
     /* cap_net_raw is sbx's own addition, not the profile's: where AppArmor
      * denies the command every capability, it is left out, not refused */
     if (apparmor_denies_command_capabilities())
         verbose("capabilities: no cap_net_raw: AppArmor's sbx profile denies the command every "
                 "capability");
-    else
+    else if (plan->tier != TIER_LANDLOCK)
         plan->caps_kept |= net_raw_planned(p, plan->outer_uid == 0);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
@@ -373,16 +460,15 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
              plan->egress ? "on 127.0.0.1 (sbx's stub)"
                           : "pasta can reach (not the host's loopback)");
     plan->loopback = (plan->clone_flags & CLONE_NEWNET) && p->net_mode == NET_LOOPBACK;
-    if ((plan->clone_flags & CLONE_NEWUSER) &&
-        !(p->fallback == FALLBACK_LANDLOCK &&
-          tier_userns_refused_before_clone(plan->outer_uid, plan->userns_refused,
-                                           sizeof plan->userns_refused)))
+    if (plan->clone_flags & CLONE_NEWUSER)
         ns_check_uid_map_allowed(plan->outer_uid);
 
     char flags_text[160];
     verbose_step("profile %s: namespaces %s", p->name ? p->name : "(built-in)",
                  ns_flags_text(plan->clone_flags, flags_text, sizeof flags_text));
-    describe_network(p, plan->clone_flags);
+    /* the Landlock tier says its own (landlock.c) */
+    if (plan->tier != TIER_LANDLOCK)
+        describe_network(p, plan->clone_flags);
     if (plan->clone_flags & CLONE_NEWNET) {
         autofree char *unused = profile_unused_warning(p);
         if (unused)
@@ -454,6 +540,8 @@ void sandbox_plan_finish(struct sandbox_plan *plan)
     filter_job_finish(plan->compiling);
     free(plan->compiling);
     plan->compiling = NULL;
+    if (plan->tier == TIER_LANDLOCK && plan->seccomp.active)
+        seccomp_inet_filter_build(&plan->seccomp.inet);
     if (plan->seccomp.active)
         verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,
                      plan->seccomp.extra.len);

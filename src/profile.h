@@ -109,6 +109,10 @@ struct deny_rule {
     /* Made by sbx for [network] allow, never read from a profile: connect()
      * to an address other than loopback fails with no route (plan.c) */
     bool no_route;
+    /* Made by sbx for the Landlock tier (plan.c): the supervisor makes the
+     * call itself where it may be made, a loopback address
+     * (landlock_net.h), a target in a writable path (landlock_meta.h) */
+    bool supervisor_makes;
 };
 
 /* Keys, used to index origins; one row each in the key table

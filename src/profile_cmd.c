@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
+#include "landlock.h"
 #include "log.h"
 #include "mount-plan.h"
 #include "lookup.h"
@@ -108,13 +109,30 @@ static int profile_list(void)
     return 0;
 }
 
-static int profile_show(const char *name)
+/* --tier landlock: after the profile, what the Landlock tier does with
+ * it here (sbx(1) TIERS), as comments: each rule it expresses otherwise,
+ * each it refuses by file:line. 125 when it refuses one. */
+static int profile_show(const char *name, const char *tier)
 {
     struct profile p;
     cli_load_profile(&p, name, NULL);
     profile_print(&p, stdout);
+    int status = 0;
+    if (tier) {
+        struct strv said = { 0 }, refused = { 0 };
+        bool ok = landlock_plan_describe(&p, cli_profile_vars()->home, &said, &refused);
+        printf("\n; in the Landlock tier (sbx(1) TIERS):\n");
+        for (size_t i = 0; i < said.n; i++)
+            printf("; %s\n", said.v[i]);
+        for (size_t i = 0; i < refused.n; i++)
+            printf("; refused: %s\n", refused.v[i]);
+        if (!ok)
+            status = SBX_EXIT_FAILURE;
+        strv_free(&said);
+        strv_free(&refused);
+    }
     profile_free(&p);
-    return 0;
+    return status;
 }
 
 /* Every error of every file, then a summary; 125 when any file failed. */
@@ -169,9 +187,18 @@ int cmd_profile(int argc, char **argv)
         return profile_list();
     }
     if (!strcmp(what, "show")) {
+        const char *tier = NULL;
+        if (argc == 5 && !strcmp(argv[2], "--tier")) {
+            if (strcmp(argv[3], "landlock") && strcmp(argv[3], "namespaces"))
+                return cli_run_usage_error("profile", "--tier takes namespaces or landlock");
+            tier = !strcmp(argv[3], "landlock") ? argv[3] : NULL;
+            argv += 2;
+            argc -= 2;
+        }
         if (argc != 3)
-            return cli_run_usage_error("profile", "'sbx profile show' takes one profile name or path");
-        return profile_show(argv[2]);
+            return cli_run_usage_error("profile", "'sbx profile show' takes [--tier namespaces|landlock] "
+                                       "and one profile name or path");
+        return profile_show(argv[2], tier);
     }
     if (!strcmp(what, "check")) {
         if (argc < 3)

@@ -5,11 +5,13 @@
 #include "caps.h"
 
 #include "log.h"
+#include "report.h"
 #include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <unistd.h>
@@ -42,9 +44,25 @@ static const char *rlim_text(rlim_t v, char *buf, size_t len)
     return buf;
 }
 
+/* Whether this process is in the initial user namespace, whose
+ * capabilities alone raise hard limits: its uid_map maps every id. */
+static bool in_initial_userns(void)
+{
+    char *map = read_file_text("/proc/self/uid_map", 256, NULL);
+    unsigned long inside = 1, outside = 1, count = 0;
+    bool initial = !map || (sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 &&
+                            inside == 0 && outside == 0 && count == 4294967295UL);
+    free(map);
+    return initial;
+}
+
 /* How a user raises a hard limit; nofile is the one people hit. */
 static const char *raise_hint(enum limit_kind k)
 {
+    if (geteuid() == 0 && !in_initial_userns())
+        return "this root is root of a user namespace (inside another sandbox or a rootless "
+               "container), whose CAP_SYS_RESOURCE cannot raise a hard limit: raise it where "
+               "the outer sandbox is started (ulimit -Hn, systemd LimitNOFILE=)";
     if (geteuid() == 0)
         return k == LIMIT_NOFILE
                    ? "this root lacks CAP_SYS_RESOURCE (a container?): raise the hard limit "
@@ -60,8 +78,10 @@ static const char *raise_hint(enum limit_kind k)
 }
 
 /* The hard limit can only go up with CAP_SYS_RESOURCE (root outside any
- * user namespace), and RLIMIT_NOFILE never above fs.nr_open. */
-static void raise_hard(enum limit_kind k, struct rlimit *cur, rlim_t need)
+ * user namespace), and RLIMIT_NOFILE never above fs.nr_open. Returns 0,
+ * or EPERM when the kernel refused and `may_refuse` (nofile = max: what
+ * can be had is the hard limit); any other failure dies. */
+static int raise_hard(enum limit_kind k, struct rlimit *cur, rlim_t need, bool may_refuse)
 {
     const char *name = limit_kind_name(k);
     int res = limit_kind_resource(k);
@@ -80,6 +100,8 @@ static void raise_hard(enum limit_kind k, struct rlimit *cur, rlim_t need)
     struct rlimit raised = { .rlim_cur = cur->rlim_cur, .rlim_max = need };
     if (setrlimit(res, &raised) < 0) {
         int e = errno;
+        if (e == EPERM && may_refuse)
+            return e;
         if (e == EPERM)
             die("limit %s = %s is above the hard limit %s, which only root with "
                 "CAP_SYS_RESOURCE can raise: %s",
@@ -89,6 +111,7 @@ static void raise_hard(enum limit_kind k, struct rlimit *cur, rlim_t need)
     }
     verbose_step("raised the hard limit of %s from %s to %s", name, hard_s, want_s);
     cur->rlim_max = need;
+    return 0;
 }
 
 /* "max" is what a profile asks for when its commands open many files
@@ -130,6 +153,8 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
             die_errno("getrlimit(%s)", limit_kind_name((enum limit_kind)k));
 
         rlim_t want;
+        bool most_here = false; /* nofile = max: the kernel's ceiling if it can be had */
+        bool raised_ok = root;
         if (s->unlimited) {
             want = RLIM_INFINITY;
         } else if (s->max) {
@@ -139,11 +164,11 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
              * without CAP_SYS_RESOURCE gets the hard limit, as anyone. */
             if (k == LIMIT_NOFILE && root) {
                 rlim_t nr_open = limits_nr_open();
-                if (nr_open > want || want == RLIM_INFINITY)
+                if (nr_open > want || want == RLIM_INFINITY) {
+                    most_here = nr_open && nr_open != want;
                     want = nr_open ? nr_open : want;
+                }
             }
-            if (k == LIMIT_NOFILE)
-                warn_low_nofile_max(want, root);
         } else {
             if (s->value >= (uint64_t)RLIM_INFINITY)
                 die("limit %s = %" PRIu64 " is out of range", limit_kind_name((enum limit_kind)k),
@@ -159,8 +184,26 @@ void limits_prepare(const struct profile *p, struct limits_plan *plan)
                     rlim_text(cur.rlim_max, hard_s, sizeof hard_s),
                     raise_hint((enum limit_kind)k));
             }
-            raise_hard((enum limit_kind)k, &cur, want);
+            /* CAP_SYS_RESOURCE in a user namespace (root inside another
+             * sandbox: srt, bwrap) is not the initial namespace's: the
+             * kernel refuses, and "max" is then the hard limit, the most
+             * there is here. Said in -v and the record, not silently. */
+            if (raise_hard((enum limit_kind)k, &cur, want, most_here) != 0) {
+                char want_s[32], hard_s[32];
+                rlim_text(want, want_s, sizeof want_s);
+                rlim_text(cur.rlim_max, hard_s, sizeof hard_s);
+                verbose("limit nofile = max: %s, the hard limit: the kernel refused to raise it "
+                        "to fs.nr_open = %s (CAP_SYS_RESOURCE of the initial user namespace, "
+                        "which this root lacks: inside another sandbox or a container?)",
+                        hard_s, want_s);
+                record_step("limit nofile = max is the hard limit %s: raising it to fs.nr_open = "
+                            "%s was refused (EPERM)", hard_s, want_s);
+                want = cur.rlim_max;
+                raised_ok = false; /* for the warning's hint: the hard limit holds us */
+            }
         }
+        if (s->max && k == LIMIT_NOFILE)
+            warn_low_nofile_max(want, raised_ok);
         /* A number is a limit in both senses, as `ulimit -n N` makes it:
          * the command cannot raise it back. "max" keeps the hard limit. */
         plan->target[k].set = true;

@@ -17,5 +17,7 @@ src_libsbx_a_SOURCES += \
 	src/supervise.c src/supervise.h \
 	src/terminal.c src/terminal_relay.c src/terminal.h \
 	src/tier.c src/tier.h \
-	src/landlock.c src/landlock.h
+	src/landlock.c src/landlock.h \
+	src/landlock_net.c src/landlock_net.h \
+	src/landlock_meta.c src/landlock_meta.h
 EXTRA_DIST += docs/run.md

@@ -62,6 +62,7 @@ static void ensure_standard_fds(void)
 struct ledger_hookup {
     const struct profile *profile;
     struct sandbox_result *res;
+    const struct landlock_plan *landlock;  /* the Landlock tier's, or NULL */
     uint64_t (*output_position)(void *);
     void *output_position_data;
 };
@@ -75,6 +76,12 @@ static void ledger_attach(struct supervisor *s, int fd)
         return;
     }
     h->res->ledger = ledger_new(h->profile);
+    if (h->landlock) {
+        struct strv writable = { 0 };
+        landlock_writable_paths(h->landlock, &writable);
+        ledger_set_landlock_writable(h->res->ledger, &writable);
+        strv_free(&writable);
+    }
     if (h->output_position)
         ledger_set_output_position(h->res->ledger, h->output_position, h->output_position_data);
     if (h->res->egress)
@@ -211,10 +218,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     fflush(stdout);
     fflush(stderr);
     record_step("create namespaces (clone)");
-    /* fallback = landlock: the Landlock tier where the user namespace is
-     * refused (tier.h); otherwise the namespaces or exit 125, as always. */
-    pid_t init_pid = p->fallback == FALLBACK_LANDLOCK ? tier_clone(&plan, res)
-                                                      : ns_clone(plan.clone_flags);
+    /* the tier the plan was made for (tier.h): the namespaces or exit
+     * 125, or the Landlock tier that fallback = landlock chose */
+    pid_t init_pid = tier_spawn(&plan, res);
     if (init_pid == 0) {
         close(channel[0]);
         init_main(&plan);
@@ -245,6 +251,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = {
         .profile = plan.profile, .res = res,
+        .landlock = plan.tier == TIER_LANDLOCK ? &plan.landlock : NULL,
         .output_position = req->output_position, .output_position_data = req->output_position_data,
     };
     sup.on_notify_fd = ledger_attach;

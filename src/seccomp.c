@@ -638,6 +638,9 @@ bool seccomp_program_install(const struct seccomp_program *prog, int handoff_soc
     if (prog->packet.len &&
         syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->packet) < 0)
         die_errno("seccomp: loading the filter for AF_PACKET and AF_XDP sockets failed");
+    if (prog->inet.len &&
+        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->inet) < 0)
+        die_errno("seccomp: loading the filter for the Landlock tier's inet protocols failed");
     return prog->notify;
 }
 
@@ -646,6 +649,7 @@ void seccomp_program_free(struct seccomp_program *prog)
     free(prog->filter.filter);
     free(prog->extra.filter);
     free(prog->packet.filter);
+    free(prog->inet.filter);
     handoff_free(prog->handoff);
     memset(prog, 0, sizeof *prog);
 }

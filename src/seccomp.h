@@ -162,6 +162,7 @@ struct seccomp_program {
     struct sock_fprog filter; /* libseccomp's program, exported */
     struct sock_fprog extra;  /* the hand-written one for calls libseccomp does not name; len 0: none */
     struct sock_fprog packet; /* AF_PACKET, AF_XDP (seccomp_packet.h); len 0: none */
+    struct sock_fprog inet;   /* the Landlock tier's inet protocols (seccomp_packet.h); len 0: none */
     struct handoff *handoff;  /* the message the filter lets through (add_deny_rules) */
     char summary[160];        /* for -v */
 };

@@ -37,4 +37,16 @@ bool seccomp_host_has_vsock(void);
 /* The program, or len 0 where not available. */
 void seccomp_packet_filter_build(bool deny_socketcall, struct sock_fprog *out);
 
+/* The Landlock tier's inet sockets (sbx(1) TIERS): socket() of AF_INET
+ * and AF_INET6 only as TCP (SOCK_STREAM, protocol 0 or IPPROTO_TCP), UDP
+ * and ping (SOCK_DGRAM, 0, IPPROTO_UDP, IPPROTO_ICMP, IPPROTO_ICMPV6);
+ * MPTCP, SCTP, UDP-Lite, raw sockets fail with EACCES. So do sendto,
+ * sendmsg and sendmmsg with MSG_FASTOPEN, a TCP connect that neither
+ * connect() nor Landlock sees, and on i386 socketcall's SOCKET, SENDTO,
+ * SENDMSG and SENDMMSG, whose arguments BPF cannot read. And the
+ * metadata calls libseccomp cannot name (setxattrat, removexattrat,
+ * file_setattr) fail with ENOSYS. len 0 where not available (not
+ * x86_64). */
+void seccomp_inet_filter_build(struct sock_fprog *out);
+
 #endif

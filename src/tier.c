@@ -5,7 +5,6 @@
 #include "caps.h"
 #include "landlock.h"
 #include "log.h"
-#include "mount-plan.h"
 #include "ns.h"
 #include "report.h"
 #include "util.h"
@@ -20,6 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 
 const char *tier_name(enum sandbox_tier tier)
 {
@@ -66,74 +68,120 @@ static pid_t clone_raw(int flags)
     return (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
 }
 
-/* clone() failed for the plan's flags: was it the user namespace? A
- * child in a user namespace alone tells (it exits at once): when it can
- * be had, another namespace was refused, which the Landlock tier is not
- * for. */
-static bool user_namespace_refused(void)
+/* The one-child probe: a child in a user namespace alone (it exits at
+ * once). 0 when it could be had, else the errno of the refusal. */
+static int user_namespace_refusal(void)
 {
     pid_t child = clone_raw(CLONE_NEWUSER);
     if (child < 0)
-        return true;
+        return errno ? errno : EPERM;
     if (child == 0)
         _exit(0);
     int status;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR)
         ;
-    return false;
+    return 0;
 }
 
-static void become_landlock(struct sandbox_plan *plan, struct sandbox_result *res,
-                            const char *why)
+/* Mounts the kernel does not mind below /proc: on an empty directory
+ * (mnt_already_visible() wants every mount on a child of /proc to sit on
+ * one). */
+static bool on_empty_proc_dir(const char *at)
 {
-    const struct profile *p = plan->profile;
+    return !strcmp(at, "/proc/sys/fs/binfmt_misc") || !strcmp(at, "/proc/fs/nfsd");
+}
+
+/* Whether a fresh /proc will be refused in a user namespace: something
+ * is mounted over a part of the /proc we see (bubblewrap as root covers
+ * /proc/irq and /proc/bus, Docker masks /proc/kcore, an outer sbx as root
+ * /proc/sys), which the kernel takes as hiding that the new one would
+ * reveal (mount_too_revealing()). Read from mountinfo; the first such
+ * mount into what. */
+static bool proc_overmounted(char *what, size_t len)
+{
+    char *info = read_file_text("/proc/self/mountinfo", 1 << 20, NULL);
+    if (!info)
+        return false;
+    bool found = false;
+    for (char *line = strtok(info, "\n"); line && !found; line = strtok(NULL, "\n")) {
+        char at[512];
+        /* ID PARENT MAJ:MIN ROOT MOUNT-POINT ... */
+        if (sscanf(line, "%*s %*s %*s %*s %511s", at) != 1 || strncmp(at, "/proc/", 6) ||
+            on_empty_proc_dir(at))
+            continue;
+        snprintf(what, len, "%s", at);
+        found = true;
+    }
+    free(info);
+    return found;
+}
+
+enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *why, size_t len)
+{
+    why[0] = '\0';
+    if (p->fallback != FALLBACK_LANDLOCK || !(ns_clone_flags(p) & CLONE_NEWUSER))
+        return TIER_NAMESPACES;
+    if (!tier_userns_refused_before_clone(outer_uid, why, len)) {
+        int e = user_namespace_refusal();
+        char over[512];
+        if (!e && !(p->proc && p->ns[NS_PID] && p->ns[NS_MOUNT] &&
+                    proc_overmounted(over, sizeof over)))
+            return TIER_NAMESPACES;
+        char cause[640];
+        if (e)
+            snprintf(why, len, "clone CLONE_NEWUSER: %s: %s", strerror(e),
+                     ns_explain_failure(e, CLONE_NEWUSER, cause, sizeof cause));
+        else
+            snprintf(why, len, "a fresh /proc: the kernel refuses one in a user namespace where "
+                     "part of this one is overmounted (%s, as bubblewrap does as root, and "
+                     "containers): set proc = no to keep the namespaces", over);
+    }
     char at[512];
     log_prefix = "sbx[landlock]: ";
     record_step("landlock tier");
     /* a warning, not a notice: --quiet keeps it */
-    warn("user namespaces are refused here (%s); %s asks for fallback = landlock: the "
-         "command runs in the Landlock tier, not in namespaces",
+    bool proc = !strncmp(why, "a fresh /proc", strlen("a fresh /proc"));
+    warn("%s are refused here (%s); %s asks for fallback = landlock: the command runs in "
+         "the Landlock tier, not in namespaces", proc ? "the namespaces" : "user namespaces",
          why, origin_format(&p->at[K_SANDBOX_FALLBACK], at, sizeof at));
-    res->tier = TIER_LANDLOCK;
-    snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", why);
-    plan->clone_flags = 0;
-    plan->loopback = false;
-    /* cap_net_raw was planned for a network namespace of the sandbox's
-     * own (caps.c); here the command shares the host's, where it would
-     * be the host's raw sockets. Kept capabilities are refused in this
-     * tier (landlock.c), so nothing else is in the mask. */
-    plan->caps_kept = 0;
-    if (plan->has_mounts) {
-        mount_plan_free(&plan->mounts);
-        plan->has_mounts = false;
-    }
-    landlock_plan_prepare(&plan->landlock, p, plan->home);
-    res->landlock_abi = plan->landlock.abi;
-    plan->tier = TIER_LANDLOCK;
+    return TIER_LANDLOCK;
 }
 
-pid_t tier_clone(struct sandbox_plan *plan, struct sandbox_result *res)
+pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res)
 {
-    char why[768];
-    if (plan->userns_refused[0]) {
-        snprintf(why, sizeof why, "%s", plan->userns_refused);
-    } else {
-        pid_t pid = clone_raw(plan->clone_flags);
-        if (pid >= 0)
-            return pid;
-        int e = errno;
-        if (!(plan->clone_flags & CLONE_NEWUSER) || !user_namespace_refused())
-            return ns_clone(plan->clone_flags); /* fails again, and says why */
-        char cause[640], flags[160];
-        snprintf(why, sizeof why, "clone %s: %s: %s",
-                 ns_flags_text(plan->clone_flags, flags, sizeof flags), strerror(e),
-                 ns_explain_failure(e, plan->clone_flags, cause, sizeof cause));
-    }
-    become_landlock(plan, res, why);
-    fflush(stdout);
-    fflush(stderr);
+    res->tier = plan->tier;
+    if (plan->tier != TIER_LANDLOCK)
+        return ns_clone(plan->clone_flags);
+    snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", plan->userns_refused);
+    res->landlock_abi = plan->landlock.abi;
+    landlock_make_tmpdir(&plan->landlock);
     pid_t pid = clone_raw(0);
     if (pid < 0)
         die_errno("starting the Landlock tier's init (fork)");
     return pid;
+}
+
+/* A child installs an allow-all filter with a listener: the kernel
+ * refuses a second listener in one filter chain (EBUSY), so that says an
+ * outer sandbox holds one (an outer sbx with deny rules or an allowlist). */
+bool tier_outer_listener(void)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        struct sock_fprog prog = { .len = 1, .filter = &allow };
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+            _exit(0);
+        long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                          &prog);
+        _exit(rc < 0 && errno == EBUSY ? 1 : 0);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 1;
 }

@@ -1,8 +1,8 @@
 /* Which tier runs the command (sbx(1) TIERS): the namespaces, or, where
- * the kernel refuses a user namespace and only when the profile asks for
- * it ([sandbox] fallback = landlock, --fallback landlock), the Landlock
- * tier (landlock.h). Never silently: the run says why the namespaces
- * could not be had, and which tier ran. */
+ * the kernel refuses a user namespace (or a fresh /proc in one) and only
+ * when the profile asks for it ([sandbox] fallback = landlock, --fallback
+ * landlock), the Landlock tier (landlock.h). Never silently: the run says
+ * why the namespaces could not be had, and which tier ran. */
 #ifndef SBX_TIER_H
 #define SBX_TIER_H
 
@@ -22,12 +22,23 @@ const char *tier_name(enum sandbox_tier tier);
  * unconfined caller (clone() succeeds there, the mounts inside fail). */
 bool tier_userns_refused_before_clone(uid_t outer_uid, char *why, size_t len);
 
-/* In place of ns_clone() under fallback = landlock: clones into the
- * plan's namespaces; when the kernel refuses the user namespace (or
- * plan->userns_refused says it will), turns the plan into the Landlock
- * tier's (refusing at start what it cannot express) and forks init
- * without namespaces. Any other failure dies with ns_clone()'s diagnosis.
- * Sets res->tier and res->userns_refusal. */
-pid_t tier_clone(struct sandbox_plan *plan, struct sandbox_result *res);
+/* Chosen first, before anything is planned, so that no decision of one
+ * tier reaches the other: the namespaces, unless the profile asks for
+ * fallback = landlock and the user namespace is refused (known before
+ * clone(), or by the one-child probe: a child in a user namespace of its
+ * own), or a fresh /proc would be (parts of this one overmounted, read
+ * from mountinfo). The Landlock tier is said (a warning, with why), and
+ * why holds the reason for the record. */
+enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *why, size_t len);
+
+/* In place of ns_clone(): the plan's tier. The namespaces: clone() into
+ * them (dies with the diagnosis). Landlock: init forked without any
+ * namespace. Sets res->tier and, for Landlock, the refusal and the ABI. */
+pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res);
+
+/* Whether a seccomp filter around sbx already has a notification
+ * listener, which the kernel allows once per filter chain: a child tries
+ * to install one. For the Landlock tier, whose checks need a listener. */
+bool tier_outer_listener(void);
 
 #endif

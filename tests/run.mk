@@ -15,6 +15,8 @@ run_integration_tests = \
 	tests/integration/run-forkbomb.sh \
 	tests/integration/run-project.sh \
 	tests/integration/run-landlock.sh \
+	tests/integration/escape-landlock.sh \
+	tests/integration/run-nesting.sh \
 	tests/integration/run-hostname.sh \
 	tests/integration/run-foreign-owner.sh \
 	tests/integration/run-allow.sh
@@ -24,6 +26,16 @@ check_PROGRAMS += tests/unit/run-test
 tests_unit_run_test_SOURCES = tests/unit/run-test.c
 tests_unit_run_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/run-test
+# The Landlock tier's address checks, from bytes the command chose.
+check_PROGRAMS += tests/unit/landlock-net-test
+tests_unit_landlock_net_test_SOURCES = tests/unit/landlock-net-test.c tests/tap.h
+tests_unit_landlock_net_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/landlock-net-test
+# Every profile key: what the Landlock tier does with it, refusals by file:line.
+check_PROGRAMS += tests/unit/landlock-keys-test
+tests_unit_landlock_keys_test_SOURCES = tests/unit/landlock-keys-test.c tests/tap.h
+tests_unit_landlock_keys_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/landlock-keys-test
 check_PROGRAMS += tests/unit/sandbox-test
 tests_unit_sandbox_test_SOURCES = tests/unit/sandbox-test.c
 tests_unit_sandbox_test_LDADD = src/libsbx.a $(SBX_LIBS)

@@ -4,7 +4,7 @@
 # error naming the limit, never a clamp.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 31
+plan 35
 make_tmpdir
 
 hard=$(ulimit -Hn)
@@ -125,6 +125,34 @@ if [ "$expect_max" -ge 8192 ]; then
     unlike "$err" "nofile = max is only" "no warning when max is $expect_max (>= 8192)"
 else
     skip "max is $expect_max < 8192 here: cannot show the quiet case"
+fi
+
+# Root without CAP_SYS_RESOURCE (a container that dropped it): nofile =
+# max is the hard limit, and the run starts.
+if is_root; then
+    run_cmd setpriv --bounding-set=-sys_resource sh -c "ulimit -n 4100 && exec \"$SBX\" run --nofile max -- sh -c 'ulimit -Hn'"
+    is "$status:$out" "0:4100" "root without CAP_SYS_RESOURCE: nofile = max starts, with the hard limit"
+else
+    pass "not root: CAP_SYS_RESOURCE was never this caller's (the hard limit is max)"
+fi
+
+# Root of a user namespace other than the first (inside srt, bwrap, a
+# rootless container) has CAP_SYS_RESOURCE there, which the kernel does not
+# take for raising a hard limit: nofile = max is then the hard limit, the
+# most that can be had, said in -v; a number above it stays an error.
+if ! unshare -U -r true 2>/dev/null; then
+    skip "unshare -U -r is refused here: no user namespace to be root in"
+    skip "no user namespace"
+    skip "no user namespace"
+else
+    low=$(( nr_open > 20000 ? 20000 : nr_open / 2 ))
+    run_cmd unshare -U -r sh -c "ulimit -Hn $low && exec \"$SBX\" run -v --nofile max -- sh -c 'ulimit -Hn'"
+    is "$status:$(echo "$out" | tail -n1)" "0:$low" "root of a user namespace: nofile = max starts, with the hard limit $low"
+    like "$err" "limit nofile = max: $low, the hard limit: the kernel refused to raise it to fs.nr_open" \
+        "-v says that max is the hard limit here, and why"
+    run_cmd unshare -U -r sh -c "ulimit -Hn $low && exec \"$SBX\" run --nofile $((low + 1)) -- true"
+    like "$status:$err" "125:sbx: limit nofile = $((low + 1)) is above the hard limit $low" \
+        "a number above it stays an error (never clamped)"
 fi
 
 done_testing

@@ -11,7 +11,7 @@
 # refusal is explained and that the documented fix (uid = 1000) works.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 12
+plan 17
 make_tmpdir
 chmod 755 "$tmpdir"
 
@@ -26,9 +26,33 @@ like "$out" "inside sbx, profile qa-session" "sbx probe inside the session says 
 
 if is_root; then
     # The session as root: what fails, how it is explained, and the fix.
-    sbx_run -p qa-session -- "$SBX" run -p qa -- true
-    is "$status" 125 "as root: a nested sbx cannot map uid 0 (exit 125)"
-    like "$err" "CAP_SETFCAP" "as root: the refusal names the kernel rule and the fix"
+    # qa asks for fallback = landlock: it starts, in the Landlock tier
+    sbx_run -p qa-session -- "$SBX" run -p qa -- "$H/loopback-echo"
+    is "$status:$out" "0:127.0.0.1 ok
+::1 ok" "as root: sbx run -p qa inside the session starts, loopback working"
+    like "$err" "sbx[landlock]: user namespaces are refused here (mapping uid 0 into a user namespace takes CAP_SETFCAP" \
+        "as root: in the Landlock tier, saying why"
+    # without the fallback: the refusal names the session and the fix of docs/agents.md
+    nofb=$(mktemp "$PWD/nofb.XXXXXX.ini")
+    printf '[profile]\ninclude = qa\n[sandbox]\nfallback = none\n' >"$nofb"
+    sbx_run -p qa-session -- "$SBX" run -p "$nofb" -- true
+    rm -f "$nofb"
+    like "$status:$err" "125:sbx: cannot map uid 0 into the sandbox's user namespace: since Linux 5.12 that takes CAP_SETFCAP, and the sbx session this runs in (profile qa-session, run as root)" \
+        "as root, without the fallback: exit 125 naming the outer sbx session"
+    like "$err" "add uid = 1000 and gid = 1000 to [namespaces] of the session's profile, or run the session as a normal user" \
+        "... and the fix docs/agents.md gives"
+    # an outer sbx that holds the one seccomp listener, on the host's
+    # network: the Landlock tier's checks cannot be had, said before anything
+    outer=$(mktemp "$PWD/outer.XXXXXX.ini")
+    printf '[profile]\ninclude = default\n[network]\nmode = host\n[security]\ndeny = mknod EPERM\n' >"$outer"
+    sbx_run -p "$outer" -- "$SBX" run -p qa -- true
+    rm -f "$outer"
+    is "$status" 125 "as root, under an outer sbx holding the seccomp listener: refused at start"
+    like "$err" "sbx[landlock]: the Landlock tier checks bind, connect and listen on inet sockets" \
+        "... saying why, and what of the outer sandbox to change"
+    sbx_run -p qa-session -- "$SBX" probe
+    like "$out" "the sbx session this runs in (profile qa-session, run as root) gives its command uid 0 without capabilities; add uid = 1000" \
+        "as root: sbx probe inside the session says the same"
     profile session1000 <<'EOT'
 [profile]
 include = qa-session
@@ -41,9 +65,12 @@ EOT
     # sysctl by file mode: the session's /proc/sys is covered read-only
     # (mount.c), and the kernel then refuses a fresh /proc to a sandbox
     # nested inside. The inner sandbox uses the session's /proc instead.
+    # qa's fallback = landlock takes the Landlock tier there, saying why
+    # and how to keep the namespaces
     sbx_run -p "$session" -- "$SBX" run -p qa -- true
-    is "$status" 125 "as root, uid 1000: a nested sbx with a fresh /proc is refused (exit 125)"
-    like "$err" "set proc = no" "as root, uid 1000: the refusal gives the fix"
+    like "$status:$err" "0:sbx[landlock]: the namespaces are refused here (a fresh /proc: the kernel refuses one" \
+        "as root, uid 1000: a nested qa cannot have a fresh /proc: the Landlock tier, said"
+    like "$err" "set proc = no to keep the namespaces" "as root, uid 1000: ... with the fix that keeps the namespaces"
     inner=$(mktemp "$PWD/inner.XXXXXX.ini")
     printf '[profile]\ninclude = qa\n[filesystem]\nproc = no\n' >"$inner"
     inner_profile=$inner
@@ -51,6 +78,11 @@ else
     session=qa-session inner_profile=qa
     pass "not root: a nested sbx maps a non-root uid, nothing to refuse"
     pass "not root: no CAP_SETFCAP needed"
+    pass "not root: no Landlock tier needed"
+    pass "not root: no refusal to name the session in"
+    pass "not root: nothing for sbx probe to explain"
+    pass "not root: the inner sbx keeps its namespaces, no Landlock listener needed"
+    pass "not root: nothing refused"
     pass "not root: /proc/sys needs no cover (file modes refuse), a fresh /proc nests"
     pass "not root: nothing to fix"
 fi

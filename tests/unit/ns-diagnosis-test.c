@@ -181,12 +181,24 @@ int main(void)
     f.uid = f.euid = 0;
     f.seccomp_mode = 2;
     f.uid_map_step = true;
-    is_int((int)ns_diagnose(&f), NS_CAUSE_SECCOMP | NS_CAUSE_UID0_SETFCAP,
-           "uid_map as root without CAP_SETFCAP");
-    probe_says(&f, "an inherited seccomp filter may deny unshare (container runtimes do; docker: "
-               "--security-opt seccomp=unconfined); mapping uid 0 of the parent namespace needs "
-               "CAP_SETFCAP there (Linux >= 5.12), which this process lacks: a nested user "
-               "namespace works here only for a non-root uid", "filter and CAP_SETFCAP");
+    /* the id map is written after clone(), which passed the filter: the
+     * filter is no cause of it */
+    is_int((int)ns_diagnose(&f), NS_CAUSE_UID0_SETFCAP, "uid_map as root without CAP_SETFCAP");
+    probe_says(&f, "mapping uid 0 of the parent namespace needs CAP_SETFCAP there (Linux >= "
+               "5.12), which this uid 0 lacks (sbx runs inside another sandbox or a container "
+               "that dropped it); run the outer sandbox as a non-root uid, or keep CAP_SETFCAP "
+               "there (for an outer sbx: capabilities = cap_setfcap)", "CAP_SETFCAP, not the filter");
+    f.outer = NS_OUTER_SBX;
+    snprintf(f.outer_profile, sizeof f.outer_profile, "qa-session");
+    like_str(run_says(&f), "the sbx session this runs in (profile qa-session, run as root)",
+             "inside an sbx session: named, with its profile");
+    like_str(run_says(&f), "add uid = 1000 and gid = 1000 to [namespaces] of the session's profile",
+             "... and the fix docs/agents.md gives");
+    f.outer = NS_OUTER_CODEX;
+    like_str(run_says(&f), "Codex's sandbox (codex sandbox, PID 1 codex-linux-sandbox) runs its "
+             "command as uid 0 without capabilities; run Codex as a normal user",
+             "inside Codex's sandbox: named, with the change");
+    f.outer = NS_OUTER_UNKNOWN;
     f.seccomp_mode = 0;
     like_str(run_says(&f), "needs CAP_SETFCAP there (Linux >= 5.12)", "run: the CAP_SETFCAP rule");
     f.cap_setfcap = true;
