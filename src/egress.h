@@ -19,7 +19,17 @@
  *     addresses, other types of listed names with no record, and any
  *     other name with NXDOMAIN, forwarding nothing.
  * Every refusal is a row (name, port, way, why) printed at the end, in
- * the run record and counted by --strict. */
+ * the run record and counted by --strict: the first 512 distinct rows and
+ * the latest 512 after them are kept, rows pushed out between them are
+ * counted, and names are escaped (a NUL never cuts one).
+ *
+ * A tunnel (CONNECT, SOCKS5) to a name carries a TLS hello naming that
+ * name readably (no ECH, ESNI or nameless hello), or HTTP/1.x whose every
+ * request's Host names it; on ports an entry lists explicitly (not 80 or
+ * 443) other protocols pass. Request bodies are framed as RFC 9112 says,
+ * ambiguous framing is refused, and nothing after a request that fails a
+ * check reaches the server. The host's connected subnets (rtnetlink) are
+ * local like the registry's special ranges. */
 #ifndef SBX_EGRESS_H
 #define SBX_EGRESS_H
 
@@ -32,8 +42,6 @@
 
 #define EGRESS_PROXY_ADDR "127.0.0.1"
 #define EGRESS_PROXY_PORT 3128
-/* Refusal rows kept; later distinct ones are counted in the total. */
-#define EGRESS_MAX_ROWS 128
 
 enum egress_socket { EGRESS_SOCKET_PROXY, EGRESS_SOCKET_DNS };
 
@@ -72,11 +80,13 @@ uint64_t egress_refused(const struct egress *e);
 uint64_t egress_allowed(const struct egress *e);
 
 /* "sbx: 2 destinations refused by [network] allow: evil.test:443 (CONNECT)
- * x1: not in allow", one line a row after the first. Nothing when none. */
+ * x1: not in allow", one line a row after the first: the first five rows
+ * and the last five, with a count of those between. Nothing when none. */
 void egress_print_summary(const struct egress *e, FILE *out);
 
 /* {"allowed": N, "refused": N, "dns_answered": N, "refusals": [{"name",
- * "port", "via", "why", "count"}]}; NULL e: zeros. */
+ * "port", "via", "why", "count"}], "refusals_not_kept": N,
+ * "refusal_rows_not_kept": N}; NULL e: zeros. */
 struct json_object *egress_to_json(const struct egress *e);
 
 /* The name the DNS stub answered with address ("198.51.100.7:443", the

@@ -77,7 +77,7 @@ int main(void)
 
     struct json_object *j = egress_to_json(e);
     is_str(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
-           "{\"allowed\":0,\"refused\":0,\"dns_answered\":0,\"refusals\":[]}",
+           "{\"allowed\":0,\"refused\":0,\"dns_answered\":0,\"refusals\":[],\"refusals_not_kept\":0,\"refusal_rows_not_kept\":0}",
            "decisions alone count nothing (the connection does)");
     json_object_put(j);
     egress_free(e);
