@@ -11,7 +11,7 @@ FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/profile_keys.c \
 	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c \
 	$(top_srcdir)/src/profile_print.c $(top_srcdir)/src/profile_json.c \
 	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
-	$(top_srcdir)/src/log.c $(top_srcdir)/src/allowlist.c
+	$(top_srcdir)/src/log.c $(top_srcdir)/src/allowlist.c $(top_srcdir)/src/credential_stores.c
 FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS) $(JSONC_LIBS)
 
 tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
