@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <json-c/json.h>
+#include <linux/rtnetlink.h>
 #include <netlink/netlink.h>
 #include <netlink/route/addr.h>
 #include <netlink/route/route.h>
@@ -85,6 +86,15 @@ struct egress {
     int proxy_fd, dns_fd, stop_fd;
     pthread_t proxy_thread, dns_thread;
     bool proxy_started, dns_started, stopped;
+    /* transparent egress: listeners on the sandbox's 0.0.0.0:80 and :443,
+     * and an rtnetlink socket of the sandbox's network namespace that
+     * makes each address the stub hands out local there */
+    int direct_fd[2], route_fd;
+    pthread_t direct_thread[2];
+    bool direct_started[2];
+    pthread_mutex_t route_lock;
+    uint32_t routed[256];
+    size_t nrouted;
 
     pthread_mutex_t lock;
     pthread_cond_t idle;
@@ -388,7 +398,9 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags)
     allowlist_build(&e->list, entries, p->allow.n);
     free(entries);
     e->proxy_fd = e->dns_fd = e->stop_fd = -1;
+    e->direct_fd[0] = e->direct_fd[1] = e->route_fd = -1;
     pthread_mutex_init(&e->lock, NULL);
+    pthread_mutex_init(&e->route_lock, NULL);
     pthread_cond_init(&e->idle, NULL);
 
     /* For the test suite only (docs/sbx-profile.5): the resolver the
@@ -450,13 +462,21 @@ const char *egress_resolv_conf(void)
 
 void egress_set_env(struct strv *env, struct strv *recorded)
 {
+    /* NODE_USE_ENV_PROXY=1: node's own fetch() (undici) and http read
+     * the variables above only when told to (node 24, 22.21); older nodes
+     * reach allowed names through transparent egress instead. Java is
+     * left alone: JAVA_TOOL_OPTIONS would replace the caller's and make
+     * every JVM print that it picked it up, and transparent egress serves
+     * its HttpClient as it is. */
     static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-                                        "http_proxy", "https_proxy", "all_proxy", "no_proxy"};
+                                        "http_proxy", "https_proxy", "all_proxy", "no_proxy",
+                                        "NODE_USE_ENV_PROXY"};
+    const size_t nnames = sizeof names / sizeof names[0];
     /* drop the caller's own values of these */
     size_t w = 0;
     for (size_t i = 0; i < env->n; i++) {
         bool ours = false;
-        for (size_t k = 0; k < 8 && !ours; k++) {
+        for (size_t k = 0; k < nnames && !ours; k++) {
             size_t nl = strlen(names[k]);
             ours = !strncmp(env->v[i], names[k], nl) && env->v[i][nl] == '=';
         }
@@ -472,8 +492,8 @@ void egress_set_env(struct strv *env, struct strv *recorded)
     /* socks5h: the name goes to the proxy, which resolves it itself */
     snprintf(socks, sizeof socks, "socks5h://%s:%d", EGRESS_PROXY_ADDR, EGRESS_PROXY_PORT);
     const char *values[] = {url, url, socks, "localhost,127.0.0.1,::1"};
-    for (size_t k = 0; k < 8; k++) {
-        strv_push(env, xasprintf("%s=%s", names[k], values[k % 4]));
+    for (size_t k = 0; k < nnames; k++) {
+        strv_push(env, xasprintf("%s=%s", names[k], k < 8 ? values[k % 4] : "1"));
         if (recorded)
             strv_push(recorded, xstrdup(names[k]));
     }
@@ -496,11 +516,36 @@ void egress_open_sockets(int channel_fd)
     if (udp < 0 || bind(udp, (struct sockaddr *)&a, sizeof a) < 0)
         die_errno("[network] allow: the DNS stub's socket on the sandbox's %s:53",
                   EGRESS_PROXY_ADDR);
-    if (!channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_PROXY, tcp) ||
+    /* Transparent egress: the ports of the web on every address of the
+     * sandbox (the command, without capabilities, cannot bind them), and
+     * the sandbox's routing table, in which the supervisor makes each
+     * address the stub hands out local. The route socket goes first: the
+     * channel is read in order, so it is there before the stub answers. */
+    int route = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (route < 0)
+        die_errno("[network] allow: a route socket in the sandbox");
+    int direct[2];
+    static const uint16_t direct_port[2] = {80, 443};
+    for (int i = 0; i < 2; i++) {
+        struct sockaddr_in any = { .sin_family = AF_INET, .sin_port = htons(direct_port[i]) };
+        direct[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (direct[i] < 0 ||
+            setsockopt(direct[i], SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+            bind(direct[i], (struct sockaddr *)&any, sizeof any) < 0 || listen(direct[i], 256) < 0)
+            die_errno("[network] allow: the transparent listener on the sandbox's port %u",
+                      direct_port[i]);
+    }
+    if (!channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_ROUTE, route) ||
+        !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT80, direct[0]) ||
+        !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT443, direct[1]) ||
+        !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_PROXY, tcp) ||
         !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DNS, udp))
         die_errno("[network] allow: passing the proxy's sockets to the supervisor");
     close(tcp);
     close(udp);
+    close(route);
+    close(direct[0]);
+    close(direct[1]);
 }
 
 /* ---- Resolving ------------------------------------------------------------ */
@@ -1474,9 +1519,91 @@ static void serve_socks(struct egress *e, int fd, char *buf, size_t have)
     close(up);
 }
 
+/* A connection a tool made to an address the stub handed out, caught
+ * on the sandbox's port 80 or 443 (transparent egress): the name comes
+ * from the bytes themselves, the TLS hello's server name or the HTTP
+ * request's Host, and is checked exactly as a CONNECT to that name and
+ * port would be; HTTP goes on request by request (http_stream). */
+static void serve_direct(struct egress *e, int fd, char *buf, size_t have)
+{
+    struct sockaddr_in dst;
+    socklen_t dl = sizeof dst;
+    if (getsockname(fd, (struct sockaddr *)&dst, &dl) < 0 || dst.sin_family != AF_INET)
+        return;
+    uint16_t port = ntohs(dst.sin_port);
+    char where[INET_ADDRSTRLEN + 8], t[INET_ADDRSTRLEN];
+    snprintf(where, sizeof where, "%s", addr_text(ntohl(dst.sin_addr.s_addr), t));
+    /* the wildcard listener also catches the sandbox's own loopback: that
+     * is no destination the stub handed out */
+    if ((ntohl(dst.sin_addr.s_addr) >> 24) == 127)
+        return;
+    char name[ALLOW_NAME_MAX + 8];
+    size_t nl = 0;
+    bool tls = buf[0] == 0x16;
+    struct wire_head h;
+    const char *why = NULL;
+    for (;;) {
+        if (tls) {
+            int r = wire_tls_server_name((unsigned char *)buf, have, name, sizeof name);
+            if (r == WIRE_TLS_NAME) {
+                nl = strlen(name);
+                break;
+            }
+            why = r == WIRE_TLS_NO_NAME ? "a TLS hello that names no server (server_name)"
+                  : r == WIRE_TLS_HIDDEN ? "a TLS hello with an encrypted name (ECH or ESNI) the "
+                                           "check cannot read"
+                  : r == WIRE_TLS_BAD ? "a TLS hello that is malformed or split over records"
+                  : have >= HEAD_MAX ? "a TLS hello longer than 16 KiB" : NULL;
+        } else {
+            int r = wire_http_head(buf, have, HEAD_MAX, &h);
+            if (r > 0) {
+                const char *hh;
+                size_t hhl;
+                uint16_t hp;
+                if (h.nhost != 1 || !wire_split_authority(h.host, h.host_len, &hh, &hhl, &hp, port)) {
+                    why = h.nhost ? "a request with a bad or second Host header"
+                                  : "a request without a Host header";
+                } else {
+                    nl = hhl < sizeof name - 1 ? hhl : sizeof name - 1;
+                    memcpy(name, hh, nl);
+                    name[nl] = '\0';
+                    break;
+                }
+            } else if (r < 0) {
+                why = h.error;
+            }
+        }
+        if (why) {
+            refuse_str(e, where, port, "direct", why);
+            if (!tls)
+                http_error(fd, 400, "Bad Request", why);
+            return;
+        }
+        if (!read_more(fd, buf, &have, have + 1, HEAD_MAX))
+            return;
+    }
+    char reason[400];
+    int up = open_destination(e, name, nl, port, "direct", reason, sizeof reason);
+    if (up < 0) {
+        if (!tls)
+            http_error(fd, strncmp(reason, "connect to", 10) ? 403 : 502,
+                       strncmp(reason, "connect to", 10) ? "Forbidden" : "Bad Gateway", reason);
+        return;
+    }
+    char want[ALLOW_NAME_MAX + 1];
+    if (tls) {
+        if (send_all(up, buf, have))
+            relay(fd, up);
+    } else if (allow_name_normalize(name, nl, want)) {
+        http_stream(e, fd, up, buf, have, STREAM_TUNNEL, want, port, "direct", NULL, 0, NULL, 0);
+    }
+    close(up);
+}
+
 struct client {
     struct egress *e;
     int fd;
+    bool direct;
 };
 
 static void *serve_client(void *arg)
@@ -1487,7 +1614,9 @@ static void *serve_client(void *arg)
     size_t have = 0;
     if (read_more(c.fd, buf, &have, 1, HEAD_MAX)) {
         buf[have] = '\0';
-        if (buf[0] == 5)
+        if (c.direct)
+            serve_direct(c.e, c.fd, buf, have);
+        else if (buf[0] == 5)
             serve_socks(c.e, c.fd, buf, have);
         else
             serve_http(c.e, c.fd, buf, have);
@@ -1513,20 +1642,29 @@ static bool readable_until_stop(int fd, int stop_fd)
     }
 }
 
+struct listener {
+    struct egress *e;
+    int fd;
+    bool direct;
+};
+
 static void *accept_loop(void *arg)
 {
-    struct egress *e = arg;
-    while (readable_until_stop(e->proxy_fd, e->stop_fd)) {
+    struct listener l = *(struct listener *)arg;
+    free(arg);
+    struct egress *e = l.e;
+    while (readable_until_stop(l.fd, e->stop_fd)) {
         pthread_mutex_lock(&e->lock);
         while (e->active >= MAX_ACTIVE && !e->stopped)
             pthread_cond_wait(&e->idle, &e->lock);
         pthread_mutex_unlock(&e->lock);
-        int fd = accept4(e->proxy_fd, NULL, NULL, SOCK_CLOEXEC);
+        int fd = accept4(l.fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             continue;
         struct client *c = xmalloc(sizeof *c);
         c->e = e;
         c->fd = fd;
+        c->direct = l.direct;
         conn_track(e, fd, true);
         pthread_t t;
         pthread_attr_t attr;
@@ -1542,6 +1680,8 @@ static void *accept_loop(void *arg)
     }
     return NULL;
 }
+
+static void route_local(struct egress *e, uint32_t addr);
 
 /* ---- The DNS stub ----------------------------------------------------------- */
 
@@ -1616,6 +1756,9 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
         r[3] |= 2; /* SERVFAIL */
         return;
     }
+    /* routes first: the tool connects as soon as it reads the answer */
+    for (int i = 0; i < n; i++)
+        route_local(e, a[i]);
     pthread_mutex_lock(&e->lock);
     e->dns_answered++;
     for (int i = 0; i < n; i++) {
@@ -1634,6 +1777,98 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     }
     r[7] = (unsigned char)n;
     *rlen = w;
+}
+
+/* `ip route add local ADDR/32 dev lo table local` in the sandbox's
+ * network namespace, through the rtnetlink socket init opened there: a
+ * connect() to ADDR then reaches the listeners of serve_direct() instead
+ * of finding no route. Only addresses the stub hands out for listed names
+ * get one; every other address still has no route. */
+static void route_local(struct egress *e, uint32_t addr)
+{
+    pthread_mutex_lock(&e->route_lock);
+    bool known = e->route_fd < 0;
+    for (size_t i = 0; i < e->nrouted && !known; i++)
+        known = e->routed[i] == addr;
+    if (known || e->nrouted >= sizeof e->routed / sizeof e->routed[0]) {
+        pthread_mutex_unlock(&e->route_lock);
+        return;
+    }
+    struct {
+        struct nlmsghdr n;
+        struct rtmsg r;
+        char attrs[64];
+    } req;
+    memset(&req, 0, sizeof req);
+    req.n.nlmsg_type = RTM_NEWROUTE;
+    req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK;
+    req.n.nlmsg_seq = (uint32_t)e->nrouted + 1;
+    req.r.rtm_family = AF_INET;
+    req.r.rtm_dst_len = 32;
+    req.r.rtm_table = RT_TABLE_LOCAL;
+    req.r.rtm_protocol = RTPROT_STATIC;
+    req.r.rtm_scope = RT_SCOPE_HOST;
+    req.r.rtm_type = RTN_LOCAL;
+    size_t len = NLMSG_LENGTH(sizeof req.r);
+    uint32_t dst = htonl(addr);
+    int lo = 1; /* a new network namespace's first device */
+    struct { unsigned short type; const void *data; unsigned short dl; } a[] = {
+        {RTA_DST, &dst, 4}, {RTA_OIF, &lo, 4}};
+    for (size_t i = 0; i < 2; i++) {
+        struct rtattr *rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(len));
+        rta->rta_type = a[i].type;
+        rta->rta_len = (unsigned short)RTA_LENGTH(a[i].dl);
+        memcpy(RTA_DATA(rta), a[i].data, a[i].dl);
+        len = NLMSG_ALIGN(len) + RTA_ALIGN(rta->rta_len);
+    }
+    req.n.nlmsg_len = (uint32_t)len;
+    char ack[256];
+    bool ok = send(e->route_fd, &req, len, 0) == (ssize_t)len;
+    struct pollfd pfd = { .fd = e->route_fd, .events = POLLIN };
+    ssize_t n = ok && poll(&pfd, 1, 1000) > 0 ? recv(e->route_fd, ack, sizeof ack, 0) : -1;
+    const struct nlmsghdr *h = (const struct nlmsghdr *)ack;
+    int err = n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR
+                  ? ((const struct nlmsgerr *)NLMSG_DATA(h))->error : -EIO;
+    if (!err)
+        e->routed[e->nrouted++] = addr;
+    pthread_mutex_unlock(&e->route_lock);
+    if (err) {
+        char t[INET_ADDRSTRLEN];
+        warn("warning: [network] allow: no transparent route to %s in the sandbox: %s (tools "
+             "that ignore the proxy variables get ENETUNREACH there)",
+             addr_text(addr, t), strerror(-err));
+    }
+}
+
+bool egress_direct_passes(void *egress, const char *address)
+{
+    struct egress *e = egress;
+    char host[INET_ADDRSTRLEN];
+    /* an AF_INET6 socket's IPv4-mapped address (Java's way) routes as
+     * IPv4: "[::ffff:198.51.100.7]:443" */
+    char mapped[INET_ADDRSTRLEN + 8];
+    if (!strncmp(address, "[::ffff:", 8) && strchr(address, ']')) {
+        size_t ml = (size_t)(strchr(address, ']') - address) - 8;
+        if (ml >= INET_ADDRSTRLEN)
+            return false;
+        snprintf(mapped, sizeof mapped, "%.*s%s", (int)ml, address + 8, strchr(address, ']') + 1);
+        address = mapped;
+    }
+    size_t hl = strcspn(address, ":");
+    struct in_addr a;
+    if (!e || hl >= sizeof host || address[hl] != ':')
+        return false;
+    memcpy(host, address, hl);
+    host[hl] = '\0';
+    const char *port = address + hl + 1;
+    if (inet_pton(AF_INET, host, &a) != 1 || (strcmp(port, "80") && strcmp(port, "443")))
+        return false;
+    bool found = false;
+    pthread_mutex_lock(&e->route_lock);
+    for (size_t i = 0; i < e->nrouted && !found; i++)
+        found = e->routed[i] == ntohl(a.s_addr);
+    pthread_mutex_unlock(&e->route_lock);
+    return found;
 }
 
 static void *dns_loop(void *arg)
@@ -1682,9 +1917,24 @@ bool egress_name_of(void *egress, const char *address, char *out, size_t len)
 
 /* ---- Lifetime ------------------------------------------------------------- */
 
+static void start_listener(struct egress *e, int fd, bool direct, pthread_t *t, bool *started)
+{
+    struct listener *l = xmalloc(sizeof *l);
+    *l = (struct listener){ e, fd, direct };
+    int r = pthread_create(t, NULL, accept_loop, l);
+    if (r)
+        die_with_errno(r, "[network] allow: starting the proxy's thread");
+    *started = true;
+}
+
 void egress_adopt(struct egress *e, int kind, int fd)
 {
-    if (!e || e->stopped || (kind == EGRESS_SOCKET_PROXY ? e->proxy_fd : e->dns_fd) >= 0) {
+    int *slot = !e ? NULL : kind == EGRESS_SOCKET_PROXY ? &e->proxy_fd
+                : kind == EGRESS_SOCKET_DNS ? &e->dns_fd
+                : kind == EGRESS_SOCKET_DIRECT80 ? &e->direct_fd[0]
+                : kind == EGRESS_SOCKET_DIRECT443 ? &e->direct_fd[1]
+                : kind == EGRESS_SOCKET_ROUTE ? &e->route_fd : NULL;
+    if (!slot || e->stopped || *slot >= 0) {
         close(fd);
         return;
     }
@@ -1693,22 +1943,26 @@ void egress_adopt(struct egress *e, int kind, int fd)
         if (e->stop_fd < 0)
             die_errno("[network] allow: eventfd for the proxy");
     }
-    int r;
+    *slot = fd;
     if (kind == EGRESS_SOCKET_PROXY) {
-        e->proxy_fd = fd;
-        r = pthread_create(&e->proxy_thread, NULL, accept_loop, e);
-        e->proxy_started = r == 0;
-    } else {
-        e->dns_fd = fd;
-        r = pthread_create(&e->dns_thread, NULL, dns_loop, e);
-        e->dns_started = r == 0;
+        start_listener(e, fd, false, &e->proxy_thread, &e->proxy_started);
+    } else if (kind == EGRESS_SOCKET_DIRECT80 || kind == EGRESS_SOCKET_DIRECT443) {
+        int i = kind == EGRESS_SOCKET_DIRECT443;
+        start_listener(e, fd, true, &e->direct_thread[i], &e->direct_started[i]);
+    } else if (kind == EGRESS_SOCKET_DNS) {
+        int r = pthread_create(&e->dns_thread, NULL, dns_loop, e);
+        if (r)
+            die_with_errno(r, "[network] allow: starting the proxy's thread");
+        e->dns_started = true;
     }
-    if (r)
-        die_with_errno(r, "[network] allow: starting the proxy's thread");
-    if (e->proxy_started && e->dns_started) {
+    if (e->proxy_started && e->dns_started && kind == EGRESS_SOCKET_DNS) {
         char *fact = xasprintf("proxy on the sandbox's %s:%d (HTTP CONNECT, HTTP, SOCKS5), DNS "
-                               "stub on %s:53; names resolved by %s", EGRESS_PROXY_ADDR,
-                               EGRESS_PROXY_PORT, EGRESS_PROXY_ADDR, e->resolver_text);
+                               "stub on %s:53; names resolved by %s%s", EGRESS_PROXY_ADDR,
+                               EGRESS_PROXY_PORT, EGRESS_PROXY_ADDR, e->resolver_text,
+                               e->route_fd >= 0 && e->direct_started[0] && e->direct_started[1]
+                                   ? "; the stub's addresses reach the allowed names on ports "
+                                     "80 and 443 directly (TLS by SNI, HTTP by Host)"
+                                   : "");
         record_network("allow", fact);
         verbose_step("[network] allow: %s", fact);
         free(fact);
@@ -1735,6 +1989,9 @@ void egress_stop(struct egress *e)
     }
     if (e->proxy_started)
         pthread_join(e->proxy_thread, NULL);
+    for (int i = 0; i < 2; i++)
+        if (e->direct_started[i])
+            pthread_join(e->direct_thread[i], NULL);
     if (e->dns_started)
         pthread_join(e->dns_thread, NULL);
     /* the connection threads get a moment to count their last bytes */
@@ -1766,6 +2023,12 @@ void egress_free(struct egress *e)
         close(e->proxy_fd);
     if (e->dns_fd >= 0)
         close(e->dns_fd);
+    for (int i = 0; i < 2; i++)
+        if (e->direct_fd[i] >= 0)
+            close(e->direct_fd[i]);
+    if (e->route_fd >= 0)
+        close(e->route_fd);
+    pthread_mutex_destroy(&e->route_lock);
     if (e->stop_fd >= 0)
         close(e->stop_fd);
     allowlist_free(&e->list);

@@ -43,7 +43,10 @@
 #define EGRESS_PROXY_ADDR "127.0.0.1"
 #define EGRESS_PROXY_PORT 3128
 
-enum egress_socket { EGRESS_SOCKET_PROXY, EGRESS_SOCKET_DNS };
+enum egress_socket {
+    EGRESS_SOCKET_PROXY, EGRESS_SOCKET_DNS, EGRESS_SOCKET_ROUTE, EGRESS_SOCKET_DIRECT80,
+    EGRESS_SOCKET_DIRECT443,
+};
 
 struct egress;
 struct json_object;
@@ -58,8 +61,8 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags);
 /* The sandbox's /etc/resolv.conf: the stub on its loopback. */
 const char *egress_resolv_conf(void);
 
-/* HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY and their lower-case forms
- * into env (replacing the caller's); their names into names when not NULL
+/* HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY and their lower-case forms,
+ * and NODE_USE_ENV_PROXY=1, into env (replacing the caller's); their names into names when not NULL
  * (the run record's environment.changed_by_sbx). */
 void egress_set_env(struct strv *env, struct strv *names);
 
@@ -93,6 +96,12 @@ struct json_object *egress_to_json(const struct egress *e);
  * ledger's form) into out; false when it handed that address out for no
  * name. A ledger_address_namer (ledger.h). */
 bool egress_name_of(void *egress, const char *address, char *out, size_t len);
+
+/* Whether a connect() to address ("198.51.100.7:443") goes to the
+ * supervisor's transparent listeners: the stub handed the address out and
+ * made it local in the sandbox, and the port is 80 or 443. The ledger
+ * lets such a call through ([network] allow's no-route rule). */
+bool egress_direct_passes(void *egress, const char *address);
 
 /* For tests without a sandbox: the decision on one destination as the
  * proxy makes it (resolving through the resolver found above). Returns

@@ -33,7 +33,9 @@ static struct egress *fuzz_egress(void)
         allowlist_build(&e->list, entries, 3);
         pthread_mutex_init(&e->lock, NULL);
         pthread_cond_init(&e->idle, NULL);
+        pthread_mutex_init(&e->route_lock, NULL);
         e->proxy_fd = e->dns_fd = e->stop_fd = -1;
+        e->direct_fd[0] = e->direct_fd[1] = e->route_fd = -1;
         snprintf(e->resolver_text, sizeof e->resolver_text, "(none)");
     }
     return e;

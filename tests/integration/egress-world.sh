@@ -175,10 +175,29 @@ record dns_resolver2 env SBX_TEST_RESOLVER=127.0.0.1:5353 $SBX_AS "$SBX" run -q 
 # --- a tool that ignores the proxy variables --------------------------------------
 record direct_tool  $C connect 198.18.0.1 80
 record tool         sbxv $C connect 198.18.0.1 80
-record tool_named   sbxv sh -c "getent hosts pkg.test >/dev/null; $C connect 198.18.0.1 443"
+record tool_named   sbxv sh -c "getent hosts pkg.test >/dev/null; $C connect 198.18.0.1 8000"
 record tool_v6      sbxv $C connect 2001:db8::1 443
 record tool_lo      sbx sh -c "$C connect 127.0.0.1 3128"
 record tool_none    $SBX_AS "$SBX" run -q -p "$w/none.ini" -- $C connect 198.18.0.1 80
+
+# --- transparent egress: tools that ignore the proxy variables ---------------------
+# (none of them set: each connects to the address the stub handed out)
+noproxy="env -u HTTP_PROXY -u http_proxy -u HTTPS_PROXY -u https_proxy -u ALL_PROXY -u all_proxy"
+FETCH='fetch(process.argv[1]).then(r => r.text()).then(t => console.log(t.trim()), e => console.log("error " + ((e.cause && e.cause.code) || e.message)))'
+record node_direct  node -e "$FETCH" http://pkg.test/whoami
+record node_fetch   sbx $noproxy node -e "$FETCH" http://pkg.test/whoami
+record node_evil    sbx $noproxy node -e "$FETCH" http://evil.test/whoami
+record node_addr    sbx $noproxy node -e "$FETCH" http://198.18.0.1/whoami
+record node_summary sbxv $noproxy node -e "$FETCH" http://pkg.test/whoami
+if command -v java >/dev/null; then
+    record java_fetch sbx $noproxy java "$T/EgressFetch.java" http://pkg.test/whoami
+    record java_evil  sbx $noproxy java "$T/EgressFetch.java" http://evil.test/whoami
+fi
+record direct_host_other sbx sh -c "getent hosts pkg.test >/dev/null; $C body 198.18.0.1 80 'GET /whoami HTTP/1.1\\r\\nHost: evil.test\\r\\n\\r\\n'"
+record direct_keep  sbx sh -c "getent hosts pkg.test >/dev/null; $C sendclose 198.18.0.1 80 'GET /whoami HTTP/1.1\\r\\nHost: pkg.test\\r\\n\\r\\n'"
+record direct_tls   sbx sh -c "getent hosts pkg.test >/dev/null; $C hello 198.18.0.1 443 pkg.test"
+record direct_tls_other sbx sh -c "getent hosts pkg.test >/dev/null; $C hello 198.18.0.1 443 evil.test"
+record direct_port  sbxv sh -c "getent hosts pkg.test >/dev/null; $C connect 198.18.0.1 9000"
 
 # --- what sbx says and records ------------------------------------------------------
 mkdir -m 777 "$w/out"

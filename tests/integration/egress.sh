@@ -62,7 +62,7 @@ is "$(r http_pkg)" "${S}pkg.test" "allowed over plain HTTP (http_proxy)"
 is "$(r connect_pkg)" "${S}pkg.test" "allowed over HTTP CONNECT"
 is "$(r socks_pkg)" "${S}pkg.test" "allowed over SOCKS5 with the name"
 is "$(r port_8000)" "${S}pkg.test:8000" "an entry with a port opens that port"
-is "$(r env_vars)" "ALL_PROXY=socks5h://127.0.0.1:3128 HTTPS_PROXY=http://127.0.0.1:3128 HTTP_PROXY=http://127.0.0.1:3128 NO_PROXY=localhost,127.0.0.1,::1 all_proxy=socks5h://127.0.0.1:3128 http_proxy=http://127.0.0.1:3128 https_proxy=http://127.0.0.1:3128 no_proxy=localhost,127.0.0.1,::1" \
+is "$(r env_vars)" "ALL_PROXY=socks5h://127.0.0.1:3128 HTTPS_PROXY=http://127.0.0.1:3128 HTTP_PROXY=http://127.0.0.1:3128 NODE_USE_ENV_PROXY=1 NO_PROXY=localhost,127.0.0.1,::1 all_proxy=socks5h://127.0.0.1:3128 http_proxy=http://127.0.0.1:3128 https_proxy=http://127.0.0.1:3128 no_proxy=localhost,127.0.0.1,::1" \
     "the proxy variables, upper and lower case"
 like "$(r resolv_file)" "nameserver 127.0.0.1" "resolv.conf names the stub"
 is "$(r case_dot)" "${S}PKG.TEST." "upper case and a trailing dot are the same name"
@@ -165,12 +165,31 @@ unlike "$(r tool)" " ms" "at once, not after a time-out"
 like "$(r tool)" "connect(AF_INET 198.18.0.1:80) x1 -> ENETUNREACH" "the ledger records the call"
 like "$(r tool)" "no route: this tool ignores HTTP_PROXY" "and says the tool ignored the proxy"
 unlike "$(r tool)" "DNS stub gave" "an address the stub never handed out is not named"
-like "$(r tool_named)" "connect(AF_INET 198.18.0.1:443) x1 -> ENETUNREACH" "a tool that resolved a name, then connected directly"
-like "$(r tool_named)" "this tool ignores HTTPS_PROXY (the DNS stub gave this address for pkg.test: reach it through the proxy)" \
+like "$(r tool_named)" "connect(AF_INET 198.18.0.1:8000) x1 -> ENETUNREACH" "a tool that resolved a name, then connected directly (not to 80 or 443)"
+like "$(r tool_named)" "(the DNS stub gave this address for pkg.test: reach it through the proxy)" \
     "the summary says which name the address was the answer for"
 like "$(r tool_v6)" "Network is unreachable" "IPv6 too"
 is "$(r tool_lo)" "connected" "the proxy listens before the command starts"
 like "$(r tool_none)" "Network is unreachable" "outbound = no: no route either (the baseline)"
+
+is "$(r node_direct)" "${S}pkg.test" "the world: node's fetch reaches pkg.test without sbx"
+is "$(r node_fetch)" "${S}pkg.test" "node's fetch without proxy variables: an allowed name, through transparent egress"
+is "$(r node_evil)" "error ENOTFOUND" "node's fetch to an unlisted name: no address to connect to"
+is "$(r node_addr)" "error ENETUNREACH" "node's fetch to an address the stub never handed out: no route"
+like "$(r node_summary)" "${S}pkg.test" "node through transparent egress, sbx summarising"
+unlike "$(r node_summary)" "ENETUNREACH" "a transparent connection is no denial"
+if command -v java >/dev/null; then
+    is "$(r java_fetch)" "${S}pkg.test" "Java's HttpClient without a proxy: an allowed name, through transparent egress"
+    is "$(r java_evil)" "error UnresolvedAddressException" "Java's HttpClient to an unlisted name: refused"
+else
+    skip "java is not installed (tests/debian-packages: openjdk-17-jdk-headless)"
+    skip "java is not installed (tests/debian-packages: openjdk-17-jdk-headless)"
+fi
+is "$(r direct_host_other)" "sbx: not in [network] allow" "transparent HTTP to a handed-out address with another Host: refused"
+is "$(r direct_keep)" "${S}pkg.test" "transparent HTTP: the request for the listed name goes through"
+is "$(r direct_tls)" "sni pkg.test" "transparent TLS: a hello for the listed name goes through"
+is "$(r direct_tls_other)" "(closed)" "transparent TLS: a hello for another name is cut"
+like "$(r direct_port)" "connect(AF_INET 198.18.0.1:9000) x1 -> ENETUNREACH" "a handed-out address on another port: still no route"
 
 like "$(r strict_status)" "status 3" "--strict: a refused destination after exit 0 is exit 3"
 like "$(r strict_status)" "1 destination refused by [network] allow: evil.test:80 (HTTP) x1: not in [network] allow" \
@@ -180,6 +199,6 @@ is "$(r report_egress)" '{"allowed":1,"refused":1,"rows":[["evil.test",80,"HTTP"
     "the run record: allowed and refused counts and the row"
 is "$(r report_verdict)" "false_green_suspected" "a refusal makes exit 0 a suspected false green"
 like "$(r report_state)" "proxy on the sandbox's 127.0.0.1:3128" "network.state.allow says where the proxy is"
-is "$(r report_env)" "8" "the record lists the proxy variables sbx set"
+is "$(r report_env)" "9" "the record lists the proxy variables sbx set (NODE_USE_ENV_PROXY too)"
 is "$(r report_denial)" '[["connect","198.18.0.1:443","ENETUNREACH"]]' "the direct connect is a denial in the record"
 done_testing

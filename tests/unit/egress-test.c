@@ -62,12 +62,13 @@ int main(void)
     strv_push(&env, xstrdup("PATH=/bin"));
     struct strv recorded = { 0 };
     egress_set_env(&env, &recorded);
-    is_int(recorded.n, 8, "and their names for the run record");
+    is_int(recorded.n, 9, "and their names for the run record");
     strv_free(&recorded);
     size_t proxies = 0;
     bool elsewhere = false, path = false;
     for (size_t i = 0; i < env.n; i++) {
-        proxies += strstr(env.v[i], "_PROXY=") || strstr(env.v[i], "_proxy=");
+        proxies += (strstr(env.v[i], "_PROXY=") || strstr(env.v[i], "_proxy=")) &&
+                   strncmp(env.v[i], "NODE_USE_ENV_PROXY=", 19);
         elsewhere |= strstr(env.v[i], "elsewhere") != NULL;
         path |= !strcmp(env.v[i], "PATH=/bin");
     }
