@@ -40,6 +40,8 @@
 #define DNS_TRY_MS 1500
 #define DNS_TRIES 2
 #define MAX_ADDRS 16
+/* the TTL of the stub's answers, and how long sbx keeps the resolver's */
+#define DNS_CACHE_S 30
 #define RELAY_CHUNK (1 << 16)
 /* Connections served at once, a thread each: a command that opens more
  * waits in the listen queue, never makes sbx run out of memory. */
@@ -105,6 +107,16 @@ struct egress {
      * to the address directly (egress_name_of) */
     struct { uint32_t addr; char name[ALLOW_NAME_MAX + 1]; } answers[64];
     size_t nanswers;
+    /* answers of the resolver, kept as long as the stub tells clients to
+     * (DNS_CACHE_S): the stub's lookup and the connection that follows it
+     * ask once */
+    struct {
+        char name[ALLOW_NAME_MAX + 1];
+        uint32_t addr[MAX_ADDRS];
+        int n;
+        time_t until;
+    } cache[64];
+    size_t ncache;
     struct refusal_row first[ROWS_FIRST], last[ROWS_LAST];
     size_t nfirst;
     uint64_t nlast;             /* rows ever put in last[] (a ring) */
@@ -672,6 +684,37 @@ static int resolve_a(struct egress *e, const char *name, uint32_t *out, int max,
     return -1;
 }
 
+/* resolve_a() with the answers of the last DNS_CACHE_S seconds kept (the
+ * addresses are checked again on every use, by keep_public()). */
+static int resolve_cached(struct egress *e, const char *name, uint32_t *out, int max, char *why,
+                          size_t wl)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    size_t cap = sizeof e->cache / sizeof e->cache[0];
+    pthread_mutex_lock(&e->lock);
+    for (size_t i = 0; i < cap && i < e->ncache; i++) {
+        if (e->cache[i].until > now.tv_sec && !strcmp(e->cache[i].name, name)) {
+            int n = e->cache[i].n < max ? e->cache[i].n : max;
+            memcpy(out, e->cache[i].addr, (size_t)n * sizeof *out);
+            pthread_mutex_unlock(&e->lock);
+            return n;
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    int n = resolve_a(e, name, out, max, why, wl);
+    if (n > 0) {
+        pthread_mutex_lock(&e->lock);
+        size_t slot = e->ncache++ % cap;
+        snprintf(e->cache[slot].name, sizeof e->cache[slot].name, "%s", name);
+        e->cache[slot].n = n < MAX_ADDRS ? n : MAX_ADDRS;
+        memcpy(e->cache[slot].addr, out, (size_t)e->cache[slot].n * sizeof *out);
+        e->cache[slot].until = now.tv_sec + DNS_CACHE_S;
+        pthread_mutex_unlock(&e->lock);
+    }
+    return n;
+}
+
 static bool host_own(const struct egress *e, uint32_t a)
 {
     for (size_t i = 0; i < e->nhost; i++)
@@ -767,7 +810,7 @@ const char *egress_decide(struct egress *e, const char *host, size_t len, uint16
         return why;
     }
     uint32_t a[MAX_ADDRS];
-    int n = resolve_a(e, name, a, MAX_ADDRS, why, wl);
+    int n = resolve_cached(e, name, a, MAX_ADDRS, why, wl);
     if (n <= 0)
         return why;
     n = keep_public(e, a, n, port, why, wl, name);
@@ -1766,7 +1809,7 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     }
     uint32_t a[MAX_ADDRS];
     char why[400];
-    int n = resolve_a(e, norm, a, MAX_ADDRS, why, sizeof why);
+    int n = resolve_cached(e, norm, a, MAX_ADDRS, why, sizeof why);
     if (n > 0)
         n = keep_public(e, a, n, 0, why, sizeof why, norm);
     if (n <= 0) {
@@ -1787,7 +1830,7 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     pthread_mutex_unlock(&e->lock);
     size_t w = qend;
     for (int i = 0; i < n; i++) {
-        unsigned char rr[16] = {0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 30, 0, 4,
+        unsigned char rr[16] = {0xc0, 12, 0, 1, 0, 1, 0, 0, 0, DNS_CACHE_S, 0, 4,
                                 (unsigned char)(a[i] >> 24), (unsigned char)(a[i] >> 16),
                                 (unsigned char)(a[i] >> 8), (unsigned char)a[i]};
         memcpy(r + w, rr, sizeof rr);
