@@ -534,30 +534,38 @@ void egress_open_sockets(int channel_fd)
      * address the stub hands out local. The route socket goes first: the
      * channel is read in order, so it is there before the stub answers. */
     int route = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-    if (route < 0)
-        die_errno("[network] allow: a route socket in the sandbox");
-    int direct[2];
+    int direct[2] = {-1, -1};
     static const uint16_t direct_port[2] = {80, 443};
-    for (int i = 0; i < 2; i++) {
+    const char *failed = route < 0 ? "a route socket" : NULL;
+    int err = errno;
+    for (int i = 0; i < 2 && !failed; i++) {
         struct sockaddr_in any = { .sin_family = AF_INET, .sin_port = htons(direct_port[i]) };
         direct[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (direct[i] < 0 ||
             setsockopt(direct[i], SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
-            bind(direct[i], (struct sockaddr *)&any, sizeof any) < 0 || listen(direct[i], 256) < 0)
-            die_errno("[network] allow: the transparent listener on the sandbox's port %u",
-                      direct_port[i]);
+            bind(direct[i], (struct sockaddr *)&any, sizeof any) < 0 || listen(direct[i], 256) < 0) {
+            failed = i ? "a listener on port 443" : "a listener on port 80";
+            err = errno;
+        }
     }
-    if (!channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_ROUTE, route) ||
-        !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT80, direct[0]) ||
-        !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT443, direct[1]) ||
-        !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_PROXY, tcp) ||
+    /* the proxy still works without them: said, not silent */
+    if (failed)
+        warn("warning: [network] allow: transparent egress is off (%s in the sandbox: %s): "
+             "tools that ignore the proxy variables get ENETUNREACH", failed, strerror(err));
+    bool sent = failed ||
+                (channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_ROUTE, route) &&
+                 channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT80, direct[0]) &&
+                 channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT443, direct[1]));
+    if (!sent || !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_PROXY, tcp) ||
         !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DNS, udp))
         die_errno("[network] allow: passing the proxy's sockets to the supervisor");
     close(tcp);
     close(udp);
-    close(route);
-    close(direct[0]);
-    close(direct[1]);
+    if (route >= 0)
+        close(route);
+    for (int i = 0; i < 2; i++)
+        if (direct[i] >= 0)
+            close(direct[i]);
 }
 
 /* ---- Resolving ------------------------------------------------------------ */
