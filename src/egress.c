@@ -97,6 +97,7 @@ struct egress {
     pthread_mutex_t route_lock;
     uint32_t routed[256];
     size_t nrouted;
+    bool routes_full;
 
     pthread_mutex_t lock;
     pthread_cond_t idle;
@@ -1320,7 +1321,11 @@ static void http_stream(struct egress *e, int fd, int up, char *buf, size_t have
 {
     struct pump pump = { up, fd };
     pthread_t t;
-    bool pumping = pthread_create(&t, NULL, pump_run, &pump) == 0;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    bool pumping = pthread_create(&t, &attr, pump_run, &pump) == 0;
+    pthread_attr_destroy(&attr);
     if (!pumping)
         goto out;
     for (bool first = true;; first = false) {
@@ -1859,8 +1864,15 @@ static void route_local(struct egress *e, uint32_t addr)
     bool known = e->route_fd < 0;
     for (size_t i = 0; i < e->nrouted && !known; i++)
         known = e->routed[i] == addr;
-    if (known || e->nrouted >= sizeof e->routed / sizeof e->routed[0]) {
+    bool full = !known && e->nrouted >= sizeof e->routed / sizeof e->routed[0];
+    if (known || full) {
+        bool first = full && !e->routes_full;
+        e->routes_full |= full;
         pthread_mutex_unlock(&e->route_lock);
+        if (first)
+            warn("warning: [network] allow: the DNS stub handed out %zu addresses: later ones "
+                 "get no transparent route (tools that ignore the proxy variables get "
+                 "ENETUNREACH there; the proxy still serves them)", e->nrouted);
         return;
     }
     struct {
