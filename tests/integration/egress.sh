@@ -146,6 +146,9 @@ like "$(r http_doc)" "resolves to 192.0.2.1 (documentation (192.0.2.0/24))" "a l
 like "$(r flood)" "evil.test:80 (HTTP) x1: not in [network] allow" "200 refused names, then the real target: in the summary"
 like "$(r flood)" "201 destinations refused" "and every refusal counted"
 is "$(r flood_record)" "[201,1,0]" "and in the record, which keeps every row"
+like "$(r flood_ring)" "evil.test:80 (HTTP) x1: not in [network] allow" "1100 refused names, then the real target: in the summary"
+like "$(r flood_ring)" "... 1091 more refused destinations (see --report), then:" "and the ones between counted"
+is "$(r flood_ring_record)" "[1101,1024,2,77,77]" "the record keeps the first 512 rows and the last 512, and counts the 77 pushed out"
 like "$(r dns_nul)" 'pkg\x00x.evil.test (DNS)' "a NUL in a DNS name is shown escaped, not cut"
 
 is "$(r dns_direct_evil)" "rcode 0 198.18.0.1" "the world: the resolver answers evil.test"
