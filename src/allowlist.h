@@ -64,13 +64,15 @@ bool allowlist_name_allowed(const struct allowlist *a, const char *name, uint16_
 /* Name listed on some port (the DNS stub answers those). */
 bool allowlist_name_known(const struct allowlist *a, const char *name);
 /* IPv4 address (host byte order) on port listed by an address entry
- * (port 0: on any port, for the answers of allowed names). */
+ * (port 0: on some port, for the DNS stub's answers; the connection is
+ * checked on its own port). */
 bool allowlist_address_allowed(const struct allowlist *a, uint32_t addr, uint16_t port);
 
 /* Why the proxy never connects to addr (host order) unless an address
  * entry lists it: "loopback", "private", "link-local", "this network",
- * "shared address space (RFC 6598)", "multicast", "reserved" ... or NULL
- * for an address of the internet at large. */
+ * "shared address space", "documentation", "benchmarking", "multicast",
+ * "reserved" ... or NULL for an address of the internet at large (the
+ * host's own and connected subnets are egress.c's to add). */
 const char *allow_address_special(uint32_t addr);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "allowlist.h"
 #include "channel.h"
+#include "egress_wire.h"
 #include "json_bytes.h"
 #include "log.h"
 #include "report.h"
@@ -13,6 +14,10 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <json-c/json.h>
+#include <linux/rtnetlink.h>
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/route.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -35,17 +40,33 @@
 #define DNS_TRY_MS 1500
 #define DNS_TRIES 2
 #define MAX_ADDRS 16
+/* the TTL of the stub's answers, and how long sbx keeps the resolver's */
+#define DNS_CACHE_S 30
 #define RELAY_CHUNK (1 << 16)
 /* Connections served at once, a thread each: a command that opens more
  * waits in the listen queue, never makes sbx run out of memory. */
 #define MAX_ACTIVE 512
 
+/* Refusal rows: the first ROWS_FIRST distinct ones and the latest
+ * ROWS_LAST after them, so a flood of junk names neither hides the first
+ * attempts nor the real target after them; rows pushed out of the second
+ * window are counted (refusals_not_kept). */
+#define ROWS_FIRST 512
+#define ROWS_LAST 512
+/* A name longer than this (no host name is) is shown to here, with the
+ * number of bytes left out said in the row. */
+#define ROW_NAME_MAX 1024
+
 struct refusal_row {
-    char name[ALLOW_NAME_MAX + 8];
+    char *name;         /* escaped (wire_escape()) */
     uint16_t port;
     const char *via;
-    char why[200];
+    char *why;
     uint64_t count;
+};
+
+struct subnet {
+    uint32_t net, mask;
 };
 
 struct conn {
@@ -60,10 +81,23 @@ struct egress {
     char resolver_text[64];
     uint32_t *host_addrs;
     size_t nhost;
+    struct subnet *connected;   /* the host's on-link subnets */
+    size_t nconnected;
+    struct subnet test_public;  /* SBX_TEST_PUBLIC; mask 0: none */
 
     int proxy_fd, dns_fd, stop_fd;
     pthread_t proxy_thread, dns_thread;
     bool proxy_started, dns_started, stopped;
+    /* transparent egress: listeners on the sandbox's 0.0.0.0:80 and :443,
+     * and an rtnetlink socket of the sandbox's network namespace that
+     * makes each address the stub hands out local there */
+    int direct_fd[2], route_fd;
+    pthread_t direct_thread[2];
+    bool direct_started[2];
+    pthread_mutex_t route_lock;
+    uint32_t routed[256];
+    size_t nrouted;
+    bool routes_full;
 
     pthread_mutex_t lock;
     pthread_cond_t idle;
@@ -74,32 +108,93 @@ struct egress {
      * to the address directly (egress_name_of) */
     struct { uint32_t addr; char name[ALLOW_NAME_MAX + 1]; } answers[64];
     size_t nanswers;
-    struct refusal_row rows[EGRESS_MAX_ROWS];
-    size_t nrows;
+    /* answers of the resolver, kept as long as the stub tells clients to
+     * (DNS_CACHE_S): the stub's lookup and the connection that follows it
+     * ask once */
+    struct {
+        char name[ALLOW_NAME_MAX + 1];
+        uint32_t addr[MAX_ADDRS];
+        int n;
+        time_t until;
+    } cache[64];
+    size_t ncache;
+    struct refusal_row first[ROWS_FIRST], last[ROWS_LAST];
+    size_t nfirst;
+    uint64_t nlast;             /* rows ever put in last[] (a ring) */
+    uint64_t not_kept, rows_not_kept;
 };
 
 /* ---- Refusals ----------------------------------------------------------- */
 
-static void refuse(struct egress *e, const char *name, uint16_t port, const char *via,
+static bool row_is(const struct refusal_row *r, const char *name, uint16_t port,
+                   const char *via, const char *why)
+{
+    return r->name && r->port == port && r->via == via && !strcmp(r->name, name) &&
+           !strcmp(r->why, why);
+}
+
+/* name: len bytes as the command sent them, escaped here: a NUL or a
+ * control byte never cuts or hides the rest of it. */
+static void refuse(struct egress *e, const char *raw, size_t len, uint16_t port, const char *via,
                    const char *why)
 {
+    size_t shown = len > ROW_NAME_MAX ? ROW_NAME_MAX : len;
+    char *name = xmalloc(4 * shown + 48);
+    wire_escape(raw, shown, name);
+    if (shown < len)
+        sprintf(name + strlen(name), "...(%zu bytes more)", len - shown);
     pthread_mutex_lock(&e->lock);
     e->refused++;
     struct refusal_row *row = NULL;
-    for (size_t i = 0; i < e->nrows && !row; i++)
-        if (e->rows[i].port == port && e->rows[i].via == via && !strcmp(e->rows[i].name, name) &&
-            !strcmp(e->rows[i].why, why))
-            row = &e->rows[i];
-    if (!row && e->nrows < EGRESS_MAX_ROWS) {
-        row = &e->rows[e->nrows++];
-        snprintf(row->name, sizeof row->name, "%s", name);
+    for (size_t i = 0; i < e->nfirst && !row; i++)
+        if (row_is(&e->first[i], name, port, via, why))
+            row = &e->first[i];
+    for (size_t i = 0; i < ROWS_LAST && !row; i++)
+        if (row_is(&e->last[i], name, port, via, why))
+            row = &e->last[i];
+    if (!row) {
+        if (e->nfirst < ROWS_FIRST) {
+            row = &e->first[e->nfirst++];
+        } else {
+            row = &e->last[e->nlast++ % ROWS_LAST];
+            if (row->name) {
+                e->not_kept += row->count;
+                e->rows_not_kept++;
+                free(row->name);
+                free(row->why);
+            }
+        }
+        row->name = name;
+        name = NULL;
         row->port = port;
         row->via = via;
-        snprintf(row->why, sizeof row->why, "%s", why);
+        row->why = xstrdup(why);
+        row->count = 0;
     }
-    if (row)
-        row->count++;
+    row->count++;
     pthread_mutex_unlock(&e->lock);
+    free(name);
+}
+
+static void refuse_str(struct egress *e, const char *name, uint16_t port, const char *via,
+                       const char *why)
+{
+    refuse(e, name, strlen(name), port, via, why);
+}
+
+/* The kept rows in order: the first ones, then the ring oldest first. */
+static size_t nrows(const struct egress *e)
+{
+    return e->nfirst + (size_t)(e->nlast < ROWS_LAST ? e->nlast : ROWS_LAST);
+}
+
+static const struct refusal_row *row_at(const struct egress *e, size_t i)
+{
+    if (i < e->nfirst)
+        return &e->first[i];
+    i -= e->nfirst;
+    uint64_t oldest = e->nlast < ROWS_LAST ? 0 : e->nlast - ROWS_LAST;
+    return &e->last[(oldest + i) % ROWS_LAST];
 }
 
 uint64_t egress_refused(const struct egress *e)
@@ -112,44 +207,47 @@ uint64_t egress_allowed(const struct egress *e)
     return e ? e->allowed : 0;
 }
 
-/* Names come from the command: only printable ASCII reaches the terminal. */
-static void printable(const char *in, char *out, size_t len)
-{
-    size_t i = 0;
-    for (; in[i] && i + 1 < len; i++)
-        out[i] = in[i] > 0x20 && in[i] < 0x7f ? in[i] : '?';
-    out[i] = '\0';
-}
-
 static void format_row(const struct refusal_row *r, char *buf, size_t len)
 {
-    char name[sizeof r->name];
-    printable(r->name, name, sizeof name);
+    /* the name is escaped already: printable ASCII only */
     if (r->port)
-        snprintf(buf, len, "%s:%u (%s) x%llu: %s", name, r->port, r->via,
+        snprintf(buf, len, "%s:%u (%s) x%llu: %s", r->name, r->port, r->via,
                  (unsigned long long)r->count, r->why);
     else
-        snprintf(buf, len, "%s (%s) x%llu: %s", name, r->via, (unsigned long long)r->count, r->why);
+        snprintf(buf, len, "%s (%s) x%llu: %s", r->name, r->via, (unsigned long long)r->count,
+                 r->why);
 }
+
+/* The first rows and the last ones: the first attempts and, after a
+ * flood, what came at the end (the real target hides there). */
+#define SUMMARY_HEAD 5
+#define SUMMARY_TAIL 5
 
 void egress_print_summary(const struct egress *e, FILE *out)
 {
     if (!e || !e->refused)
         return;
-    char line[600];
-    uint64_t shown = 0;
-    for (size_t i = 0; i < e->nrows && i < 10; i++) {
-        format_row(&e->rows[i], line, sizeof line);
+    size_t n = nrows(e);
+    char *line = xmalloc(4 * ROW_NAME_MAX + 600);
+    for (size_t i = 0; i < n; i++) {
+        if (i == SUMMARY_HEAD && n > SUMMARY_HEAD + SUMMARY_TAIL) {
+            uint64_t between = e->not_kept;
+            for (size_t k = i; k < n - SUMMARY_TAIL; k++)
+                between += row_at(e, k)->count;
+            fprintf(out, "sbx:   ... %llu more refused destination%s (see --report), then:\n",
+                    (unsigned long long)between, between == 1 ? "" : "s");
+            i = n - SUMMARY_TAIL - 1;
+            continue;
+        }
+        const struct refusal_row *r = row_at(e, i);
+        format_row(r, line, 4 * ROW_NAME_MAX + 600);
         if (!i)
             fprintf(out, "sbx: %llu destination%s refused by [network] allow: %s\n",
                     (unsigned long long)e->refused, e->refused == 1 ? "" : "s", line);
         else
             fprintf(out, "sbx:   %s\n", line);
-        shown += e->rows[i].count;
     }
-    if (shown < e->refused)
-        fprintf(out, "sbx:   and %llu more refused destination%s (see --report)\n",
-                (unsigned long long)(e->refused - shown), e->refused - shown == 1 ? "" : "s");
+    free(line);
     fflush(out);
 }
 
@@ -161,8 +259,8 @@ struct json_object *egress_to_json(const struct egress *e)
     json_object_object_add(o, "dns_answered",
                            json_object_new_int64(e ? (int64_t)e->dns_answered : 0));
     struct json_object *a = json_object_new_array();
-    for (size_t i = 0; e && i < e->nrows; i++) {
-        const struct refusal_row *r = &e->rows[i];
+    for (size_t i = 0; e && i < nrows(e); i++) {
+        const struct refusal_row *r = row_at(e, i);
         struct json_object *row = json_object_new_object();
         json_object_object_add(row, "name", json_bytes_new(r->name, strlen(r->name)));
         json_object_object_add(row, "port", r->port ? json_object_new_int(r->port) : NULL);
@@ -172,6 +270,12 @@ struct json_object *egress_to_json(const struct egress *e)
         json_object_array_add(a, row);
     }
     json_object_object_add(o, "refusals", a);
+    /* refusals whose rows the ring pushed out, between the first rows and
+     * the last: counted, never silently gone */
+    json_object_object_add(o, "refusals_not_kept",
+                           json_object_new_int64(e ? (int64_t)e->not_kept : 0));
+    json_object_object_add(o, "refusal_rows_not_kept",
+                           json_object_new_int64(e ? (int64_t)e->rows_not_kept : 0));
     return o;
 }
 
@@ -236,6 +340,66 @@ static bool host_resolver(char *out, size_t len)
     return found;
 }
 
+static void add_subnet(struct egress *e, size_t *cap, uint32_t addr, unsigned bits)
+{
+    /* a default route is no subnet */
+    if (!bits || bits > 32)
+        return;
+    uint32_t mask = ~0u << (32 - bits);
+    for (size_t i = 0; i < e->nconnected; i++)
+        if (e->connected[i].net == (addr & mask) && e->connected[i].mask == mask)
+            return;
+    xgrow((void **)&e->connected, cap, e->nconnected + 1, sizeof *e->connected);
+    e->connected[e->nconnected++] = (struct subnet){ addr & mask, mask };
+}
+
+static uint32_t nl_ipv4(struct nl_addr *a)
+{
+    uint32_t v;
+    memcpy(&v, nl_addr_get_binary_addr(a), 4);
+    return ntohl(v);
+}
+
+/* The subnets the host reaches without a gateway, read from the kernel
+ * (rtnetlink): each IPv4 address's prefix and each on-link route of the
+ * main table (scope link: a bridge, a VPN's peer network). Their hosts
+ * are the host's neighbours (a router's admin page, a printer, another
+ * container), reachable from where sbx runs but not from the internet. */
+static void read_connected(struct egress *e)
+{
+    struct nl_sock *sock = nl_socket_alloc();
+    size_t cap = 0;
+    if (!sock || nl_connect(sock, NETLINK_ROUTE) < 0) {
+        if (sock)
+            nl_socket_free(sock);
+        warn("warning: [network] allow: cannot read the host's routes (rtnetlink): only the "
+             "registry's special ranges and the host's addresses count as local");
+        return;
+    }
+    struct nl_cache *addrs = NULL, *routes = NULL;
+    if (rtnl_addr_alloc_cache(sock, &addrs) == 0) {
+        for (struct nl_object *o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
+            struct rtnl_addr *a = (struct rtnl_addr *)o;
+            struct nl_addr *local = rtnl_addr_get_local(a);
+            if (rtnl_addr_get_family(a) == AF_INET && local && nl_addr_get_len(local) == 4)
+                add_subnet(e, &cap, nl_ipv4(local), (unsigned)rtnl_addr_get_prefixlen(a));
+        }
+        nl_cache_free(addrs);
+    }
+    if (rtnl_route_alloc_cache(sock, AF_INET, 0, &routes) == 0) {
+        for (struct nl_object *o = nl_cache_get_first(routes); o; o = nl_cache_get_next(o)) {
+            struct rtnl_route *r = (struct rtnl_route *)o;
+            struct nl_addr *dst = rtnl_route_get_dst(r);
+            if (rtnl_route_get_table(r) == RT_TABLE_MAIN &&
+                rtnl_route_get_scope(r) == RT_SCOPE_LINK && rtnl_route_get_type(r) == RTN_UNICAST &&
+                dst && nl_addr_get_len(dst) == 4)
+                add_subnet(e, &cap, nl_ipv4(dst), nl_addr_get_prefixlen(dst));
+        }
+        nl_cache_free(routes);
+    }
+    nl_socket_free(sock);
+}
+
 struct egress *egress_prepare(const struct profile *p, int clone_flags)
 {
     if (!p->allow.n || !(clone_flags & CLONE_NEWNET))
@@ -247,7 +411,9 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags)
     allowlist_build(&e->list, entries, p->allow.n);
     free(entries);
     e->proxy_fd = e->dns_fd = e->stop_fd = -1;
+    e->direct_fd[0] = e->direct_fd[1] = e->route_fd = -1;
     pthread_mutex_init(&e->lock, NULL);
+    pthread_mutex_init(&e->route_lock, NULL);
     pthread_cond_init(&e->idle, NULL);
 
     /* For the test suite only (docs/sbx-profile.5): the resolver the
@@ -268,6 +434,22 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags)
              "allowed names will not resolve (address entries still work)");
         snprintf(e->resolver_text, sizeof e->resolver_text, "(none)");
     }
+
+    /* For the test suite only (docs/sbx-profile.5): a special range that
+     * counts as the internet at large, where the tests' namespaces serve
+     * their own "public" hosts. The host's own and connected addresses
+     * stay local all the same. */
+    const char *pub = getenv("SBX_TEST_PUBLIC");
+    if (pub && *pub) {
+        struct allowlist one;
+        const char *const ent[] = {pub};
+        allowlist_build(&one, ent, 1);
+        if (one.n != 1 || !one.rule[0].cidr || one.rule[0].port)
+            die("SBX_TEST_PUBLIC='%s' is not an A.B.C.D/N range", pub);
+        e->test_public = (struct subnet){ one.rule[0].net, one.rule[0].mask };
+        allowlist_free(&one);
+    }
+    read_connected(e);
 
     /* The host's own addresses: a name that resolves to one of them would
      * reach the host's services through the proxy. */
@@ -293,13 +475,21 @@ const char *egress_resolv_conf(void)
 
 void egress_set_env(struct strv *env, struct strv *recorded)
 {
+    /* NODE_USE_ENV_PROXY=1: node's own fetch() (undici) and http read
+     * the variables above only when told to (node 24, 22.21); older nodes
+     * reach allowed names through transparent egress instead. Java is
+     * left alone: JAVA_TOOL_OPTIONS would replace the caller's and make
+     * every JVM print that it picked it up, and transparent egress serves
+     * its HttpClient as it is. */
     static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-                                        "http_proxy", "https_proxy", "all_proxy", "no_proxy"};
+                                        "http_proxy", "https_proxy", "all_proxy", "no_proxy",
+                                        "NODE_USE_ENV_PROXY"};
+    const size_t nnames = sizeof names / sizeof names[0];
     /* drop the caller's own values of these */
     size_t w = 0;
     for (size_t i = 0; i < env->n; i++) {
         bool ours = false;
-        for (size_t k = 0; k < 8 && !ours; k++) {
+        for (size_t k = 0; k < nnames && !ours; k++) {
             size_t nl = strlen(names[k]);
             ours = !strncmp(env->v[i], names[k], nl) && env->v[i][nl] == '=';
         }
@@ -315,8 +505,8 @@ void egress_set_env(struct strv *env, struct strv *recorded)
     /* socks5h: the name goes to the proxy, which resolves it itself */
     snprintf(socks, sizeof socks, "socks5h://%s:%d", EGRESS_PROXY_ADDR, EGRESS_PROXY_PORT);
     const char *values[] = {url, url, socks, "localhost,127.0.0.1,::1"};
-    for (size_t k = 0; k < 8; k++) {
-        strv_push(env, xasprintf("%s=%s", names[k], values[k % 4]));
+    for (size_t k = 0; k < nnames; k++) {
+        strv_push(env, xasprintf("%s=%s", names[k], k < 8 ? values[k % 4] : "1"));
         if (recorded)
             strv_push(recorded, xstrdup(names[k]));
     }
@@ -339,11 +529,44 @@ void egress_open_sockets(int channel_fd)
     if (udp < 0 || bind(udp, (struct sockaddr *)&a, sizeof a) < 0)
         die_errno("[network] allow: the DNS stub's socket on the sandbox's %s:53",
                   EGRESS_PROXY_ADDR);
-    if (!channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_PROXY, tcp) ||
+    /* Transparent egress: the ports of the web on every address of the
+     * sandbox (the command, without capabilities, cannot bind them), and
+     * the sandbox's routing table, in which the supervisor makes each
+     * address the stub hands out local. The route socket goes first: the
+     * channel is read in order, so it is there before the stub answers. */
+    int route = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    int direct[2] = {-1, -1};
+    static const uint16_t direct_port[2] = {80, 443};
+    const char *failed = route < 0 ? "a route socket" : NULL;
+    int err = errno;
+    for (int i = 0; i < 2 && !failed; i++) {
+        struct sockaddr_in any = { .sin_family = AF_INET, .sin_port = htons(direct_port[i]) };
+        direct[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (direct[i] < 0 ||
+            setsockopt(direct[i], SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+            bind(direct[i], (struct sockaddr *)&any, sizeof any) < 0 || listen(direct[i], 256) < 0) {
+            failed = i ? "a listener on port 443" : "a listener on port 80";
+            err = errno;
+        }
+    }
+    /* the proxy still works without them: said, not silent */
+    if (failed)
+        warn("warning: [network] allow: transparent egress is off (%s in the sandbox: %s): "
+             "tools that ignore the proxy variables get ENETUNREACH", failed, strerror(err));
+    bool sent = failed ||
+                (channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_ROUTE, route) &&
+                 channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT80, direct[0]) &&
+                 channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DIRECT443, direct[1]));
+    if (!sent || !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_PROXY, tcp) ||
         !channel_send(channel_fd, CHANNEL_EGRESS_FD, EGRESS_SOCKET_DNS, udp))
         die_errno("[network] allow: passing the proxy's sockets to the supervisor");
     close(tcp);
     close(udp);
+    if (route >= 0)
+        close(route);
+    for (int i = 0; i < 2; i++)
+        if (direct[i] >= 0)
+            close(direct[i]);
 }
 
 /* ---- Resolving ------------------------------------------------------------ */
@@ -470,6 +693,37 @@ static int resolve_a(struct egress *e, const char *name, uint32_t *out, int max,
     return -1;
 }
 
+/* resolve_a() with the answers of the last DNS_CACHE_S seconds kept (the
+ * addresses are checked again on every use, by keep_public()). */
+static int resolve_cached(struct egress *e, const char *name, uint32_t *out, int max, char *why,
+                          size_t wl)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    size_t cap = sizeof e->cache / sizeof e->cache[0];
+    pthread_mutex_lock(&e->lock);
+    for (size_t i = 0; i < cap && i < e->ncache; i++) {
+        if (e->cache[i].until > now.tv_sec && !strcmp(e->cache[i].name, name)) {
+            int n = e->cache[i].n < max ? e->cache[i].n : max;
+            memcpy(out, e->cache[i].addr, (size_t)n * sizeof *out);
+            pthread_mutex_unlock(&e->lock);
+            return n;
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    int n = resolve_a(e, name, out, max, why, wl);
+    if (n > 0) {
+        pthread_mutex_lock(&e->lock);
+        size_t slot = e->ncache++ % cap;
+        snprintf(e->cache[slot].name, sizeof e->cache[slot].name, "%s", name);
+        e->cache[slot].n = n < MAX_ADDRS ? n : MAX_ADDRS;
+        memcpy(e->cache[slot].addr, out, (size_t)e->cache[slot].n * sizeof *out);
+        e->cache[slot].until = now.tv_sec + DNS_CACHE_S;
+        pthread_mutex_unlock(&e->lock);
+    }
+    return n;
+}
+
 static bool host_own(const struct egress *e, uint32_t a)
 {
     for (size_t i = 0; i < e->nhost; i++)
@@ -484,19 +738,43 @@ static const char *addr_text(uint32_t a, char buf[INET_ADDRSTRLEN])
     return inet_ntop(AF_INET, &in, buf, INET_ADDRSTRLEN);
 }
 
-/* Of the resolved addresses, those the proxy may connect to (in place). */
-static int keep_public(const struct egress *e, uint32_t *a, int n, char *why, size_t wl,
-                       const char *name)
+/* Why addr is no public destination, or NULL; text (for a connected
+ * subnet) holds the words. */
+static const char *address_local(const struct egress *e, uint32_t a, char *text, size_t tl)
+{
+    const char *special = allow_address_special(a);
+    if (special && e->test_public.mask && (a & e->test_public.mask) == e->test_public.net)
+        special = NULL;
+    if (!special && host_own(e, a))
+        special = "an address of the host";
+    for (size_t i = 0; !special && i < e->nconnected; i++) {
+        if ((a & e->connected[i].mask) == e->connected[i].net) {
+            char t[INET_ADDRSTRLEN];
+            snprintf(text, tl, "on %s/%d, a subnet the host is connected to",
+                     addr_text(e->connected[i].net, t), __builtin_popcount(e->connected[i].mask));
+            special = text;
+        }
+    }
+    return special;
+}
+
+/* Of the resolved addresses, those the proxy may connect to on port (0:
+ * the DNS stub's answer, on some port) (in place). An address entry for
+ * a local address opens it on its own port only: `allow = local.test
+ * 127.0.0.1:9999` is no way to port 80 of 127.0.0.1. */
+static int keep_public(const struct egress *e, uint32_t *a, int n, uint16_t port, char *why,
+                       size_t wl, const char *name)
 {
     int w = 0;
     for (int i = 0; i < n; i++) {
-        const char *special = allow_address_special(a[i]);
-        if (!special && host_own(e, a[i]))
-            special = "an address of the host";
-        if (special && !allowlist_address_allowed(&e->list, a[i], 0)) {
-            char t[INET_ADDRSTRLEN];
-            snprintf(why, wl, "%s resolves to %s (%s), which no address entry of allow lists",
-                     name, addr_text(a[i], t), special);
+        char text[80];
+        const char *special = address_local(e, a[i], text, sizeof text);
+        if (special && !allowlist_address_allowed(&e->list, a[i], port)) {
+            char t[INET_ADDRSTRLEN], on[24] = "";
+            if (port)
+                snprintf(on, sizeof on, " on port %u", port);
+            snprintf(why, wl, "%s resolves to %s (%s), which no address entry of allow lists%s",
+                     name, addr_text(a[i], t), special, on);
             continue;
         }
         a[w++] = a[i];
@@ -541,10 +819,10 @@ const char *egress_decide(struct egress *e, const char *host, size_t len, uint16
         return why;
     }
     uint32_t a[MAX_ADDRS];
-    int n = resolve_a(e, name, a, MAX_ADDRS, why, wl);
+    int n = resolve_cached(e, name, a, MAX_ADDRS, why, wl);
     if (n <= 0)
         return why;
-    n = keep_public(e, a, n, why, wl, name);
+    n = keep_public(e, a, n, port, why, wl, name);
     if (!n)
         return why;
     addrs_out[0] = a[0];
@@ -636,6 +914,9 @@ static int connect_to(uint32_t addr, uint16_t port)
     }
     int one = 1;
     setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    /* blocking from here: send_all() waits for a slow server rather than
+     * failing at EAGAIN (relay() sets its own mode) */
+    fcntl(s, F_SETFL, fcntl(s, F_GETFL) & ~O_NONBLOCK);
     return s;
 }
 
@@ -718,142 +999,6 @@ out:
     }
 }
 
-/* The server name of a TLS ClientHello (RFC 8446 4.1.2, RFC 6066 3) at
- * the start of b: 1 with it in out, 0 when the bytes are not TLS or the
- * hello names no server, -1 when more bytes are needed, -2 when the hello
- * is malformed or not in the first record (a proxy that gave up there
- * would let a split hello name any site). */
-static int tls_server_name(const unsigned char *b, size_t n, char *out, size_t outlen)
-{
-    if (n && b[0] != 0x16)
-        return 0;
-    if (n < 5)
-        return -1;
-    if (b[1] != 3)
-        return 0;
-    size_t reclen = (size_t)b[3] << 8 | b[4];
-    if (n < 5 + reclen)
-        return -1;
-    const unsigned char *p = b + 5, *end = p + reclen;
-    if (reclen < 4 || p[0] != 1)
-        return -2;
-    size_t hslen = (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3];
-    if (4 + hslen > reclen)
-        return -2;
-    end = p + 4 + hslen;
-    p += 4;
-    /* every step checks that its bytes are there before it moves: p never
-     * passes end (found by tests/fuzz/egress-fuzz) */
-#define SKIP(k) do { size_t k_ = (k); if ((size_t)(end - p) < k_) return -2; p += k_; } while (0)
-    SKIP(2 + 32);                                   /* version, random */
-    if (p == end)
-        return -2;
-    SKIP(1 + (size_t)p[0]);                         /* session id */
-    if (end - p < 2)
-        return -2;
-    SKIP(2 + ((size_t)p[0] << 8 | p[1]));           /* cipher suites */
-    if (p == end)
-        return -2;
-    SKIP(1 + (size_t)p[0]);                         /* compression */
-    if (p == end)
-        return 0;
-    if (end - p < 2)
-        return -2;
-    size_t extlen = (size_t)p[0] << 8 | p[1];
-    SKIP(2);
-    if ((size_t)(end - p) < extlen)
-        return -2;
-    end = p + extlen;
-    while (p < end) {
-        if (end - p < 4)
-            return -2;
-        unsigned type = (unsigned)p[0] << 8 | p[1];
-        size_t len = (size_t)p[2] << 8 | p[3];
-        SKIP(4);
-        if ((size_t)(end - p) < len)
-            return -2;
-        if (type == 0) {
-            const unsigned char *q = p, *qend = p + len;
-            if (len < 2)
-                return -2;
-            q += 2;
-            while (qend - q >= 3) {
-                size_t nl = (size_t)q[1] << 8 | q[2];
-                if ((size_t)(qend - q - 3) < nl)
-                    return -2;
-                if (q[0] == 0) {
-                    if (nl >= outlen)
-                        return -2;
-                    memcpy(out, q + 3, nl);
-                    out[nl] = '\0';
-                    return memchr(out, '\0', nl) ? -2 : 1;
-                }
-                q += 3 + nl;
-            }
-            return -2;
-        }
-        SKIP(len);
-    }
-#undef SKIP
-    return 0;
-}
-
-/* After a tunnel opens: a TLS hello must ask for the name that was
- * checked. CDNs route by the hello's server name, so CONNECT to a listed
- * name's address with another name in the hello would reach any site
- * they serve. buf holds what the client sent already (*have bytes, cap
- * at most); a server that speaks first is no TLS client's. */
-static bool tls_name_matches(struct egress *e, int client, int up, char *buf, size_t *have,
-                             size_t cap, const char *host, size_t hl, uint16_t port,
-                             const char *via)
-{
-    char want[ALLOW_NAME_MAX + 1], sni[ALLOW_NAME_MAX + 8], got[ALLOW_NAME_MAX + 1];
-    struct in_addr lit;
-    char lb[INET_ADDRSTRLEN];
-    if (hl < sizeof lb) {
-        memcpy(lb, host, hl);
-        lb[hl] = '\0';
-        if (inet_pton(AF_INET, lb, &lit) == 1)
-            return true; /* an address entry lists the address, whatever it serves */
-    }
-    if (!allow_name_normalize(host, hl, want))
-        return false;
-    for (;;) {
-        int r = *have ? tls_server_name((unsigned char *)buf, *have, sni, sizeof sni) : -1;
-        if (r == 0)
-            return true;
-        const char *why = NULL;
-        char text[ALLOW_NAME_MAX * 2 + 80];
-        if (r == 1 && (!allow_name_normalize(sni, strlen(sni), got) || strcmp(got, want))) {
-            char shown[sizeof sni];
-            printable(sni, shown, sizeof shown);
-            snprintf(text, sizeof text, "the TLS hello asks for %s, not %s", shown, want);
-            why = text;
-        } else if (r == 1) {
-            return true;
-        } else if (r == -2) {
-            why = "a TLS hello that is malformed or split over records";
-        } else if (*have >= cap) {
-            why = "a TLS hello longer than 16 KiB";
-        }
-        if (why) {
-            refuse(e, want, port, via, why);
-            return false;
-        }
-        struct pollfd pfd[2] = { { .fd = client, .events = POLLIN }, { .fd = up, .events = POLLIN } };
-        if (poll(pfd, 2, HEAD_TIMEOUT_MS) <= 0)
-            return false;
-        if (pfd[0].revents & POLLIN) {
-            ssize_t n = recv(client, buf + *have, cap - *have, 0);
-            if (n <= 0)
-                return false;
-            *have += (size_t)n;
-        } else if (pfd[1].revents) {
-            return *have == 0; /* the server spoke first: not TLS from this client */
-        }
-    }
-}
-
 static void http_error(int fd, int code, const char *reason, const char *why)
 {
     char body[400];
@@ -865,53 +1010,379 @@ static void http_error(int fd, int code, const char *reason, const char *why)
     send_all(fd, head, (size_t)hl);
 }
 
-/* "host:port" or "[v6]:port" of CONNECT, or an authority after http://. */
-static bool split_authority(const char *s, size_t len, const char **host, size_t *hl,
-                            uint16_t *port, uint16_t dflt)
+static bool is_literal(const char *host, size_t hl)
 {
-    const char *end = s + len, *colon;
-    if (len && s[0] == '[') {
-        const char *rb = memchr(s, ']', len);
-        if (!rb)
-            return false;
-        *host = s + 1;
-        *hl = (size_t)(rb - s - 1);
-        colon = rb + 1 < end && rb[1] == ':' ? rb + 1 : NULL;
-        if (!colon && rb + 1 != end)
-            return false;
-    } else {
-        colon = memchr(s, ':', len);
-        *host = s;
-        *hl = colon ? (size_t)(colon - s) : len;
-    }
-    if (!colon) {
-        *port = dflt;
-        return dflt != 0 && *hl;
-    }
-    unsigned long v = 0;
-    const char *p = colon + 1;
-    if (p == end || end - p > 5)
+    char lb[INET_ADDRSTRLEN];
+    struct in_addr lit;
+    if (hl >= sizeof lb)
         return false;
-    for (; p < end; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        v = v * 10 + (unsigned long)(*p - '0');
+    memcpy(lb, host, hl);
+    lb[hl] = '\0';
+    return inet_pton(AF_INET, lb, &lit) == 1;
+}
+
+/* The ports an entry without a port opens: there a tunnel must carry a
+ * TLS hello naming the host or HTTP whose every request does. */
+static bool web_port(uint16_t port)
+{
+    return port == 80 || port == 443;
+}
+
+/* The start of an HTTP/1.x request line: a method of capital letters and
+ * a blank (1), not one (0), or too few bytes to tell (-1). */
+static int looks_like_http(const char *b, size_t n)
+{
+    for (size_t i = 0; i < n && i < 24; i++) {
+        if (b[i] == ' ')
+            return i > 0;
+        if (b[i] < 'A' || b[i] > 'Z')
+            return 0;
     }
-    if (!v || v > 65535 || !*hl)
+    return n < 24 ? -1 : 0;
+}
+
+enum tunnel_kind { TUNNEL_REFUSED, TUNNEL_OPAQUE, TUNNEL_HTTP };
+
+/* After a tunnel to a name opens: what the client's first bytes are. A
+ * TLS hello must ask for the name that was checked (CDNs route by it, so
+ * CONNECT to a listed name's address with another name in the hello would
+ * reach any site they serve), and name it readably: a hello with ECH or
+ * ESNI routes by a name sbx cannot read, one with no name by the
+ * server's default site. HTTP is checked request by request
+ * (http_stream). Anything else passes only on a port an entry lists
+ * explicitly (a database, ssh): on 80 and 443 it is refused, as is a
+ * server that speaks first there. An address entry lists the address,
+ * whatever it serves. buf holds what the client sent already (*have
+ * bytes, cap at most). */
+static enum tunnel_kind tunnel_start(struct egress *e, int client, int up, char *buf,
+                                     size_t *have, size_t cap, const char *host, size_t hl,
+                                     uint16_t port, const char *via)
+{
+    char want[ALLOW_NAME_MAX + 1], sni[ALLOW_NAME_MAX + 8], got[ALLOW_NAME_MAX + 1];
+    if (is_literal(host, hl))
+        return TUNNEL_OPAQUE;
+    if (!allow_name_normalize(host, hl, want))
+        return TUNNEL_REFUSED;
+    for (;;) {
+        const char *why = NULL;
+        char text[ALLOW_NAME_MAX * 5 + 80];
+        int r = *have ? wire_tls_server_name((unsigned char *)buf, *have, sni, sizeof sni)
+                      : WIRE_TLS_MORE;
+        if (r == WIRE_TLS_NOT) {
+            int http = looks_like_http(buf, *have);
+            if (http > 0)
+                return TUNNEL_HTTP;
+            if (!http && !web_port(port))
+                return TUNNEL_OPAQUE;
+            if (!http)
+                why = "neither a TLS hello nor an HTTP request";
+        } else if (r == WIRE_TLS_NAME) {
+            if (allow_name_normalize(sni, strlen(sni), got) && !strcmp(got, want))
+                return TUNNEL_OPAQUE;
+            char shown[sizeof sni * 4];
+            wire_escape(sni, strlen(sni), shown);
+            snprintf(text, sizeof text, "the TLS hello asks for %s, not %s", shown, want);
+            why = text;
+        } else if (r == WIRE_TLS_NO_NAME) {
+            why = "a TLS hello that names no server (server_name)";
+        } else if (r == WIRE_TLS_HIDDEN) {
+            why = "a TLS hello with an encrypted name (ECH or ESNI) the check cannot read";
+        } else if (r == WIRE_TLS_BAD) {
+            why = "a TLS hello that is malformed or split over records";
+        }
+        if (!why && *have >= cap)
+            why = r == WIRE_TLS_MORE ? "a TLS hello longer than 16 KiB" : "no request line in 16 KiB";
+        if (why) {
+            refuse_str(e, want, port, via, why);
+            return TUNNEL_REFUSED;
+        }
+        struct pollfd pfd[2] = { { .fd = client, .events = POLLIN }, { .fd = up, .events = POLLIN } };
+        if (poll(pfd, 2, HEAD_TIMEOUT_MS) <= 0)
+            return TUNNEL_REFUSED;
+        if (pfd[0].revents & (POLLIN | POLLHUP)) {
+            ssize_t n = recv(client, buf + *have, cap - *have, 0);
+            if (n < 0)
+                return TUNNEL_REFUSED;
+            if (n == 0)
+                return *have && !web_port(port) ? TUNNEL_OPAQUE : TUNNEL_REFUSED;
+            *have += (size_t)n;
+        } else if (pfd[1].revents) {
+            /* the server spoke first: no TLS or HTTP client's protocol */
+            if (!*have && !web_port(port))
+                return TUNNEL_OPAQUE;
+            refuse_str(e, want, port, via, "the server spoke first: neither TLS nor HTTP");
+            return TUNNEL_REFUSED;
+        }
+    }
+}
+
+/* Drops n bytes from the front of buf. */
+static void consume(char *buf, size_t *have, size_t n)
+{
+    memmove(buf, buf + n, *have - n);
+    *have -= n;
+}
+
+/* n body bytes from the client to the server: those in buf first. */
+static bool forward_n(int fd, int up, char *buf, size_t *have, uint64_t n)
+{
+    size_t take = *have < n ? *have : (size_t)n;
+    if (take && !send_all(up, buf, take))
         return false;
-    *port = (uint16_t)v;
+    consume(buf, have, take);
+    n -= take;
+    while (n) {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        if (poll(&pfd, 1, HEAD_TIMEOUT_MS) <= 0)
+            return false;
+        ssize_t r = recv(fd, buf, n < HEAD_MAX ? (size_t)n : HEAD_MAX, 0);
+        if (r <= 0 || !send_all(up, buf, (size_t)r))
+            return false;
+        n -= (uint64_t)r;
+    }
     return true;
 }
 
-static bool token_char(char c)
+/* A chunked body (RFC 9112 7.1), chunk by chunk as its sizes frame it,
+ * with its trailer section; false (and nothing more forwarded) at the
+ * first byte that does not fit. */
+static bool forward_chunked(int fd, int up, char *buf, size_t *have)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           strchr("!#$%&'*+-.^_`|~", c);
+    for (;;) {
+        size_t ll;
+        uint64_t size;
+        int r;
+        while ((r = wire_chunk_line(buf, *have, &ll, &size)) == 0)
+            if (*have >= HEAD_MAX || !read_more(fd, buf, have, *have + 1, HEAD_MAX))
+                return false;
+        if (r < 0 || !forward_n(fd, up, buf, have, ll))
+            return false;
+        if (!size)
+            break;
+        if (!forward_n(fd, up, buf, have, size) || !read_more(fd, buf, have, 2, HEAD_MAX) ||
+            buf[0] != '\r' || buf[1] != '\n' || !forward_n(fd, up, buf, have, 2))
+            return false;
+    }
+    /* trailer fields, then the empty line */
+    for (;;) {
+        char *le;
+        while (!(le = memmem(buf, *have, "\r\n", 2)))
+            if (*have >= HEAD_MAX || !read_more(fd, buf, have, *have + 1, HEAD_MAX))
+                return false;
+        size_t l = (size_t)(le - buf);
+        char *colon = memchr(buf, ':', l);
+        if (l && (!colon || colon == buf || memchr(buf, '\0', l) || memchr(buf, '\n', l) ||
+                  memchr(buf, '\r', l)))
+            return false;
+        for (char *c = buf; l && c < colon; c++)
+            if (!wire_token_char(*c))
+                return false;
+        if (!forward_n(fd, up, buf, have, l + 2))
+            return false;
+        if (!l)
+            return true;
+    }
 }
 
-static bool header_is(const char *line, size_t nl, const char *name)
+/* The server's side of an HTTP stream: everything it sends goes to the
+ * client as it comes; ends at the server's EOF or when the client's
+ * socket is shut down (egress_stop). */
+struct pump {
+    int from, to;
+};
+
+static void *pump_run(void *arg)
 {
-    return strlen(name) == nl && !strncasecmp(line, name, nl);
+    struct pump *p = arg;
+    /* through a pipe with splice(), as relay(): the bytes never enter
+     * sbx's memory, and a download keeps the relay's speed */
+    int pp[2];
+    if (pipe2(pp, O_CLOEXEC) < 0) {
+        shutdown(p->to, SHUT_WR);
+        return NULL;
+    }
+    for (;;) {
+        struct pollfd pfd[2] = { { .fd = p->from, .events = POLLIN }, { .fd = p->to, .events = 0 } };
+        if (poll(pfd, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL))
+            break;
+        if (!pfd[0].revents)
+            continue;
+        ssize_t n = splice(p->from, NULL, pp[1], NULL, RELAY_CHUNK,
+                           SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (n <= 0)
+            break;
+        bool sent = true;
+        while (n > 0 && sent) {
+            ssize_t m = splice(pp[0], NULL, p->to, NULL, (size_t)n, SPLICE_F_MOVE);
+            if (m < 0 && errno == EINTR)
+                continue;
+            sent = m > 0;
+            n -= m;
+        }
+        if (!sent)
+            break;
+    }
+    shutdown(p->to, SHUT_WR);
+    close(pp[0]);
+    close(pp[1]);
+    return NULL;
+}
+
+enum stream_mode { STREAM_PROXY, STREAM_TUNNEL };
+
+/* Whether the request in a tunnel to want:port names that host: its Host
+ * field (one, the same name, the same port if it gives one) and its
+ * target (origin form, "*", or an absolute URI of that authority). */
+static bool tunnel_request_ok(const struct wire_head *h, const char *want, uint16_t port,
+                              char *why, size_t wl)
+{
+    const char *hh;
+    size_t hhl;
+    uint16_t hp;
+    char got[ALLOW_NAME_MAX + 1];
+    if (h->nhost != 1) {
+        snprintf(why, wl, "a request in the tunnel with %s Host header", h->nhost ? "more than one" : "no");
+        return false;
+    }
+    bool parsed = wire_split_authority(h->host, h->host_len, &hh, &hhl, &hp, port) &&
+                  allow_name_normalize(hh, hhl, got);
+    if (!parsed || strcmp(got, want) || hp != port) {
+        char shown[4 * 200 + 1];
+        size_t sl = h->host_len < 200 ? h->host_len : 200;
+        wire_escape(h->host, sl, shown);
+        snprintf(why, wl, "the request in the tunnel names %s%s, not %s", shown,
+                 sl < h->host_len ? "..." : "", want);
+        return false;
+    }
+    const char *t = h->target;
+    size_t tl = h->target_len;
+    if (t[0] == '/' || (tl == 1 && t[0] == '*'))
+        return true;
+    if (tl > 7 && !strncasecmp(t, "http://", 7)) {
+        size_t al = strcspn(t + 7, "/?#");
+        if (7 + al > tl)
+            al = tl - 7;
+        if (!memchr(t + 7, '@', al) && !memchr(t + 7, '%', al) &&
+            wire_split_authority(t + 7, al, &hh, &hhl, &hp, 80) &&
+            allow_name_normalize(hh, hhl, got) && !strcmp(got, want) && hp == port)
+            return true;
+    }
+    snprintf(why, wl, "a request in the tunnel whose target is not a path on %s", want);
+    return false;
+}
+
+/* The client's rewritten first request on the plain-HTTP path: origin
+ * form, Proxy-* and hop-by-hop fields dropped, one request per connection
+ * (Connection: close), so the connection never carries a request for
+ * another host. */
+static bool send_proxy_head(int up, const struct wire_head *h, const char *buf, const char *path,
+                            size_t pathl, const char *authority, size_t authl)
+{
+    struct strv out = { 0 };
+    bool slash = pathl && path[0] == '/';
+    strv_push(&out, xasprintf("%.*s %s%.*s %.8s\r\n", (int)h->method_len, h->method,
+                              slash ? "" : "/", (int)pathl, path, h->version));
+    if (!h->nhost)
+        strv_push(&out, xasprintf("Host: %.*s\r\n", (int)authl, authority));
+    const char *end = buf + h->len - 2;
+    for (const char *l = h->line_end + 2; l < end;) {
+        const char *le = memmem(l, (size_t)(end - l), "\r\n", 2);
+        size_t nl = (size_t)((const char *)memchr(l, ':', (size_t)(le - l)) - l);
+        if (!(nl > 6 && !strncasecmp(l, "Proxy-", 6)) && !wire_header_is(l, nl, "Connection") &&
+            !wire_header_is(l, nl, "Keep-Alive"))
+            strv_push(&out, xasprintf("%.*s\r\n", (int)(le - l), l));
+        l = le + 2;
+    }
+    strv_push(&out, xstrdup("Connection: close\r\n\r\n"));
+    bool sent = true;
+    for (size_t i = 0; i < out.n && sent; i++)
+        sent = send_all(up, out.v[i], strlen(out.v[i]));
+    strv_free(&out);
+    return sent;
+}
+
+/* HTTP from the client to the server, framed request by request: each
+ * head read whole and checked, its body forwarded as Content-Length or
+ * the chunks frame it, and nothing after a request that fails a check
+ * (or, on the plain-HTTP path, after the first request: its server was
+ * told to close) ever reaches the server. The server's side flows back
+ * as it comes. For STREAM_PROXY the first head is checked and in buf;
+ * path/authority are its rewritten parts. */
+static void http_stream(struct egress *e, int fd, int up, char *buf, size_t have,
+                        enum stream_mode mode, const char *want, uint16_t port, const char *via,
+                        const char *path, size_t pathl, const char *auth, size_t authl)
+{
+    struct pump pump = { up, fd };
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    bool pumping = pthread_create(&t, &attr, pump_run, &pump) == 0;
+    pthread_attr_destroy(&attr);
+    if (!pumping)
+        goto out;
+    for (bool first = true;; first = false) {
+        struct wire_head h;
+        int r;
+        /* the client's EOF between requests ends the stream */
+        while ((r = wire_http_head(buf, have, HEAD_MAX, &h)) == 0)
+            if (!read_more(fd, buf, &have, have + 1, HEAD_MAX))
+                goto out;
+        char why[ALLOW_NAME_MAX * 5 + 200];
+        if (r < 0) {
+            refuse_str(e, want, port, via, h.error);
+            if (first)
+                http_error(fd, h.status, h.status == 431 ? "Request Header Fields Too Large"
+                                                        : "Bad Request", h.error);
+            goto out;
+        }
+        bool sent;
+        if (mode == STREAM_PROXY) {
+            if (!first)
+                goto out;
+            sent = send_proxy_head(up, &h, buf, path, pathl, auth, authl);
+        } else {
+            if (!tunnel_request_ok(&h, want, port, why, sizeof why)) {
+                refuse_str(e, want, port, via, why);
+                if (first)
+                    http_error(fd, 403, "Forbidden", why);
+                goto out;
+            }
+            sent = send_all(up, buf, h.len);
+        }
+        consume(buf, &have, h.len);
+        if (!sent)
+            goto out;
+        if (h.body == WIRE_BODY_LENGTH)
+            sent = forward_n(fd, up, buf, &have, h.length);
+        else if (h.body == WIRE_BODY_CHUNKED)
+            sent = forward_chunked(fd, up, buf, &have);
+        if (!sent) {
+            refuse_str(e, want, port, via, "a request body that ends early or is not framed as "
+                       "its headers say");
+            goto out;
+        }
+    }
+out:
+    shutdown(up, SHUT_WR);
+    if (pumping) {
+        pthread_join(t, NULL);
+        /* what the client sent after the last request is dropped unread:
+         * read it first, or closing would reset the connection before the
+         * client read its answer */
+        for (int i = 0; i < 20; i++) {
+            struct pollfd pfd = { .fd = fd, .events = POLLIN };
+            if (poll(&pfd, 1, 100) <= 0 || recv(fd, buf, HEAD_MAX, MSG_DONTWAIT) <= 0)
+                break;
+        }
+    }
 }
 
 /* A destination allowed: connect, or say why not. Returns the socket. */
@@ -919,12 +1390,8 @@ static int open_destination(struct egress *e, const char *host, size_t hl, uint1
                             const char *via, char *why, size_t wl)
 {
     uint32_t addr;
-    char name[ALLOW_NAME_MAX + 8];
-    size_t nl = hl < sizeof name - 1 ? hl : sizeof name - 1;
-    memcpy(name, host, nl);
-    name[nl] = '\0';
     if (egress_decide(e, host, hl, port, &addr, why, wl)) {
-        refuse(e, name, port, via, why);
+        refuse(e, host, hl, port, via, why);
         return -1;
     }
     int s = connect_to(addr, port);
@@ -939,58 +1406,40 @@ static int open_destination(struct egress *e, const char *host, size_t hl, uint1
     return s;
 }
 
+/* A tunnel is open to host:port (CONNECT or SOCKS5), buf holding the
+ * client's bytes that came with the request (rest of them). */
+static void serve_tunnel(struct egress *e, int fd, int up, char *buf, size_t rest,
+                         const char *host, size_t hl, uint16_t port, const char *via)
+{
+    char want[ALLOW_NAME_MAX + 1];
+    enum tunnel_kind k = tunnel_start(e, fd, up, buf, &rest, HEAD_MAX, host, hl, port, via);
+    if (k == TUNNEL_HTTP && allow_name_normalize(host, hl, want))
+        http_stream(e, fd, up, buf, rest, STREAM_TUNNEL, want, port, via, NULL, 0, NULL, 0);
+    else if (k == TUNNEL_OPAQUE && (!rest || send_all(up, buf, rest)))
+        relay(fd, up);
+}
+
 static void serve_http(struct egress *e, int fd, char *buf, size_t have)
 {
-    char *end = NULL;
-    size_t scanned = 0;
-    while (!(end = memmem(buf, have, "\r\n\r\n", 4))) {
-        /* a bare LF ends no line here: refused now, not waited on */
-        for (; scanned < have; scanned++)
-            if (buf[scanned] == '\n' && (!scanned || buf[scanned - 1] != '\r')) {
-                http_error(fd, 400, "Bad Request", "malformed line ending in the request");
-                return;
-            }
-        if (have >= HEAD_MAX) {
-            http_error(fd, 431, "Request Header Fields Too Large",
-                       "the request's head is longer than 16 KiB");
-            return;
-        }
+    struct wire_head h;
+    int r;
+    while ((r = wire_http_head(buf, have, HEAD_MAX, &h)) == 0)
         if (!read_more(fd, buf, &have, have + 1, HEAD_MAX))
             return;
-    }
-    size_t head_len = (size_t)(end - buf) + 4;
-    buf[have] = '\0';
-    /* Bare LF, NUL or CR outside CRLF: parsers that disagree on lines are
-     * how a second request hides in the first (request smuggling). */
-    for (size_t i = 0; i < head_len; i++) {
-        char c = buf[i];
-        if (c == '\0' || (c == '\n' && (!i || buf[i - 1] != '\r')) ||
-            (c == '\r' && buf[i + 1] != '\n')) {
-            http_error(fd, 400, "Bad Request", "malformed line ending or NUL in the request");
-            return;
-        }
-    }
-    char *line_end = memmem(buf, head_len, "\r\n", 2);
-    char *sp1 = memchr(buf, ' ', (size_t)(line_end - buf));
-    char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(line_end - sp1 - 1)) : NULL;
-    if (!sp1 || !sp2 || sp1 == buf || strncmp(sp2 + 1, "HTTP/1.", 7) || line_end - sp2 != 9) {
-        http_error(fd, 400, "Bad Request", "not an HTTP/1.x request line");
+    if (r < 0) {
+        http_error(fd, h.status, h.status == 431 ? "Request Header Fields Too Large" : "Bad Request",
+                   h.error);
         return;
     }
-    for (char *c = buf; c < sp1; c++)
-        if (!token_char(*c)) {
-            http_error(fd, 400, "Bad Request", "bad method");
-            return;
-        }
-    const char *target = sp1 + 1;
-    size_t tl = (size_t)(sp2 - target);
-    bool is_connect = sp1 - buf == 7 && !memcmp(buf, "CONNECT", 7);
-    const char *host, *path = NULL;
-    size_t hl, pathl = 0;
+    const char *target = h.target;
+    size_t tl = h.target_len;
+    bool is_connect = h.method_len == 7 && !memcmp(h.method, "CONNECT", 7);
+    const char *host, *path = NULL, *auth = NULL;
+    size_t hl, pathl = 0, al = 0;
     uint16_t port;
     char why[400];
     if (is_connect) {
-        if (!split_authority(target, tl, &host, &hl, &port, 0)) {
+        if (!wire_split_authority(target, tl, &host, &hl, &port, 0)) {
             http_error(fd, 400, "Bad Request", "CONNECT needs HOST:PORT");
             return;
         }
@@ -1002,80 +1451,44 @@ static void serve_http(struct egress *e, int fd, char *buf, size_t have)
             http_error(fd, 400, "Bad Request", msg);
             return;
         }
-        const char *auth = target + 7;
-        size_t al = strcspn(auth, "/?# ");
-        if (auth + al > sp2)
-            al = (size_t)(sp2 - auth);
+        auth = target + 7;
+        al = strcspn(auth, "/?# ");
+        if (auth + al > target + tl)
+            al = (size_t)(target + tl - auth);
         if (memchr(auth, '@', al) || memchr(auth, '%', al)) {
-            refuse(e, "(userinfo or %-escape in URI)", 0, "HTTP",
-                   "the URI's authority holds '@' or '%': its host is read differently by "
-                   "different parsers");
+            refuse_str(e, "(userinfo or %-escape in URI)", 0, "HTTP",
+                       "the URI's authority holds '@' or '%': its host is read differently by "
+                       "different parsers");
             http_error(fd, 403, "Forbidden", "user info or escapes in the URI's authority");
             return;
         }
-        if (!split_authority(auth, al, &host, &hl, &port, 80)) {
+        if (!wire_split_authority(auth, al, &host, &hl, &port, 80)) {
             http_error(fd, 400, "Bad Request", "bad authority in the URI");
             return;
         }
         path = auth + al;
-        pathl = (size_t)(sp2 - path);
+        pathl = (size_t)(target + tl - path);
     }
-
-    /* Headers: one Host, and it names the URI's host and port, or the
-     * server would be asked for another site than the one checked. */
-    const char *hosthdr = NULL;
-    size_t hosthdr_len = 0;
-    int nhost = 0;
-    for (char *l = line_end + 2; l < end + 2;) {
-        char *le = memmem(l, (size_t)(end + 2 - l), "\r\n", 2);
-        if (!le || le == l)
-            break;
-        if (*l == ' ' || *l == '\t') {
-            http_error(fd, 400, "Bad Request", "folded header lines");
-            return;
-        }
-        char *colon = memchr(l, ':', (size_t)(le - l));
-        if (!colon || colon == l) {
-            http_error(fd, 400, "Bad Request", "a header line without a name");
-            return;
-        }
-        for (char *c = l; c < colon; c++)
-            if (!token_char(*c)) {
-                http_error(fd, 400, "Bad Request", "a bad header name");
-                return;
-            }
-        if (header_is(l, (size_t)(colon - l), "Host")) {
-            nhost++;
-            hosthdr = colon + 1;
-            while (*hosthdr == ' ' || *hosthdr == '\t')
-                hosthdr++;
-            const char *he = le;
-            while (he > hosthdr && (he[-1] == ' ' || he[-1] == '\t'))
-                he--;
-            hosthdr_len = (size_t)(he - hosthdr);
-        }
-        l = le + 2;
-    }
-    if (nhost > 1) {
-        refuse(e, "(two Host headers)", 0, is_connect ? "CONNECT" : "HTTP",
-               "a request with two Host headers");
+    if (h.nhost > 1) {
+        refuse_str(e, "(two Host headers)", 0, is_connect ? "CONNECT" : "HTTP",
+                   "a request with two Host headers");
         http_error(fd, 400, "Bad Request", "two Host headers");
         return;
     }
-    if (!is_connect && nhost) {
+    /* One Host, and it names the URI's host and port, or the server would
+     * be asked for another site than the one checked. */
+    if (!is_connect && h.nhost) {
         const char *h2;
         size_t h2l;
         uint16_t p2;
         char a1[ALLOW_NAME_MAX + 1], a2[ALLOW_NAME_MAX + 1];
-        bool same = split_authority(hosthdr, hosthdr_len, &h2, &h2l, &p2, 80) && p2 == port;
+        bool same = wire_split_authority(h.host, h.host_len, &h2, &h2l, &p2, 80) && p2 == port;
         if (same) {
             bool n1 = allow_name_normalize(host, hl, a1), n2 = allow_name_normalize(h2, h2l, a2);
             same = n1 && n2 ? !strcmp(a1, a2) : (hl == h2l && !strncasecmp(host, h2, hl));
         }
         if (!same) {
-            char name[ALLOW_NAME_MAX + 8];
-            snprintf(name, sizeof name, "%.*s", (int)(hl < 250 ? hl : 250), host);
-            refuse(e, name, port, "HTTP", "the Host header names another host than the URI");
+            refuse(e, host, hl, port, "HTTP", "the Host header names another host than the URI");
             http_error(fd, 403, "Forbidden", "the Host header names another host than the URI");
             return;
         }
@@ -1088,52 +1501,25 @@ static void serve_http(struct egress *e, int fd, char *buf, size_t have)
         http_error(fd, policy ? 403 : 502, policy ? "Forbidden" : "Bad Gateway", why);
         return;
     }
-    size_t rest = have - head_len;
-    bool sent;
     if (is_connect) {
         static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
-        sent = send_all(fd, ok, sizeof ok - 1);
-    } else {
-        /* origin-form to the server; Proxy-* and hop-by-hop headers
-         * dropped; one request per connection (Connection: close), so the
-         * connection never carries a request for another host */
-        struct strv out = { 0 };
-        /* "http://host?q" asks for "/?q" */
-        bool slash = pathl && path[0] == '/';
-        strv_push(&out, xasprintf("%.*s %s%.*s %.8s\r\n", (int)(sp1 - buf), buf, slash ? "" : "/",
-                                  (int)pathl, path, sp2 + 1));
-        if (!nhost)
-            strv_push(&out, xasprintf("Host: %.*s\r\n", (int)(path - target - 7), target + 7));
-        for (char *l = line_end + 2; l < end + 2;) {
-            char *le = memmem(l, (size_t)(end + 2 - l), "\r\n", 2);
-            if (!le || le == l)
-                break;
-            size_t nl = (size_t)((char *)memchr(l, ':', (size_t)(le - l)) - l);
-            if (!(nl > 6 && !strncasecmp(l, "Proxy-", 6)) && !header_is(l, nl, "Connection") &&
-                !header_is(l, nl, "Keep-Alive"))
-                strv_push(&out, xasprintf("%.*s\r\n", (int)(le - l), l));
-            l = le + 2;
-        }
-        strv_push(&out, xstrdup("Connection: close\r\n\r\n"));
-        sent = true;
-        for (size_t i = 0; i < out.n && sent; i++)
-            sent = send_all(up, out.v[i], strlen(out.v[i]));
-        strv_free(&out);
-    }
-    if (is_connect && sent) {
-        /* the client's first bytes decide, then go on as they came; the
-         * name lives in buf, which they overwrite */
+        /* the name lives in buf, which the tunnel's bytes overwrite */
         char name[ALLOW_NAME_MAX + 8];
         size_t nl = hl < sizeof name - 1 ? hl : sizeof name - 1;
         memcpy(name, host, nl);
-        memmove(buf, buf + head_len, rest);
-        sent = tls_name_matches(e, fd, up, buf, &rest, HEAD_MAX, name, nl, port, via);
-        head_len = 0;
+        size_t rest = have - h.len;
+        memmove(buf, buf + h.len, rest);
+        if (send_all(fd, ok, sizeof ok - 1))
+            serve_tunnel(e, fd, up, buf, rest, name, nl, port, via);
+    } else {
+        char want[ALLOW_NAME_MAX + 1];
+        if (!allow_name_normalize(host, hl, want))
+            snprintf(want, sizeof want, "(address)");
+        /* path and auth point into buf, before the head's end: stable
+         * until http_stream consumes the head after sending it */
+        http_stream(e, fd, up, buf, have, STREAM_PROXY, want, port, via, path, pathl, auth,
+                    (size_t)(path - auth));
     }
-    if (sent && rest)
-        sent = send_all(up, buf + head_len, rest);
-    if (sent)
-        relay(fd, up);
     close(up);
 }
 
@@ -1187,7 +1573,7 @@ static void serve_socks(struct egress *e, int fd, char *buf, size_t have)
         inet_ntop(AF_INET6, u + 4, t, sizeof t);
         snprintf(host, sizeof host, "[%s]", t);
         uint16_t port = (uint16_t)(u[20] << 8 | u[21]);
-        refuse(e, host, port, "SOCKS5", "an IPv6 literal (allow lists IPv4 only)");
+        refuse_str(e, host, port, "SOCKS5", "an IPv6 literal (allow lists IPv4 only)");
         socks_reply(fd, 2);
         return;
     } else {
@@ -1203,16 +1589,95 @@ static void serve_socks(struct egress *e, int fd, char *buf, size_t have)
     socks_reply(fd, 0);
     size_t rest = have > need ? have - need : 0;
     memmove(buf, buf + need, rest);
-    bool sent = tls_name_matches(e, fd, up, buf, &rest, HEAD_MAX, host, hl, port, "SOCKS5") &&
-                (!rest || send_all(up, buf, rest));
-    if (sent)
-        relay(fd, up);
+    serve_tunnel(e, fd, up, buf, rest, host, hl, port, "SOCKS5");
+    close(up);
+}
+
+/* A connection a tool made to an address the stub handed out, caught
+ * on the sandbox's port 80 or 443 (transparent egress): the name comes
+ * from the bytes themselves, the TLS hello's server name or the HTTP
+ * request's Host, and is checked exactly as a CONNECT to that name and
+ * port would be; HTTP goes on request by request (http_stream). */
+static void serve_direct(struct egress *e, int fd, char *buf, size_t have)
+{
+    struct sockaddr_in dst;
+    socklen_t dl = sizeof dst;
+    if (getsockname(fd, (struct sockaddr *)&dst, &dl) < 0 || dst.sin_family != AF_INET)
+        return;
+    uint16_t port = ntohs(dst.sin_port);
+    char where[INET_ADDRSTRLEN + 8], t[INET_ADDRSTRLEN];
+    snprintf(where, sizeof where, "%s", addr_text(ntohl(dst.sin_addr.s_addr), t));
+    /* the wildcard listener also catches the sandbox's own loopback: that
+     * is no destination the stub handed out */
+    if ((ntohl(dst.sin_addr.s_addr) >> 24) == 127)
+        return;
+    char name[ALLOW_NAME_MAX + 8];
+    size_t nl = 0;
+    bool tls = buf[0] == 0x16;
+    struct wire_head h;
+    const char *why = NULL;
+    for (;;) {
+        if (tls) {
+            int r = wire_tls_server_name((unsigned char *)buf, have, name, sizeof name);
+            if (r == WIRE_TLS_NAME) {
+                nl = strlen(name);
+                break;
+            }
+            why = r == WIRE_TLS_NO_NAME ? "a TLS hello that names no server (server_name)"
+                  : r == WIRE_TLS_HIDDEN ? "a TLS hello with an encrypted name (ECH or ESNI) the "
+                                           "check cannot read"
+                  : r == WIRE_TLS_BAD ? "a TLS hello that is malformed or split over records"
+                  : have >= HEAD_MAX ? "a TLS hello longer than 16 KiB" : NULL;
+        } else {
+            int r = wire_http_head(buf, have, HEAD_MAX, &h);
+            if (r > 0) {
+                const char *hh;
+                size_t hhl;
+                uint16_t hp;
+                if (h.nhost != 1 || !wire_split_authority(h.host, h.host_len, &hh, &hhl, &hp, port)) {
+                    why = h.nhost ? "a request with a bad or second Host header"
+                                  : "a request without a Host header";
+                } else {
+                    nl = hhl < sizeof name - 1 ? hhl : sizeof name - 1;
+                    memcpy(name, hh, nl);
+                    name[nl] = '\0';
+                    break;
+                }
+            } else if (r < 0) {
+                why = h.error;
+            }
+        }
+        if (why) {
+            refuse_str(e, where, port, "direct", why);
+            if (!tls)
+                http_error(fd, 400, "Bad Request", why);
+            return;
+        }
+        if (!read_more(fd, buf, &have, have + 1, HEAD_MAX))
+            return;
+    }
+    char reason[400];
+    int up = open_destination(e, name, nl, port, "direct", reason, sizeof reason);
+    if (up < 0) {
+        if (!tls)
+            http_error(fd, strncmp(reason, "connect to", 10) ? 403 : 502,
+                       strncmp(reason, "connect to", 10) ? "Forbidden" : "Bad Gateway", reason);
+        return;
+    }
+    char want[ALLOW_NAME_MAX + 1];
+    if (tls) {
+        if (send_all(up, buf, have))
+            relay(fd, up);
+    } else if (allow_name_normalize(name, nl, want)) {
+        http_stream(e, fd, up, buf, have, STREAM_TUNNEL, want, port, "direct", NULL, 0, NULL, 0);
+    }
     close(up);
 }
 
 struct client {
     struct egress *e;
     int fd;
+    bool direct;
 };
 
 static void *serve_client(void *arg)
@@ -1223,7 +1688,9 @@ static void *serve_client(void *arg)
     size_t have = 0;
     if (read_more(c.fd, buf, &have, 1, HEAD_MAX)) {
         buf[have] = '\0';
-        if (buf[0] == 5)
+        if (c.direct)
+            serve_direct(c.e, c.fd, buf, have);
+        else if (buf[0] == 5)
             serve_socks(c.e, c.fd, buf, have);
         else
             serve_http(c.e, c.fd, buf, have);
@@ -1249,20 +1716,29 @@ static bool readable_until_stop(int fd, int stop_fd)
     }
 }
 
+struct listener {
+    struct egress *e;
+    int fd;
+    bool direct;
+};
+
 static void *accept_loop(void *arg)
 {
-    struct egress *e = arg;
-    while (readable_until_stop(e->proxy_fd, e->stop_fd)) {
+    struct listener l = *(struct listener *)arg;
+    free(arg);
+    struct egress *e = l.e;
+    while (readable_until_stop(l.fd, e->stop_fd)) {
         pthread_mutex_lock(&e->lock);
         while (e->active >= MAX_ACTIVE && !e->stopped)
             pthread_cond_wait(&e->idle, &e->lock);
         pthread_mutex_unlock(&e->lock);
-        int fd = accept4(e->proxy_fd, NULL, NULL, SOCK_CLOEXEC);
+        int fd = accept4(l.fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             continue;
         struct client *c = xmalloc(sizeof *c);
         c->e = e;
         c->fd = fd;
+        c->direct = l.direct;
         conn_track(e, fd, true);
         pthread_t t;
         pthread_attr_t attr;
@@ -1278,6 +1754,8 @@ static void *accept_loop(void *arg)
     }
     return NULL;
 }
+
+static void route_local(struct egress *e, uint32_t addr);
 
 /* ---- The DNS stub ----------------------------------------------------------- */
 
@@ -1331,9 +1809,7 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     char norm[ALLOW_NAME_MAX + 1];
     if (memchr(name, '\0', nl) || !allow_name_normalize(name, nl, norm) ||
         !allowlist_name_known(&e->list, norm)) {
-        char shown[ALLOW_NAME_MAX + 8];
-        printable(name, shown, sizeof shown);
-        refuse(e, shown, 0, "DNS", "not in [network] allow: answered NXDOMAIN, asked nowhere");
+        refuse(e, name, nl, 0, "DNS", "not in [network] allow: answered NXDOMAIN, asked nowhere");
         r[3] |= 3;
         return;
     }
@@ -1346,14 +1822,17 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     }
     uint32_t a[MAX_ADDRS];
     char why[400];
-    int n = resolve_a(e, norm, a, MAX_ADDRS, why, sizeof why);
+    int n = resolve_cached(e, norm, a, MAX_ADDRS, why, sizeof why);
     if (n > 0)
-        n = keep_public(e, a, n, why, sizeof why, norm);
+        n = keep_public(e, a, n, 0, why, sizeof why, norm);
     if (n <= 0) {
-        refuse(e, norm, 0, "DNS", why);
+        refuse_str(e, norm, 0, "DNS", why);
         r[3] |= 2; /* SERVFAIL */
         return;
     }
+    /* routes first: the tool connects as soon as it reads the answer */
+    for (int i = 0; i < n; i++)
+        route_local(e, a[i]);
     pthread_mutex_lock(&e->lock);
     e->dns_answered++;
     for (int i = 0; i < n; i++) {
@@ -1364,7 +1843,7 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     pthread_mutex_unlock(&e->lock);
     size_t w = qend;
     for (int i = 0; i < n; i++) {
-        unsigned char rr[16] = {0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 30, 0, 4,
+        unsigned char rr[16] = {0xc0, 12, 0, 1, 0, 1, 0, 0, 0, DNS_CACHE_S, 0, 4,
                                 (unsigned char)(a[i] >> 24), (unsigned char)(a[i] >> 16),
                                 (unsigned char)(a[i] >> 8), (unsigned char)a[i]};
         memcpy(r + w, rr, sizeof rr);
@@ -1372,6 +1851,105 @@ static void dns_answer(struct egress *e, const unsigned char *q, size_t len, uns
     }
     r[7] = (unsigned char)n;
     *rlen = w;
+}
+
+/* `ip route add local ADDR/32 dev lo table local` in the sandbox's
+ * network namespace, through the rtnetlink socket init opened there: a
+ * connect() to ADDR then reaches the listeners of serve_direct() instead
+ * of finding no route. Only addresses the stub hands out for listed names
+ * get one; every other address still has no route. */
+static void route_local(struct egress *e, uint32_t addr)
+{
+    pthread_mutex_lock(&e->route_lock);
+    bool known = e->route_fd < 0;
+    for (size_t i = 0; i < e->nrouted && !known; i++)
+        known = e->routed[i] == addr;
+    bool full = !known && e->nrouted >= sizeof e->routed / sizeof e->routed[0];
+    if (known || full) {
+        bool first = full && !e->routes_full;
+        e->routes_full |= full;
+        pthread_mutex_unlock(&e->route_lock);
+        if (first)
+            warn("warning: [network] allow: the DNS stub handed out %zu addresses: later ones "
+                 "get no transparent route (tools that ignore the proxy variables get "
+                 "ENETUNREACH there; the proxy still serves them)", e->nrouted);
+        return;
+    }
+    struct {
+        struct nlmsghdr n;
+        struct rtmsg r;
+        char attrs[64];
+    } req;
+    memset(&req, 0, sizeof req);
+    req.n.nlmsg_type = RTM_NEWROUTE;
+    req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK;
+    req.n.nlmsg_seq = (uint32_t)e->nrouted + 1;
+    req.r.rtm_family = AF_INET;
+    req.r.rtm_dst_len = 32;
+    req.r.rtm_table = RT_TABLE_LOCAL;
+    req.r.rtm_protocol = RTPROT_STATIC;
+    req.r.rtm_scope = RT_SCOPE_HOST;
+    req.r.rtm_type = RTN_LOCAL;
+    size_t len = NLMSG_LENGTH(sizeof req.r);
+    uint32_t dst = htonl(addr);
+    int lo = 1; /* a new network namespace's first device */
+    struct { unsigned short type; const void *data; unsigned short dl; } a[] = {
+        {RTA_DST, &dst, 4}, {RTA_OIF, &lo, 4}};
+    for (size_t i = 0; i < 2; i++) {
+        struct rtattr *rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(len));
+        rta->rta_type = a[i].type;
+        rta->rta_len = (unsigned short)RTA_LENGTH(a[i].dl);
+        memcpy(RTA_DATA(rta), a[i].data, a[i].dl);
+        len = NLMSG_ALIGN(len) + RTA_ALIGN(rta->rta_len);
+    }
+    req.n.nlmsg_len = (uint32_t)len;
+    char ack[256];
+    bool ok = send(e->route_fd, &req, len, 0) == (ssize_t)len;
+    struct pollfd pfd = { .fd = e->route_fd, .events = POLLIN };
+    ssize_t n = ok && poll(&pfd, 1, 1000) > 0 ? recv(e->route_fd, ack, sizeof ack, 0) : -1;
+    const struct nlmsghdr *h = (const struct nlmsghdr *)ack;
+    int err = n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR
+                  ? ((const struct nlmsgerr *)NLMSG_DATA(h))->error : -EIO;
+    if (!err)
+        e->routed[e->nrouted++] = addr;
+    pthread_mutex_unlock(&e->route_lock);
+    if (err) {
+        char t[INET_ADDRSTRLEN];
+        warn("warning: [network] allow: no transparent route to %s in the sandbox: %s (tools "
+             "that ignore the proxy variables get ENETUNREACH there)",
+             addr_text(addr, t), strerror(-err));
+    }
+}
+
+bool egress_direct_passes(void *egress, const char *address)
+{
+    struct egress *e = egress;
+    char host[INET_ADDRSTRLEN];
+    /* an AF_INET6 socket's IPv4-mapped address (Java's way) routes as
+     * IPv4: "[::ffff:198.51.100.7]:443" */
+    char mapped[INET_ADDRSTRLEN + 8];
+    if (!strncmp(address, "[::ffff:", 8) && strchr(address, ']')) {
+        size_t ml = (size_t)(strchr(address, ']') - address) - 8;
+        if (ml >= INET_ADDRSTRLEN)
+            return false;
+        snprintf(mapped, sizeof mapped, "%.*s%s", (int)ml, address + 8, strchr(address, ']') + 1);
+        address = mapped;
+    }
+    size_t hl = strcspn(address, ":");
+    struct in_addr a;
+    if (!e || hl >= sizeof host || address[hl] != ':')
+        return false;
+    memcpy(host, address, hl);
+    host[hl] = '\0';
+    const char *port = address + hl + 1;
+    if (inet_pton(AF_INET, host, &a) != 1 || (strcmp(port, "80") && strcmp(port, "443")))
+        return false;
+    bool found = false;
+    pthread_mutex_lock(&e->route_lock);
+    for (size_t i = 0; i < e->nrouted && !found; i++)
+        found = e->routed[i] == ntohl(a.s_addr);
+    pthread_mutex_unlock(&e->route_lock);
+    return found;
 }
 
 static void *dns_loop(void *arg)
@@ -1420,9 +1998,24 @@ bool egress_name_of(void *egress, const char *address, char *out, size_t len)
 
 /* ---- Lifetime ------------------------------------------------------------- */
 
+static void start_listener(struct egress *e, int fd, bool direct, pthread_t *t, bool *started)
+{
+    struct listener *l = xmalloc(sizeof *l);
+    *l = (struct listener){ e, fd, direct };
+    int r = pthread_create(t, NULL, accept_loop, l);
+    if (r)
+        die_with_errno(r, "[network] allow: starting the proxy's thread");
+    *started = true;
+}
+
 void egress_adopt(struct egress *e, int kind, int fd)
 {
-    if (!e || e->stopped || (kind == EGRESS_SOCKET_PROXY ? e->proxy_fd : e->dns_fd) >= 0) {
+    int *slot = !e ? NULL : kind == EGRESS_SOCKET_PROXY ? &e->proxy_fd
+                : kind == EGRESS_SOCKET_DNS ? &e->dns_fd
+                : kind == EGRESS_SOCKET_DIRECT80 ? &e->direct_fd[0]
+                : kind == EGRESS_SOCKET_DIRECT443 ? &e->direct_fd[1]
+                : kind == EGRESS_SOCKET_ROUTE ? &e->route_fd : NULL;
+    if (!slot || e->stopped || *slot >= 0) {
         close(fd);
         return;
     }
@@ -1431,22 +2024,26 @@ void egress_adopt(struct egress *e, int kind, int fd)
         if (e->stop_fd < 0)
             die_errno("[network] allow: eventfd for the proxy");
     }
-    int r;
+    *slot = fd;
     if (kind == EGRESS_SOCKET_PROXY) {
-        e->proxy_fd = fd;
-        r = pthread_create(&e->proxy_thread, NULL, accept_loop, e);
-        e->proxy_started = r == 0;
-    } else {
-        e->dns_fd = fd;
-        r = pthread_create(&e->dns_thread, NULL, dns_loop, e);
-        e->dns_started = r == 0;
+        start_listener(e, fd, false, &e->proxy_thread, &e->proxy_started);
+    } else if (kind == EGRESS_SOCKET_DIRECT80 || kind == EGRESS_SOCKET_DIRECT443) {
+        int i = kind == EGRESS_SOCKET_DIRECT443;
+        start_listener(e, fd, true, &e->direct_thread[i], &e->direct_started[i]);
+    } else if (kind == EGRESS_SOCKET_DNS) {
+        int r = pthread_create(&e->dns_thread, NULL, dns_loop, e);
+        if (r)
+            die_with_errno(r, "[network] allow: starting the proxy's thread");
+        e->dns_started = true;
     }
-    if (r)
-        die_with_errno(r, "[network] allow: starting the proxy's thread");
-    if (e->proxy_started && e->dns_started) {
+    if (e->proxy_started && e->dns_started && kind == EGRESS_SOCKET_DNS) {
         char *fact = xasprintf("proxy on the sandbox's %s:%d (HTTP CONNECT, HTTP, SOCKS5), DNS "
-                               "stub on %s:53; names resolved by %s", EGRESS_PROXY_ADDR,
-                               EGRESS_PROXY_PORT, EGRESS_PROXY_ADDR, e->resolver_text);
+                               "stub on %s:53; names resolved by %s%s", EGRESS_PROXY_ADDR,
+                               EGRESS_PROXY_PORT, EGRESS_PROXY_ADDR, e->resolver_text,
+                               e->route_fd >= 0 && e->direct_started[0] && e->direct_started[1]
+                                   ? "; the stub's addresses reach the allowed names on ports "
+                                     "80 and 443 directly (TLS by SNI, HTTP by Host)"
+                                   : "");
         record_network("allow", fact);
         verbose_step("[network] allow: %s", fact);
         free(fact);
@@ -1473,6 +2070,9 @@ void egress_stop(struct egress *e)
     }
     if (e->proxy_started)
         pthread_join(e->proxy_thread, NULL);
+    for (int i = 0; i < 2; i++)
+        if (e->direct_started[i])
+            pthread_join(e->direct_thread[i], NULL);
     if (e->dns_started)
         pthread_join(e->dns_thread, NULL);
     /* the connection threads get a moment to count their last bytes */
@@ -1504,9 +2104,24 @@ void egress_free(struct egress *e)
         close(e->proxy_fd);
     if (e->dns_fd >= 0)
         close(e->dns_fd);
+    for (int i = 0; i < 2; i++)
+        if (e->direct_fd[i] >= 0)
+            close(e->direct_fd[i]);
+    if (e->route_fd >= 0)
+        close(e->route_fd);
+    pthread_mutex_destroy(&e->route_lock);
     if (e->stop_fd >= 0)
         close(e->stop_fd);
     allowlist_free(&e->list);
     free(e->host_addrs);
+    free(e->connected);
+    for (size_t i = 0; i < e->nfirst; i++) {
+        free(e->first[i].name);
+        free(e->first[i].why);
+    }
+    for (size_t i = 0; i < ROWS_LAST; i++) {
+        free(e->last[i].name);
+        free(e->last[i].why);
+    }
     free(e);
 }

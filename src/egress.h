@@ -19,7 +19,17 @@
  *     addresses, other types of listed names with no record, and any
  *     other name with NXDOMAIN, forwarding nothing.
  * Every refusal is a row (name, port, way, why) printed at the end, in
- * the run record and counted by --strict. */
+ * the run record and counted by --strict: the first 512 distinct rows and
+ * the latest 512 after them are kept, rows pushed out between them are
+ * counted, and names are escaped (a NUL never cuts one).
+ *
+ * A tunnel (CONNECT, SOCKS5) to a name carries a TLS hello naming that
+ * name readably (no ECH, ESNI or nameless hello), or HTTP/1.x whose every
+ * request's Host names it; on ports an entry lists explicitly (not 80 or
+ * 443) other protocols pass. Request bodies are framed as RFC 9112 says,
+ * ambiguous framing is refused, and nothing after a request that fails a
+ * check reaches the server. The host's connected subnets (rtnetlink) are
+ * local like the registry's special ranges. */
 #ifndef SBX_EGRESS_H
 #define SBX_EGRESS_H
 
@@ -32,10 +42,11 @@
 
 #define EGRESS_PROXY_ADDR "127.0.0.1"
 #define EGRESS_PROXY_PORT 3128
-/* Refusal rows kept; later distinct ones are counted in the total. */
-#define EGRESS_MAX_ROWS 128
 
-enum egress_socket { EGRESS_SOCKET_PROXY, EGRESS_SOCKET_DNS };
+enum egress_socket {
+    EGRESS_SOCKET_PROXY, EGRESS_SOCKET_DNS, EGRESS_SOCKET_ROUTE, EGRESS_SOCKET_DIRECT80,
+    EGRESS_SOCKET_DIRECT443,
+};
 
 struct egress;
 struct json_object;
@@ -50,8 +61,8 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags);
 /* The sandbox's /etc/resolv.conf: the stub on its loopback. */
 const char *egress_resolv_conf(void);
 
-/* HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY and their lower-case forms
- * into env (replacing the caller's); their names into names when not NULL
+/* HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY and their lower-case forms,
+ * and NODE_USE_ENV_PROXY=1, into env (replacing the caller's); their names into names when not NULL
  * (the run record's environment.changed_by_sbx). */
 void egress_set_env(struct strv *env, struct strv *names);
 
@@ -72,17 +83,25 @@ uint64_t egress_refused(const struct egress *e);
 uint64_t egress_allowed(const struct egress *e);
 
 /* "sbx: 2 destinations refused by [network] allow: evil.test:443 (CONNECT)
- * x1: not in allow", one line a row after the first. Nothing when none. */
+ * x1: not in allow", one line a row after the first: the first five rows
+ * and the last five, with a count of those between. Nothing when none. */
 void egress_print_summary(const struct egress *e, FILE *out);
 
 /* {"allowed": N, "refused": N, "dns_answered": N, "refusals": [{"name",
- * "port", "via", "why", "count"}]}; NULL e: zeros. */
+ * "port", "via", "why", "count"}], "refusals_not_kept": N,
+ * "refusal_rows_not_kept": N}; NULL e: zeros. */
 struct json_object *egress_to_json(const struct egress *e);
 
 /* The name the DNS stub answered with address ("198.51.100.7:443", the
  * ledger's form) into out; false when it handed that address out for no
  * name. A ledger_address_namer (ledger.h). */
 bool egress_name_of(void *egress, const char *address, char *out, size_t len);
+
+/* Whether a connect() to address ("198.51.100.7:443") goes to the
+ * supervisor's transparent listeners: the stub handed the address out and
+ * made it local in the sandbox, and the port is 80 or 443. The ledger
+ * lets such a call through ([network] allow's no-route rule). */
+bool egress_direct_passes(void *egress, const char *address);
 
 /* For tests without a sandbox: the decision on one destination as the
  * proxy makes it (resolving through the resolver found above). Returns

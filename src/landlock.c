@@ -989,6 +989,7 @@ static const struct landlock_key_fate key_fates[K_COUNT] = {
     [K_ENV_KEEP] = { LANDLOCK_SAME, "the environment", NULL, NULL },
     [K_ENV_SET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
     [K_ENV_UNSET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
+    [K_ENV_UNSET_SECRET_VALUES] = { LANDLOCK_SAME, "the environment", NULL, NULL },
     [K_SEC_NO_NEW_PRIVS] = { LANDLOCK_REFUSED, "no: refused (Landlock and seccomp need it)",
                              "security", "no_new_privs = no" },
     [K_SEC_CAPABILITIES] = { LANDLOCK_REFUSED, "a kept capability would be one over the host",

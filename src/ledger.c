@@ -76,6 +76,8 @@ struct ledger {
     void *output_position_data;
     ledger_address_namer *namer;            /* ledger_set_address_namer */
     void *namer_data;
+    ledger_address_passes *passes;          /* ledger_set_address_passes */
+    void *passes_data;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
@@ -1021,7 +1023,8 @@ static const struct ledger_rule *match_rule(const struct ledger *l, const char *
          * else: an address swapped in memory after this read gains
          * nothing. */
         if (r->no_route && (address_is_loopback(addr) ||
-                            (f->addr_family != AF_INET && f->addr_family != AF_INET6)))
+                            (f->addr_family != AF_INET && f->addr_family != AF_INET6) ||
+                            (l->passes && l->passes(l->passes_data, addr))))
             continue;
         /* An unknown socket (fd gone, not a socket, another thread's
          * table we cannot read) is denied: the rule reproduces a
@@ -1229,6 +1232,12 @@ void ledger_set_address_namer(struct ledger *l, ledger_address_namer *fn, void *
 {
     l->namer = fn;
     l->namer_data = data;
+}
+
+void ledger_set_address_passes(struct ledger *l, ledger_address_passes *fn, void *data)
+{
+    l->passes = fn;
+    l->passes_data = data;
 }
 
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data)

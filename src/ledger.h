@@ -124,6 +124,11 @@ typedef bool ledger_address_namer(void *data, const char *address, char *out, si
 /* [network] allow: the summary says which name a no-route address was
  * the DNS stub's answer for (egress_name_of()). */
 void ledger_set_address_namer(struct ledger *l, ledger_address_namer *fn, void *data);
+/* [network] allow's transparent egress: a connect() to an address for
+ * which fn(data, address) is true passes the no-route rule
+ * (egress_direct_passes(): the kernel routes it to sbx's listeners). */
+typedef bool ledger_address_passes(void *data, const char *address);
+void ledger_set_address_passes(struct ledger *l, ledger_address_passes *fn, void *data);
 
 /* Before ledger_start(): each denial also records fn(data), read while
  * the caller waits in the call (capture_position()). */

@@ -12,6 +12,7 @@ src_libsbx_a_SOURCES = \
 	src/profile_print.c \
 	src/profile_json.c src/profile_json.h \
 	src/allowlist.c src/allowlist.h \
+	src/credential_stores.c src/credential_stores.h \
 	src/lookup.c src/lookup.h \
 	src/cli.c src/cli.h \
 	src/project.c src/project.h \

@@ -1,7 +1,7 @@
 /* Credential-like files this process can read (probe_credentials.h).
  *
- * Two ways to find them: known stores, checked by path (the stores
- * profiles/default.ini hides, with the same documented paths), and a
+ * Two ways to find them: known stores, checked by path (the table
+ * credential_stores.c, which profiles/default.ini hides), and a
  * bounded walk of $HOME and the working directory that flags key files by
  * name and small text files by content markers. A hidden path reads as
  * an empty file or an empty directory, so it is not a hit. Symlinks are
@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include "probe_credentials.h"
+
+#include "credential_stores.h"
 
 #include "util.h"
 
@@ -22,75 +24,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Relative to $HOME, or absolute. A directory counts when it holds any
- * entry, a file when it is a non-empty regular file. */
-static const struct {
-    const char *path;
-    const char *label;
-} known_stores[] = {
-    {".ssh", "SSH keys"},
-    {".gnupg", "GnuPG keys"},
-    {".aws", "AWS credentials"},
-    {".netrc", "netrc passwords"},
-    {".docker/config.json", "Docker registry auths"},
-    {".npmrc", "npm config (auth tokens)"},
-    {".yarnrc.yml", "yarn config (npmAuthToken)"},
-    {".git-credentials", "git credential store"},
-    {".config/git/credentials", "git credential store"},
-    {".config/gh/hosts.yml", "GitHub CLI token"},
-    {".config/hub", "hub token"},
-    {".config/glab-cli/config.yml", "GitLab CLI token"},
-    {".cargo/credentials.toml", "cargo registry token"},
-    {".cargo/credentials", "cargo registry token"},
-    {".pypirc", "PyPI credentials"},
-    {".gem/credentials", "RubyGems API key"},
-    {".kube/config", "Kubernetes credentials"},
-    {".config/helm/registry", "Helm registry auths"},
-    {".config/gcloud", "Google Cloud credentials"},
-    {".azure", "Azure CLI tokens"},
-    {".oci", "Oracle Cloud keys"},
-    {".config/doctl", "DigitalOcean token"},
-    {".terraform.d/credentials.tfrc.json", "Terraform Cloud token"},
-    {".vault-token", "Vault token"},
-    {".m2/settings-security.xml", "Maven master password"},
-    {".pgpass", "PostgreSQL passwords"},
-    {".my.cnf", "MySQL client options (password)"},
-    {".mylogin.cnf", "MySQL login paths"},
-    {".s3cfg", "s3cmd keys"},
-    {".boto", "boto/gsutil credentials"},
-    {".config/rclone/rclone.conf", "rclone remotes' tokens"},
-    {".local/share/keyrings", "GNOME keyrings"},
-    {".local/share/kwalletd", "KWallet"},
-    {".password-store", "pass store"},
-    {".mozilla", "Firefox profiles (cookies, logins)"},
-    {".config/google-chrome", "Chrome profile (cookies, logins)"},
-    {".config/chromium", "Chromium profile (cookies, logins)"},
-    {".claude/.credentials.json", "Claude Code login"},
-    {".codex/auth.json", "Codex CLI login"},
-    {".bash_history", "shell history"},
-    {".zsh_history", "shell history"},
-    {".histfile", "shell history"},
-    {".local/share/fish/fish_history", "shell history"},
-    {".python_history", "REPL history"},
-    {".node_repl_history", "REPL history"},
-    {".psql_history", "REPL history"},
-    {".mysql_history", "REPL history"},
-    {".sqlite_history", "REPL history"},
-    {".rediscli_history", "REPL history"},
-    {".irb_history", "REPL history"},
-    {".local/share/irb/irb_history", "REPL history"},
-    {"/etc/shadow", "password hashes"},
-    {"/etc/gshadow", "group password hashes"},
-    {"/etc/shadow-", "password hashes (backup)"},
-    {"/etc/gshadow-", "group password hashes (backup)"},
-    {"/etc/security/opasswd", "old password hashes"},
-    {"/etc/ssl/private", "TLS private keys"},
-    {"/etc/ssh/ssh_host_rsa_key", "SSH host key"},
-    {"/etc/ssh/ssh_host_ecdsa_key", "SSH host key"},
-    {"/etc/ssh/ssh_host_ed25519_key", "SSH host key"},
-    {"/etc/ssh/ssh_host_dsa_key", "SSH host key"},
-};
 
 /* File names that are key material whatever they hold. */
 static const struct {
@@ -249,8 +182,9 @@ static bool readable_with_content(int fd, const struct stat *st)
 
 static void check_known_stores(struct cred_scan *s, const char *home)
 {
-    for (size_t i = 0; i < sizeof known_stores / sizeof *known_stores; i++) {
-        const char *rel = known_stores[i].path;
+    for (size_t i = 0; i < credential_stores_n; i++) {
+        const struct credential_store *c = &credential_stores[i];
+        const char *rel = c->probe ? c->probe : c->path;
         if (rel[0] != '/' && !home)
             continue;
         char *path = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", home, rel);
@@ -258,7 +192,7 @@ static void check_known_stores(struct cred_scan *s, const char *home)
         int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         struct stat st;
         if (fd >= 0 && fstat(fd, &st) == 0 && readable_with_content(fd, &st))
-            add_hit(s, path, &st, "name", known_stores[i].label);
+            add_hit(s, path, &st, "name", c->label);
         if (fd >= 0)
             close(fd);
         free(path);

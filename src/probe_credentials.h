@@ -18,7 +18,7 @@
 #define CRED_SCAN_MAX_ENTRIES 5000
 #define CRED_SCAN_MAX_FILE_BYTES 65536
 #define CRED_SCAN_MAX_MS 1000
-#define CRED_SCAN_MAX_HITS 100
+#define CRED_SCAN_MAX_HITS 300
 
 struct cred_hit {
     char *path;

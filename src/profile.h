@@ -128,7 +128,7 @@ enum profile_key {
     K_LIMIT_AS, K_LIMIT_STACK, K_LIMIT_MEMLOCK, K_LIMIT_SIGPENDING,
     K_TIMEOUT,
     K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_CACHE, K_FS_UNPROTECT, K_FS_CREATE, K_FS_PROC, K_FS_DEV,
-    K_ENV_CLEAR, K_ENV_KEEP, K_ENV_SET, K_ENV_UNSET,
+    K_ENV_CLEAR, K_ENV_KEEP, K_ENV_SET, K_ENV_UNSET, K_ENV_UNSET_SECRET_VALUES,
     K_SEC_NO_NEW_PRIVS, K_SEC_CAPABILITIES, K_SEC_NET_RAW, K_SEC_SECCOMP, K_SEC_IO_URING, K_SEC_DENY,
     K_COUNT
 };
@@ -173,6 +173,7 @@ struct profile {
     struct str_list env_keep;   /* names or patterns */
     struct str_list env_set;    /* NAME=VALUE */
     struct str_list env_unset;  /* names or patterns */
+    bool env_unset_secret_values; /* values that look like secrets (env.h) */
     unsigned long env_seq;      /* keep/unset rules read so far */
 
     bool no_new_privs;

@@ -143,6 +143,8 @@ const struct key_def profile_keys[] = {
      parse_assign, print_strings, NULL, NULL, NULL},
     {"environment", "unset", K_ENV_UNSET, LIST, FIELD(env_unset), 0, NULL, NULL,
      parse_env_names, NULL, NULL, NULL, NULL},
+    {"environment", "unset_secret_values", K_ENV_UNSET_SECRET_VALUES, 0,
+     FIELD(env_unset_secret_values), 0, NULL, "no", parse_bool, print_bool, NULL, NULL, NULL},
 
     {"security", "no_new_privs", K_SEC_NO_NEW_PRIVS, 0, FIELD(no_new_privs), 0, NULL, "yes",
      parse_bool, print_bool, "security", "no_new_privs", json_of_bool},

@@ -9,6 +9,7 @@
 #include "profile_keys.h"
 
 #include "allowlist.h"
+#include "credential_stores.h"
 
 #include "util.h"
 
@@ -629,12 +630,57 @@ bool parse_timeout(struct key_input *in, const struct key_def *d)
     return true;
 }
 
+/* hide? = @credential-stores: one optional hide rule for each store of
+ * credential_stores.h, as if each were written "${HOME}/PATH" (so that
+ * `-hide? = ${HOME}/.npmrc` gives one back); "-hide? = @credential-stores"
+ * drops them all. */
+static bool parse_credential_stores(struct key_input *in, const struct key_def *d)
+{
+    if ((enum fs_kind)d->aux != FS_HIDE || (!in->optional && !in->remove)) {
+        add_error(in->L, in->at, "%s: '%s' is a list of stores that may be absent: write "
+                  "'hide? = %s'", d->name, in->value, CREDENTIAL_STORES_WORD);
+        return false;
+    }
+    size_t dropped = 0;
+    for (size_t i = 0; i < credential_stores_n; i++) {
+        const char *path = credential_stores[i].path;
+        autofree char *raw = path[0] == '/' ? xstrdup(path) : xasprintf("${HOME}/%s", path);
+        autofree char *value = expand_vars(in->L, in->at, raw, NULL);
+        if (!value)
+            return false;
+        struct key_input one = *in;
+        one.value = value;
+        one.raw = raw;
+        if (in->remove) {
+            /* a store an earlier "-hide?" gave back drops nothing: fine */
+            size_t before = in->p->nfs;
+            for (size_t k = 0; k < in->p->nfs; k++)
+                if (in->p->fs[k].kind == FS_HIDE && !strcmp(in->p->fs[k].path, value)) {
+                    if (!parse_fs_rule(&one, d))
+                        return false;
+                    break;
+                }
+            dropped += before - in->p->nfs;
+        } else if (!parse_fs_rule(&one, d)) {
+            return false;
+        }
+    }
+    if (in->remove && !dropped) {
+        add_error(in->L, in->at, "'-%s = %s' drops nothing: no earlier '%s' rule has those paths",
+                  d->name, in->value, d->name);
+        return false;
+    }
+    return true;
+}
+
 /* rw, ro, tmpfs, hide: one list, p->fs, in the order read */
 bool parse_fs_rule(struct key_input *in, const struct key_def *d)
 {
     struct profile *p = in->p;
     char *value = in->value;
     enum fs_kind kind = (enum fs_kind)d->aux;
+    if (!strcmp(value, CREDENTIAL_STORES_WORD))
+        return parse_credential_stores(in, d);
     if (in->remove) {
         size_t w = 0, removed = 0;
         bool all = !strcmp(value, "*");

@@ -44,6 +44,8 @@ static struct json_object *environment_changes(const struct profile *p)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "clear", json_object_new_boolean(p->env_clear));
+    json_object_object_add(o, "unset_secret_values",
+                           json_object_new_boolean(p->env_unset_secret_values));
     struct json_object *set = json_object_new_array();
     for (size_t i = 0; i < p->env_set.n; i++) {
         const char *v = p->env_set.v[i].value;

@@ -84,8 +84,10 @@ static void ledger_attach(struct supervisor *s, int fd)
     }
     if (h->output_position)
         ledger_set_output_position(h->res->ledger, h->output_position, h->output_position_data);
-    if (h->res->egress)
+    if (h->res->egress) {
         ledger_set_address_namer(h->res->ledger, egress_name_of, h->res->egress);
+        ledger_set_address_passes(h->res->ledger, egress_direct_passes, h->res->egress);
+    }
     /* Not one of the loop's fds: answering a notification touches the
      * command's objects, which the command can make wait (ledger.h). */
     ledger_start(h->res->ledger, fd);

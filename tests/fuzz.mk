@@ -11,7 +11,7 @@ FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/profile_keys.c \
 	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c \
 	$(top_srcdir)/src/profile_print.c $(top_srcdir)/src/profile_json.c \
 	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
-	$(top_srcdir)/src/log.c $(top_srcdir)/src/allowlist.c
+	$(top_srcdir)/src/log.c $(top_srcdir)/src/allowlist.c $(top_srcdir)/src/credential_stores.c
 FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS) $(JSONC_LIBS)
 
 tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
@@ -23,10 +23,12 @@ tests/fuzz/runner-fuzz: $(top_srcdir)/tests/fuzz/runner-fuzz.c $(top_srcdir)/src
 		$(top_srcdir)/src/runner_parse.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-# includes egress.c itself, to reach its parsers
-tests/fuzz/egress-fuzz: $(top_srcdir)/tests/fuzz/egress-fuzz.c $(top_srcdir)/src/egress.c $(FUZZ_CORE)
-	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/tests/fuzz/egress-fuzz.c $(FUZZ_CORE) \
-	  $(FUZZ_LIBS) -lpthread
+# includes egress.c itself, to reach its parsers; links egress_wire.c
+tests/fuzz/egress-fuzz: $(top_srcdir)/tests/fuzz/egress-fuzz.c $(top_srcdir)/src/egress.c \
+		$(top_srcdir)/src/egress_wire.c $(FUZZ_CORE)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(LIBNL_CFLAGS) -o $@ $(top_srcdir)/tests/fuzz/egress-fuzz.c \
+	  $(top_srcdir)/src/egress_wire.c $(FUZZ_CORE) \
+	  $(FUZZ_LIBS) $(LIBNL_LIBS) -lpthread
 
 # Each target runs in a scratch copy of its corpus so the seeds stay as
 # committed; a crash leaves its input in tests/fuzz/crash-*.

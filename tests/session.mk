@@ -28,7 +28,11 @@ EXTRA_DIST += tests/integration/egress.sh tests/integration/egress-world.sh \
 	tests/integration/egress-net.sh tests/integration/egress-clients.sh \
 	tests/integration/egress-clients-world.sh \
 	tests/integration/egress-dns.py tests/integration/egress-http.py \
-	tests/integration/egress-client.py
+	tests/integration/egress-client.py tests/integration/EgressFetch.java
+check_PROGRAMS += tests/unit/egress-wire-test
+tests_unit_egress_wire_test_SOURCES = tests/unit/egress-wire-test.c
+tests_unit_egress_wire_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/egress-wire-test
 check_PROGRAMS += tests/unit/egress-test
 tests_unit_egress_test_SOURCES = tests/unit/egress-test.c
 tests_unit_egress_test_LDADD = src/libsbx.a $(SBX_LIBS)

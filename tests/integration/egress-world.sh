@@ -4,12 +4,16 @@
 # only route leads to a server namespace the test owns, so no packet ever
 # reaches another machine.
 #
-#   host stand-in (this script): lo, sbxe-h 198.18.0.2/24, default via .1;
-#     HTTP "host" on 127.0.0.1:80, [::1]:80 and 198.18.0.2:80; the test
+#   host stand-in (this script): lo, sbxe-h 198.19.0.2/24, default via .1;
+#     HTTP "host" on 127.0.0.1:80, [::1]:80 and 198.19.0.2:80; the test
 #     DNS server on 127.0.0.1:53 (its /etc/resolv.conf, bind-mounted
 #     here) and a second one on 127.0.0.1:5353 (SBX_TEST_RESOLVER)
-#   server netns: sbxe-s 198.18.0.1/24 and 10.99.0.1/32; HTTP "server" on
-#     198.18.0.1 ports 80, 8000, 9000 and on 10.99.0.1:80
+#   server netns: sbxe-s 198.19.0.1/24 (the gateway, on the host
+#     stand-in's connected subnet), 198.18.0.1/32 ("the internet",
+#     SBX_TEST_PUBLIC), 10.99.0.1/32 and 192.0.2.1/32; HTTP "server" on
+#     198.18.0.1 ports 80, 8000, 9000, on 10.99.0.1:80, 198.19.0.1:80 and
+#     192.0.2.1:80; a TLS front door on 198.18.0.1:443; a server that
+#     reports every request that reached it on 198.18.0.1:8081
 #
 # Writes NAME=OUTPUT lines to $1. $SBX_AS runs sbx as the outer test's uid.
 set -u
@@ -24,7 +28,12 @@ record() { name=$1; shift; printf '%s=%s\n' "$name" "$("$@" 2>&1 | tr '\n' ' ')"
 
 cat >"$w/p.ini" <<EOT
 [network]
-allow = pkg.test PKG.test. pkg.test:8000 loop.test priv.test self.test rebind.test
+allow = pkg.test PKG.test. pkg.test:8000 pkg.test:8081 loop.test priv.test self.test rebind.test
+allow = conn.test doc.test
+EOT
+cat >"$w/lit9.ini" <<EOT
+[network]
+allow = loop.test 127.0.0.1:9999
 EOT
 cat >"$w/lit.ini" <<EOT
 [network]
@@ -112,6 +121,44 @@ record sni_summary  sbxv $C hello 127.0.0.1 3128 evil.test connect pkg.test:443
 # a second request on the connection cannot change the destination
 record pipelined    sbx $C send 127.0.0.1 3128 'GET http://pkg.test/whoami HTTP/1.1\r\nHost: pkg.test\r\n\r\nGET http://evil.test/whoami HTTP/1.1\r\nHost: evil.test\r\n\r\n'
 
+# a port-80 tunnel is plain HTTP: a server acts on each request's Host
+record tunnel80     sbx $C body 127.0.0.1 3128 'CONNECT pkg.test:80 HTTP/1.1\r\n\r\nGET /whoami HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+record tunnel80_ok  sbx $C body 127.0.0.1 3128 'CONNECT pkg.test:80 HTTP/1.1\r\n\r\nGET /whoami HTTP/1.1\r\nHost: pkg.test\r\n\r\n'
+record tunnel_keep  sbx $C sendclose 127.0.0.1 3128 'CONNECT pkg.test:8081 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: pkg.test:8081\r\n\r\nGET / HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+record tunnel_two   sbx $C sendclose 127.0.0.1 3128 'CONNECT pkg.test:8081 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: pkg.test:8081\r\n\r\nGET / HTTP/1.1\r\nHost: pkg.test:8081\r\n\r\n'
+record tunnel_summary sbxv $C body 127.0.0.1 3128 'CONNECT pkg.test:80 HTTP/1.1\r\n\r\nGET /whoami HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+# what reaches the server after the first request on the absolute-form path
+record direct_pipe  $C sendclose 198.18.0.1 8081 'GET / HTTP/1.1\r\nHost: pkg.test:8081\r\n\r\nGET / HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+record pipe_raw     sbx $C sendclose 127.0.0.1 3128 'GET http://pkg.test:8081/ HTTP/1.1\r\nHost: pkg.test:8081\r\n\r\nGET / HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+record clte         sbx $C send 127.0.0.1 3128 'POST http://pkg.test:8081/ HTTP/1.1\r\nHost: pkg.test:8081\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+record body_cl      sbx $C sendclose 127.0.0.1 3128 'POST http://pkg.test:8081/ HTTP/1.1\r\nHost: pkg.test:8081\r\nContent-Length: 5\r\n\r\nhelloGET / HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+record body_chunked sbx $C sendclose 127.0.0.1 3128 'POST http://pkg.test:8081/ HTTP/1.1\r\nHost: pkg.test:8081\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: evil.test\r\n\r\n'
+record te_bad       sbx $C send 127.0.0.1 3128 'POST http://pkg.test:8081/ HTTP/1.1\r\nHost: pkg.test:8081\r\nTransfer-Encoding: gzip, chunked\r\n\r\n'
+record cl_two       sbx $C send 127.0.0.1 3128 'POST http://pkg.test:8081/ HTTP/1.1\r\nHost: pkg.test:8081\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n'
+record post_ok      sbx $CURL -d hello http://pkg.test/whoami
+# hellos the name check cannot read
+record hello_nosni  sbx $C rawhello 127.0.0.1 3128 nosni pkg.test:443
+record hello_ech    sbx $C rawhello 127.0.0.1 3128 ech pkg.test:443
+record hello_esni   sbx $C rawhello 127.0.0.1 3128 esni pkg.test:443
+record hello_notls  sbx $C rawhello 127.0.0.1 3128 notls pkg.test:443
+record hello_plain  sbx $C rawhello 127.0.0.1 3128 plain pkg.test:443
+# an address entry's port bounds the names leading to that address
+record lit_port     $SBX_AS "$SBX" run -q -p "$w/lit9.ini" -- $CURL http://loop.test/whoami
+# the host's neighbours and the documentation ranges
+record direct_conn  $CURL http://conn.test/whoami
+record http_conn    sbx $CURL http://conn.test/whoami
+record direct_doc   $CURL http://doc.test/whoami
+record http_doc     sbx $CURL http://doc.test/whoami
+# refusals never drop out: 200 junk names, then the real target
+mkdir -m 777 "$w/flood"
+record flood        sh -c "$SBX_AS $SBX run --report $w/flood/r.json -p $w/p.ini -- sh -c '$C dnsflood 127.0.0.1 200 >/dev/null; $CURL -o /dev/null http://evil.test/x' 2>&1"
+record flood_record jq -c '[.egress.refused, (.egress.refusals | map(select(.name == "evil.test")) | length), .egress.refusals_not_kept]' "$w/flood/r.json"
+# more distinct rows than are kept (512 first, 512 last): the middle ones
+# are counted, the first and the real target at the end stay
+record flood_ring   sh -c "$SBX_AS $SBX run --report $w/flood/ring.json -p $w/p.ini -- sh -c '$C dnsflood 127.0.0.1 1100 >/dev/null; $CURL -o /dev/null http://evil.test/x' 2>&1 | tail -6"
+record flood_ring_record jq -c '[.egress.refused, (.egress.refusals | length), (.egress.refusals | map(select(.name == "evil.test" or .name == "junk0.flood.test")) | length), .egress.refusals_not_kept, .egress.refusal_rows_not_kept]' "$w/flood/ring.json"
+record dns_nul      sbxv $C dns 127.0.0.1 'pkg\x00x.evil.test' 1
+
 # --- DNS -------------------------------------------------------------------
 record dns_direct_evil $C dns 127.0.0.1 evil.test 1
 record dns_direct_dot $C dns 127.0.0.1 =pkg.test 1
@@ -132,10 +179,29 @@ record dns_resolver2 env SBX_TEST_RESOLVER=127.0.0.1:5353 $SBX_AS "$SBX" run -q 
 # --- a tool that ignores the proxy variables --------------------------------------
 record direct_tool  $C connect 198.18.0.1 80
 record tool         sbxv $C connect 198.18.0.1 80
-record tool_named   sbxv sh -c "getent hosts pkg.test >/dev/null; $C connect 198.18.0.1 443"
+record tool_named   sbxv sh -c "getent hosts pkg.test >/dev/null; $C connect 198.18.0.1 8000"
 record tool_v6      sbxv $C connect 2001:db8::1 443
 record tool_lo      sbx sh -c "$C connect 127.0.0.1 3128"
 record tool_none    $SBX_AS "$SBX" run -q -p "$w/none.ini" -- $C connect 198.18.0.1 80
+
+# --- transparent egress: tools that ignore the proxy variables ---------------------
+# (none of them set: each connects to the address the stub handed out)
+noproxy="env -u HTTP_PROXY -u http_proxy -u HTTPS_PROXY -u https_proxy -u ALL_PROXY -u all_proxy"
+FETCH='fetch(process.argv[1]).then(r => r.text()).then(t => console.log(t.trim()), e => console.log("error " + ((e.cause && e.cause.code) || e.message)))'
+record node_direct  node -e "$FETCH" http://pkg.test/whoami
+record node_fetch   sbx $noproxy node -e "$FETCH" http://pkg.test/whoami
+record node_evil    sbx $noproxy node -e "$FETCH" http://evil.test/whoami
+record node_addr    sbx $noproxy node -e "$FETCH" http://198.18.0.1/whoami
+record node_summary sbxv $noproxy node -e "$FETCH" http://pkg.test/whoami
+if command -v java >/dev/null; then
+    record java_fetch sbx $noproxy java "$T/EgressFetch.java" http://pkg.test/whoami
+    record java_evil  sbx $noproxy java "$T/EgressFetch.java" http://evil.test/whoami
+fi
+record direct_host_other sbx sh -c "getent hosts pkg.test >/dev/null; $C body 198.18.0.1 80 'GET /whoami HTTP/1.1\\r\\nHost: evil.test\\r\\n\\r\\n'"
+record direct_keep  sbx sh -c "getent hosts pkg.test >/dev/null; $C sendclose 198.18.0.1 80 'GET /whoami HTTP/1.1\\r\\nHost: pkg.test\\r\\n\\r\\n'"
+record direct_tls   sbx sh -c "getent hosts pkg.test >/dev/null; $C hello 198.18.0.1 443 pkg.test"
+record direct_tls_other sbx sh -c "getent hosts pkg.test >/dev/null; $C hello 198.18.0.1 443 evil.test"
+record direct_port  sbxv sh -c "getent hosts pkg.test >/dev/null; $C connect 198.18.0.1 9000"
 
 # --- what sbx says and records ------------------------------------------------------
 mkdir -m 777 "$w/out"

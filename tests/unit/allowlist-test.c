@@ -101,8 +101,14 @@ int main(void)
     ok(allow_address_special(ip("0.0.0.0")) != NULL, "special: 0.0.0.0");
     ok(allow_address_special(ip("224.0.0.1")) != NULL, "special: multicast");
     ok(allow_address_special(ip("255.255.255.255")) != NULL, "special: broadcast");
-    ok(allow_address_special(ip("198.18.0.2")) == NULL, "special: not the benchmarking range");
-    ok(allow_address_special(ip("203.0.113.5")) == NULL, "special: not TEST-NET-3");
+    ok(allow_address_special(ip("198.18.0.2")) != NULL, "special: the benchmarking range");
+    ok(allow_address_special(ip("198.19.255.1")) != NULL, "special: all of 198.18/15");
+    ok(allow_address_special(ip("198.20.0.1")) == NULL, "special: not 198.20");
+    ok(allow_address_special(ip("192.0.2.7")) != NULL, "special: TEST-NET-1");
+    ok(allow_address_special(ip("198.51.100.7")) != NULL, "special: TEST-NET-2");
+    ok(allow_address_special(ip("203.0.113.7")) != NULL, "special: TEST-NET-3");
+    ok(allow_address_special(ip("240.0.0.1")) != NULL, "special: 240/4");
+    ok(allow_address_special(ip("8.8.8.8")) == NULL, "special: not a public address");
     ok(allow_address_special(ip("151.101.1.1")) == NULL, "special: an internet address");
     return done_testing();
 }

@@ -62,12 +62,13 @@ int main(void)
     strv_push(&env, xstrdup("PATH=/bin"));
     struct strv recorded = { 0 };
     egress_set_env(&env, &recorded);
-    is_int(recorded.n, 8, "and their names for the run record");
+    is_int(recorded.n, 9, "and their names for the run record");
     strv_free(&recorded);
     size_t proxies = 0;
     bool elsewhere = false, path = false;
     for (size_t i = 0; i < env.n; i++) {
-        proxies += strstr(env.v[i], "_PROXY=") || strstr(env.v[i], "_proxy=");
+        proxies += (strstr(env.v[i], "_PROXY=") || strstr(env.v[i], "_proxy=")) &&
+                   strncmp(env.v[i], "NODE_USE_ENV_PROXY=", 19);
         elsewhere |= strstr(env.v[i], "elsewhere") != NULL;
         path |= !strcmp(env.v[i], "PATH=/bin");
     }
@@ -77,7 +78,7 @@ int main(void)
 
     struct json_object *j = egress_to_json(e);
     is_str(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
-           "{\"allowed\":0,\"refused\":0,\"dns_answered\":0,\"refusals\":[]}",
+           "{\"allowed\":0,\"refused\":0,\"dns_answered\":0,\"refusals\":[],\"refusals_not_kept\":0,\"refusal_rows_not_kept\":0}",
            "decisions alone count nothing (the connection does)");
     json_object_put(j);
     egress_free(e);

@@ -460,7 +460,7 @@ static const char roundtrip_ini[] =
     "cache = /home/u/go/pkg/mod\n"
     "unprotect = /home/u/.bashrc\nunprotect = /srv/a path\ncreate = /home/u/.npm\nproc = no\ndev = none\n"
     "[environment]\n"
-    "clear = yes\nunset = AWS_* GH_TOKEN\nkeep = PATH\nset = LANG=C.UTF-8\nunset = LC_?\n"
+    "clear = yes\nunset_secret_values = yes\nunset = AWS_* GH_TOKEN\nkeep = PATH\nset = LANG=C.UTF-8\nunset = LC_?\n"
     "[security]\n"
     "no_new_privs = no\ncapabilities = cap_net_raw cap_chown\nnet_raw = no\nseccomp = none\nio_uring = no\n"
     "deny = bind EPERM\ndeny = socket:inet,inet6 ENETUNREACH\n";

@@ -396,11 +396,66 @@ static void test_foreign_owner(void)
     ok(!foreign_owner_blocks_root(&st, 0, groups, 2), "a symlink: not claimed");
 }
 
+/* Secrets by value (issue 28): what each detector takes, and the look-
+ * alikes it must leave (a variable lost for nothing breaks a build). */
+static void test_env_secret_values(void)
+{
+    static const char *const secret[] = {
+        "postgres://app:hunter2@db.test:5432/app", "redis://:pw@cache:6379/0",
+        "see https://u:p@h.test/x", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSIsImpvYiI6NDJ9.c2lnbmF0dXJlLW9mLXRoZS1qd3Q",
+        "ghp_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "Bearer github_pat_11ABCDEFG0123456789_abcdefghijklmn",
+        "glpat-abcdefghijklmnopqrstu", "xoxb-1234567890-abcdefghijkl", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123",
+        "sk-abcdefghijklmnopqrstuvwxyz0123456789", "AKIAIOSFODNN7EXAMPLE", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+        "npm_abcdefghijklmnopqrstuvwxyz0123456789", "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+        "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abc==;EndpointSuffix=core.windows.net",
+        "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=r;SharedAccessKey=abc=",
+        "Server=db;Database=app;User Id=sa;Password=pw;",
+    };
+    static const char *const plain[] = {
+        "/usr/local/bin:/usr/bin:/bin", "https://example.test/path?q=1", "http://user@host.test/",
+        "hello-world", "sk-short", "ghp_tooshort", "desk-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "eyJ.not.jwt", "en_US.UTF-8", "xterm-256color", "Password=", "AKIA",
+        "git@github.com:owner/repo.git", "ssh://git@host.test:22/repo",
+    };
+    bool all = true;
+    for (size_t i = 0; i < sizeof secret / sizeof *secret; i++)
+        if (!env_value_looks_secret(secret[i])) {
+            diag("not flagged: %s", secret[i]);
+            all = false;
+        }
+    ok(all, "secret values: each kind flagged");
+    all = true;
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        if (env_value_looks_secret(plain[i])) {
+            diag("flagged: %s (%s)", plain[i], env_value_looks_secret(plain[i]));
+            all = false;
+        }
+    ok(all, "secret values: look-alikes pass");
+    is_str(env_value_looks_secret("postgres://a:b@h/d"), "a URL with a password", "the reason is said");
+
+    char *base[] = { "PATH=/bin", "APP_DB=postgres://a:b@h/d", "X=ghp_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                     NULL };
+    struct profile p;
+    profile_init_defaults(&p);
+    struct strv env = { 0 };
+    env_build(&p, base, &env, NULL);
+    ok(env_get(&env, "APP_DB") != NULL, "unset_secret_values = no: values are not looked at");
+    strv_free(&env);
+    p.env_unset_secret_values = true;
+    add(&p.env_keep, "X");
+    env_build(&p, base, &env, NULL);
+    ok(env_get(&env, "APP_DB") == NULL, "unset_secret_values = yes: a secret value is removed");
+    ok(env_get(&env, "X") != NULL && env_get(&env, "PATH") != NULL, "keep wins; the rest passes");
+    strv_free(&env);
+    profile_free(&p);
+}
+
 int main(void)
 {
-    plan(96);
+    plan(102);
     test_exit_status();
     test_env();
+    test_env_secret_values();
     test_env_patterns();
     test_env_diff();
     test_clone_flags();
