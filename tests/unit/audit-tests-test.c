@@ -36,7 +36,7 @@ int main(void)
     is_str(judge(TEST_PASSED, TEST_TIMED_OUT, 1), "exercised", "timed out under --against with denials");
     is_str(judge(TEST_PASSED, TEST_TIMED_OUT, 0), "fails-without-denial", "timed out without a denial");
     is_str(judge(TEST_PASSED, TEST_RUNNING, 0), "fails-without-denial", "no result under --against");
-    is_str(judge(TEST_SKIPPED, TEST_PASSED, 5), "skipped-here", "skipped under the profile too");
+    is_str(judge(TEST_SKIPPED, TEST_PASSED, 5), "skipped", "skipped under the profile: exercised nowhere");
     is_str(judge(TEST_ERRORED, TEST_PASSED, 1), "false-green-hiding-failure", "an error under the profile is a failure");
 
     size_t counts[TEST_VERDICT_COUNT] = { 0 };
