@@ -346,6 +346,7 @@ struct reruns {
     struct denial_tally *common;
     struct denial_tally *startup_guess; /* the first guess, before resolve_startup() */
     bool attributed;              /* every denial placed, or the runs alone accounted for all */
+    bool all_rerun;               /* every test whose verdict depends on its denials was re-run */
     unsigned last_quarter;
 };
 
@@ -584,6 +585,8 @@ static void whole_run_denials(const struct reruns *a, struct judged_test *t)
 {
     t->j.denied = ledger_total(a->whole);
     t->whole_run = true;
+    /* the whole run's calls may be any test's: no false green on them */
+    t->j.denials_ambiguous = true;
     describe_denials(a->whole, t->denied_text, sizeof t->denied_text);
 }
 
@@ -883,12 +886,34 @@ static int attribute_by_suspects(struct reruns *a, struct judged_test *tests, si
      * suspects may miss the test of one, and then the tallies differ */
     bool exact = denial_tally_add(whole, a->whole), accounted = false;
     int sig = 0;
+    char **probe_one = n ? runner_rerun_argv(a->r, a->command, any_of(&tests[0])) : NULL;
+    bool can_rerun = probe_one != NULL;
+    runner_argv_free(probe_one);
+    if (!can_rerun) {
+        /* never say that re-runs happen when none can (issue 34) */
+        size_t charged = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!tests[i].alone && needs_attribution(&tests[i].j)) {
+                whole_run_denials(a, &tests[i]);
+                charged++;
+            }
+        if (charged)
+            fprintf(stderr, "sbx: audit: %s cannot run one test: the %llu denied call(s) under %s "
+                    "are the whole run's, which prove nothing against any one of its %zu test(s)\n",
+                    a->r->command, (unsigned long long)total, against, charged);
+        free(suspect);
+        denial_tally_free(whole);
+        denial_tally_free(theirs);
+        return 0;
+    }
     /* tests already run alone (observed there) count for the tally */
+    /* (only those that ran in the whole run: a test that never ran there
+     * made none of its calls) */
     for (size_t i = 0; i < n; i++)
-        if (tests[i].alone)
+        if (tests[i].alone && tests[i].against && !tests[i].rerun[1])
             denial_tally_add_tally(theirs, tests[i].by_startup && !a->startup_certain
                                                ? tests[i].alone_tally : tests[i].own_tally);
-    accounted = exact && !denial_tally_excess(whole, theirs, NULL) && !a->inexact;
+    accounted = exact && denial_tally_equal(whole, theirs) && !a->inexact;
     for (size_t tier = 0, tiers = suspect_tiers(); tier < tiers && exact && !sig && !accounted; tier++) {
         denial_tally_rows_done(theirs, a->whole, done);
         if (!audit_suspects(events, nevents, tier ? done : NULL, ta, na, tier, suspect))
@@ -918,9 +943,9 @@ static int attribute_by_suspects(struct reruns *a, struct judged_test *tests, si
             if (o == RERUN_BOUND)
                 not_rerun(t);
         }
-        /* every denial of the whole run, kind by kind, made by a run alone
-         * (or the start-up): no other test made one */
-        if (!sig && exact && !a->inexact && !denial_tally_excess(whole, theirs, NULL))
+        /* every denial of the whole run, call by call, made by a run
+         * alone (or the start-up): no other test made one */
+        if (!sig && exact && !a->inexact && denial_tally_equal(whole, theirs))
             accounted = true;
     }
     free(suspect);
@@ -954,6 +979,7 @@ static int attribute_by_suspects(struct reruns *a, struct judged_test *tests, si
                 a->done ? "the runs alone did not account for all " : "",
                 (unsigned long long)total, against, rest, groups ? "in groups, bisected," : "one by one");
         a->todo += groups ? 2 * rest / 3 + 1 : rest;
+        a->all_rerun = true;
         sig = bisect(a, set, groups ? rest : 1);
         for (size_t i = groups ? rest : 1; i < rest && !sig; i++)
             sig = bisect(a, &set[i], 1);
@@ -982,6 +1008,14 @@ static int resolve_startup(struct reruns *a, struct judged_test *tests, size_t n
     denial_tally_add_tally(a->startup, a->startup_guess);
     struct denial_tally *c = a->common ? denial_tally_common(a->startup, a->common) : NULL;
     if (c && !denial_tally_total(c)) {
+        denial_tally_free(a->startup);
+        a->startup = c;
+        a->startup_certain = true;
+        c = NULL;
+    }
+    /* every test that needed it was run alone, the pure ones too, and
+     * each run made these: they are the start-up's */
+    if (!a->startup_certain && c && a->all_rerun) {
         denial_tally_free(a->startup);
         a->startup = c;
         a->startup_certain = true;
@@ -1032,6 +1066,13 @@ static int resolve_startup(struct reruns *a, struct judged_test *tests, size_t n
             sandbox_result_free(&res);
         }
         runner_argv_free(argv);
+    }
+    if (seen && !a->startup_certain) {
+        /* one witness, and no second to ask: what it made is the start-up's */
+        denial_tally_free(a->startup);
+        a->startup = seen;
+        seen = NULL;
+        a->startup_certain = true;
     }
     denial_tally_free(seen);
     if (!a->startup_certain)
@@ -1094,7 +1135,8 @@ static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
             t->limit = a->whole_limit;
         }
         t->j.against = keep;
-        if (!t->j.at_limit) {
+        /* alone it made none either: the whole run's account stands */
+        if (!t->j.at_limit && (!t->j.denied || t->j.denials_ambiguous)) {
             t->j.denied = denied;
             t->j.denials_ambiguous = false;
             memcpy(t->denied_text, text, sizeof text);
@@ -1332,7 +1374,12 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         for (size_t t = 0; t < k; t++)
             if (status_failed(v[t].status))
                 test_failed = true;
-        side_failed[i] = st != 0 && !test_failed;
+        /* tests without a result there explain a failed run: they are
+         * re-run alone, or not-observed */
+        bool unobserved = false;
+        for (size_t t = 0; t < n && !unobserved; t++)
+            unobserved = i ? tests[t].j.unobserved_against : tests[t].j.unobserved_under;
+        side_failed[i] = st != 0 && !test_failed && !unobserved;
     }
     /* a run that stopped before every test ran is no failure of its own
      * once those tests are re-run alone: only with none to re-run */
@@ -1445,10 +1492,12 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     char startup_text[256], between_text[256];
     denial_tally_describe(alone.startup, startup_text, sizeof startup_text);
     denial_tally_describe(between, between_text, sizeof between_text);
-    if (denial_tally_total(alone.startup))
+    if (denial_tally_total(alone.startup) && alone.startup_certain)
         fprintf(stderr, "sbx: audit: the suite's start-up made denied calls: %s (before any test "
-                "ran%s; charged to no test)\n", startup_text,
-                alone.startup_certain ? "" : ", as far as the output tells");
+                "ran; charged to no test)\n", startup_text);
+    else if (denial_tally_total(alone.startup))
+        fprintf(stderr, "sbx: audit: denied calls before the first test's result: %s (the "
+                "start-up's or the first test's: the output does not tell)\n", startup_text);
     if (denial_tally_total(between))
         fprintf(stderr, "sbx: audit: a class or module fixture made denied calls between tests: %s "
                 "(the suite's, charged to no test: a test that relied on it is judged by its own "

@@ -28,3 +28,6 @@ EXTRA_DIST += tests/integration/audit-tests.sh
 check_PROGRAMS += tests/helpers/bind-or-wait
 TESTS += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh
 EXTRA_DIST += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh
+# Every row true: the suite's start-up, not-observed, limits, bounds (issues 25, 33, 34).
+TESTS += tests/integration/audit-verdicts.sh
+EXTRA_DIST += tests/integration/audit-verdicts.sh
