@@ -291,18 +291,7 @@ like "$err" "  not-observed               passed / passed: pure" \
 unlike "$err" "re-running" "and no re-run is announced: none can be made"
 
 # ---- SIGTERM during the re-runs names the re-runs
-cat >test_slow.py <<'PY'
-import socket, time, unittest
-class Slow(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        try:
-            socket.socket().bind(("127.0.0.1", 0))
-        except PermissionError:
-            time.sleep(600)
-    def test_a(self): pass
-PY
-env --default-signal=INT,TERM,HUP "$SBX" audit --against-timeout 2s -- python3 -m unittest test_slow \
+env --default-signal=INT,TERM,HUP "$SBX" audit --against-timeout 2s -- python3 -m unittest test_hang \
     </dev/null >"$work/sig.out" 2>&1 &
 pid=$!
 i=0
