@@ -425,9 +425,15 @@ static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv,
     memset(res, 0, sizeof *res);
     int st;
     a->started++;
+    /* sbx's own notices of each re-run ("timeout expired") are -v's:
+     * hundreds of re-runs, one line each, drown the table (issue 34) */
+    int verbosity = log_verbosity;
+    if (log_verbosity < LOG_VERBOSE)
+        log_verbosity = LOG_QUIET;
     struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, a->cwd,
                                        label, true, rerun_bound_ms(a, own_us), res, &st, kept,
                                        kept_len, NULL);
+    log_verbosity = verbosity;
     if (have)
         runner_command_free(&rc);
     return p;
@@ -1015,7 +1021,10 @@ static int resolve_startup(struct reruns *a, struct judged_test *tests, size_t n
     }
     /* every test that needed it was run alone, the pure ones too, and
      * each run made these: they are the start-up's */
-    if (!a->startup_certain && c && a->all_rerun) {
+    bool all = true;
+    for (size_t i = 0; i < n && all; i++)
+        all = !needs_attribution(&tests[i].j) || tests[i].alone || tests[i].whole_run_entry;
+    if (!a->startup_certain && c && (a->all_rerun || all)) {
         denial_tally_free(a->startup);
         a->startup = c;
         a->startup_certain = true;
@@ -1167,34 +1176,71 @@ static int group_order(enum test_verdict v)
 /* Rows shown of one verdict without -v: the rest are in --report. */
 #define AUDIT_ROWS_PER_GROUP 25
 
-static void print_row(const struct judged_test *t, const struct reruns *a)
+/* Why a row says what it says, for people: " (from its 2 subtest(s))". */
+static void row_note(const struct judged_test *t, const struct reruns *a, char *note, size_t len)
 {
-    const struct runner_test *any = any_of(t);
-    const char *u = t->j.unobserved_under ? "not-observed" : test_status_name(t->j.under);
-    const char *g = t->j.unobserved_against ? "not-observed" : test_status_name(t->j.against);
-    char note[256] = "";
+    note[0] = '\0';
     if (t->kind == RUNNER_TEST_PARENT && t->subtests)
-        snprintf(note, sizeof note, " (from its %zu subtest(s))", t->subtests);
+        snprintf(note, len, " (from its %zu subtest(s))", t->subtests);
     else if (t->verdict == TEST_FAILS_AT_LIMIT) {
         const struct limit_setting *l = &a->profiles[1]->limits[LIMIT_NOFILE];
         if (l->set && !l->max && !l->unlimited)
-            snprintf(note, sizeof note, " (%s: the descriptor limit of %s, nofile = %llu)", t->limit,
+            snprintf(note, len, " (%s: the descriptor limit of %s, nofile = %llu)", t->limit,
                      a->names[1], (unsigned long long)l->value);
         else
-            snprintf(note, sizeof note, " (%s: a descriptor limit)", t->limit);
+            snprintf(note, len, " (%s: a descriptor limit)", t->limit);
     } else if (t->verdict == TEST_NOT_OBSERVED && t->capped)
-        snprintf(note, sizeof note, " (not re-run: a bound of the audit came first)");
-    else if (t->verdict == TEST_NOT_OBSERVED && t->j.denials_ambiguous)
-        snprintf(note, sizeof note, " (the suite's start-up makes these calls too: not told apart)");
+        snprintf(note, len, " (not re-run: a bound of the audit came first)");
+    else if (t->verdict == TEST_NOT_OBSERVED && t->j.denials_ambiguous && !t->whole_run)
+        snprintf(note, len, " (the suite's start-up makes these calls too: not told apart)");
     else if (t->whole_run)
-        snprintf(note, sizeof note, "%s", t->whole_run_entry ? " (the whole run's)"
+        snprintf(note, len, "%s", t->whole_run_entry ? " (the whole run's)"
                  : " (the whole run's: this runner cannot run one test)");
     else if (t->by_unit && t->denied_text[0])
-        snprintf(note, sizeof note, " (its script's: the runner re-runs a script, not one test)");
-    fprintf(stderr, "  %-26s %s / %s: %s%s%s%s%s\n", test_verdict_name(t->verdict), u, g,
-            t->kind == RUNNER_TEST_FIXTURE ? "fixture " : "", any->id,
-            t->denied_text[0] && t->verdict != TEST_FAILS_AT_LIMIT ? "; denied: " : "",
-            t->verdict != TEST_FAILS_AT_LIMIT ? t->denied_text : "", note);
+        snprintf(note, len, " (its script's: the runner re-runs a script, not one test)");
+}
+
+static const char *side_status(const struct judged_test *t, int side)
+{
+    if (side ? t->j.unobserved_against : t->j.unobserved_under)
+        return "not-observed";
+    return test_status_name(side ? t->j.against : t->j.under);
+}
+
+static void print_row(const struct judged_test *t, const struct reruns *a)
+{
+    const struct runner_test *any = any_of(t);
+    char note[256];
+    row_note(t, a, note, sizeof note);
+    bool denials = t->denied_text[0] && t->verdict != TEST_FAILS_AT_LIMIT;
+    fprintf(stderr, "  %-26s %s / %s: %s%s%s%s%s\n", test_verdict_name(t->verdict),
+            side_status(t, 0), side_status(t, 1), t->kind == RUNNER_TEST_FIXTURE ? "fixture " : "",
+            any->id, denials ? "; denied: " : "", denials ? t->denied_text : "", note);
+}
+
+/* --junit, --tap, $GITHUB_STEP_SUMMARY (audit_ci.h). */
+static bool write_ci(const struct audit_ci_outputs *ci, const struct runner *r,
+                     const struct judged_test *tests, size_t n, const struct reruns *a,
+                     const char *summary)
+{
+    if (!ci->junit && !ci->tap && !ci->step_summary)
+        return true;
+    struct audit_ci_row *rows = xcalloc(n + 1, sizeof *rows);
+    char (*notes)[256] = xcalloc(n + 1, sizeof *notes);
+    for (size_t i = 0; i < n; i++) {
+        const struct judged_test *t = &tests[i];
+        row_note(t, a, notes[i], sizeof notes[i]);
+        rows[i] = (struct audit_ci_row){
+            .name = any_of(t)->id, .unit = any_of(t)->unit, .kind = kind_name(t->kind),
+            .verdict = test_verdict_name(t->verdict), .under = side_status(t, 0),
+            .against = side_status(t, 1), .denied = t->denied_text, .note = notes[i],
+            .seconds = (double)t->own_us / 1e6,
+        };
+    }
+    bool ok = audit_ci_write(ci, r->command, summary, rows, n);
+    free(rows);
+    free(notes);
+    return ok;
 }
 
 static int by_group(const void *x, const void *y, void *data)
@@ -1583,6 +1629,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 names[1]);
 
     status = exit_status;
+    if (!write_ci(&o->ci, r, tests, n, &alone, line))
+        status = SBX_EXIT_FAILURE;
     if (report) {
         struct json_object *arr = json_object_new_array();
         for (size_t i = 0; i < n; i++)
@@ -1605,7 +1653,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                               : counts[TEST_FAILS] ? audit_verdict_name(AUDIT_FAILS_UNDER_PROFILE)
                               : total ? audit_verdict_name(AUDIT_TRUSTWORTHY)
                                       : audit_verdict_name(AUDIT_NO_NETWORK);
-        if (!report_audit_write(verdict, exit_status))
+        if (!report_audit_write(verdict, status))
             status = SBX_EXIT_FAILURE;
     }
 out:

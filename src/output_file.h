@@ -36,6 +36,12 @@ void output_file_open(struct output_file *f, const char *path, const char *what)
  * they are replaced, never written through. */
 bool output_file_publish(struct output_file *f, const char *text, size_t len, const char *what);
 
+/* What the name holds now, when it is a regular file of at most max
+ * bytes, read without following a symbolic link (O_NOFOLLOW) nor
+ * blocking on a fifo: for a file sbx appends to by publishing its old
+ * content and more ($GITHUB_STEP_SUMMARY). NULL (and *len 0) otherwise. */
+char *output_file_read(struct output_file *f, size_t max, size_t *len);
+
 /* Closes the directory fd and frees f's strings. */
 void output_file_close(struct output_file *f);
 

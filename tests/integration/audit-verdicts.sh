@@ -295,12 +295,44 @@ env --default-signal=INT,TERM,HUP "$SBX" audit --against-timeout 2s -- python3 -
     </dev/null >"$work/sig.out" 2>&1 &
 pid=$!
 i=0
-while [ $i -lt 400 ] && ! grep -q "re-running 1 there alone" "$work/sig.out"; do sleep 0.05; i=$((i + 1)); done
+while [ $i -lt 400 ] && ! grep -q "there alone" "$work/sig.out"; do sleep 0.05; i=$((i + 1)); done
 sleep 0.3
 kill -TERM $pid
 wait $pid
 is "$?" 143 "SIGTERM during the re-runs: exit 143"
 like "$(cat "$work/sig.out")" "interrupted by SIGTERM during the re-runs of single tests under restrictive" \
     "the phase is named: the re-runs"
+
+# ---- for CI: --junit, --tap, $GITHUB_STEP_SUMMARY; the names are the
+# command's, escaped for each format; the files are sbx's, written
+# outside the sandbox: a link planted at the name is replaced, never
+# followed
+printf 'secret\n' >"$work/secret"
+ln -s "$work/secret" "$work/j.xml"
+: >"$work/summary.md"
+printf 'earlier step\n' >"$work/summary.md"
+GITHUB_STEP_SUMMARY="$work/summary.md" run_sbx audit --runner tap --junit "$work/j.xml" --tap "$work/t.tap" -- python3 -c '
+import socket
+try:
+    socket.socket().bind(("127.0.0.1", 0))
+    print("ok 1 - <b>&\"x\" | y")
+except PermissionError:
+    print("not ok 1 - <b>&\"x\" | y")
+print("ok 2 - pure # a comment")
+print("1..2")'
+is "$status" 4 "ci: the verdict's exit status is kept (4: the whole run's calls)"
+is "$(cat "$work/secret")" "secret" "ci: --junit replaced the planted link, did not write through it"
+if python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(len(d.getElementsByTagName("testcase")), len(d.getElementsByTagName("failure")))' "$work/j.xml" >"$work/j.count" 2>&1; then
+    is "$(cat "$work/j.count")" "2 1" "ci: JUnit XML parses: a testcase a test, the not-observed one a failure"
+else
+    fail "ci: the JUnit XML does not parse: $(cat "$work/j.count")"
+fi
+like "$(cat "$work/j.xml")" 'name="&lt;b&gt;&amp;&quot;x&quot; | y"' "ci: the hostile name is XML-escaped"
+like "$(cat "$work/t.tap")" "not ok 2 - pure \\# a comment # not-observed" "ci: TAP: a '#' of the name cannot make a directive"
+like "$(cat "$work/summary.md")" "earlier step" "ci: the step summary is appended to"
+like "$(cat "$work/summary.md")" "| not-observed | pure # a comment | passed / passed |" "ci: a Markdown row per test that is not unaffected"
+like "$(cat "$work/summary.md")" '| exercised | &#60;b&#62;&#38;"x" \| y |' "ci: '|' and HTML of the name escaped"
+run_sbx audit --junit /dev/null -- true
+is "$status" 125 "ci: --junit onto a device is refused before anything runs"
 
 done_testing
