@@ -91,6 +91,12 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
 static size_t argv_len(char *const argv[])
 {
     size_t n = 0;
@@ -336,29 +342,59 @@ static bool refuse(char *err, size_t err_size, const char *fmt, ...)
     return false;
 }
 
+/* libtest's -q (cargo's own -q/--quiet passes it on) and --format terse
+ * print one character per test instead of its name: they are removed,
+ * which changes what is printed and nothing of what runs (issue 25: with
+ * them the audit saw no test at all). The other formats (json, junit)
+ * need nightly's -Z unstable-options and replace the lines read here. */
+static bool cargo_quiet(const char *a)
+{
+    return !strcmp(a, "-q") || !strcmp(a, "--quiet");
+}
+
 static bool cmd_cargo(char *const argv[], int t, struct strv *out, struct strv *notes, char *err,
                       size_t err_size)
 {
     int d = end_of_options(argv, t + 1);
-    for (int i = t + 1; i < d; i++)
-        if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
-            return refuse(err, err_size,
-                          "cargo test %s prints one character per test, not its name: drop it", argv[i]);
+    int n = (int)argv_len(argv);
+    bool quiet = false, terse = false;
     for (int i = d; argv[i]; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet") ||
-            (!strncmp(a, "--format", 8) && strcmp(a, "--format=pretty") &&
-             !(!strcmp(a, "--format") && argv[i + 1] && !strcmp(argv[i + 1], "pretty"))))
+        if (!strcmp(a, "--format=terse") || !strcmp(a, "--format=pretty"))
+            continue;
+        if (!strcmp(a, "--format") && argv[i + 1] &&
+            (!strcmp(argv[i + 1], "terse") || !strcmp(argv[i + 1], "pretty"))) {
+            i++;
+            continue;
+        }
+        if (!strncmp(a, "--format", 8))
             return refuse(err, err_size,
                           "the test binary's %s replaces libtest's per-test lines: drop it", a);
     }
-    push_range(out, argv, 0, t + 1);
-    if (!has_arg(argv, t + 1, d, "--no-fail-fast")) {
-        push(out, "--no-fail-fast");
-        note_add(notes, "added --no-fail-fast: cargo test stops at the first failing test binary, "
-                        "which would leave the tests of the others without a result");
+    /* cargo's options before the subcommand, its own, the test binary's */
+    for (int i = 0; i < n; i++) {
+        const char *a = argv[i];
+        if (i > 0 && i != t && (i < d || i > d) && cargo_quiet(a)) {
+            quiet = true;
+            continue;
+        }
+        if (i > d && (!strcmp(a, "--format=terse") ||
+                      (!strcmp(a, "--format") && argv[i + 1] && !strcmp(argv[i + 1], "terse")))) {
+            terse = true;
+            i += a[8] == '\0';
+            continue;
+        }
+        push(out, a);
+        if (i == t && !has_arg(argv, t + 1, d, "--no-fail-fast")) {
+            push(out, "--no-fail-fast");
+            note_add(notes, "added --no-fail-fast: cargo test stops at the first failing test binary, "
+                            "which would leave the tests of the others without a result");
+        }
     }
-    push_range(out, argv, t + 1, (int)argv_len(argv));
+    if (quiet || terse)
+        strv_push(notes, xasprintf("removed %s: libtest then prints one character per test, not its "
+                                   "name (what runs is the same)",
+                                   quiet && terse ? "-q and --format terse" : quiet ? "-q" : "--format terse"));
     return true;
 }
 
@@ -689,15 +725,37 @@ char **runner_rerun_argv(const struct runner *r, char *const argv[], const struc
          * net, --doc) keeps a same-named test of another binary out. */
         int d = end_of_options(argv, a + 1);
         push_range(&sv, argv, 0, d);
-        if (t->unit)
-            push_split(&sv, t->unit, " ");
+        if (t->unit) {
+            /* "-p CRATE": cargo's -p takes the package's name, in which
+             * the crate's '_' may be a '-' ("b-c" builds b_c); -p takes a
+             * glob, so each '_' is "[-_]" */
+            struct strv u = {0};
+            push_split(&u, t->unit, " ");
+            for (size_t k = 0; k < u.n; k++) {
+                if (k && !strcmp(u.v[k - 1], "-p") && strchr(u.v[k], '_')) {
+                    size_t l = strlen(u.v[k]);
+                    char *g = xmalloc(5 * l + 1), *o = g;
+                    for (const char *c = u.v[k]; *c; c++)
+                        if (*c == '_')
+                            o = stpcpy(o, "[-_]");
+                        else
+                            *o++ = *c;
+                    *o = '\0';
+                    push(&sv, g);
+                    free(g);
+                } else {
+                    push(&sv, u.v[k]);
+                }
+            }
+            strv_free(&u);
+        }
         push(&sv, "--");
         if (argv[d])
             push_range(&sv, argv, d + 1, n);
         /* rustdoc's filter never matches a doctest with --exact (seen with
          * cargo 1.95): its name, "src/lib.rs - item (line 5)", ends with
          * the parenthesis, so as a substring it matches only itself */
-        if (!t->unit || strcmp(t->unit, "--doc"))
+        if (!t->unit || !ends_with(t->unit, "--doc"))
             push(&sv, "--exact");
         push(&sv, t->id);
         break;

@@ -270,8 +270,20 @@ static char *cargo_target(const char *what)
     base = base ? base + 1 : path;
     size_t blen = strlen(base);
     char *stem = xstrndup(base, blen > 3 && ends(base, blen, ".rs") ? blen - 3 : blen);
+    /* the binary, "target/debug/deps/CRATE-HASH": a library's is named by
+     * its crate, which tells two packages' same-named tests apart in a
+     * workspace (cargo test --workspace runs both "tests::it") */
+    char *crate = NULL;
+    if (end && end[2]) {
+        const char *bin = strrchr(end + 2, '/');
+        bin = bin ? bin + 1 : end + 2;
+        const char *dash = strrchr(bin, '-');
+        if (dash && dash > bin && strspn(bin, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                                      (size_t)(dash - bin))
+            crate = xstrndup(bin, (size_t)(dash - bin));
+    }
     if (ends(path, len, "src/lib.rs"))
-        unit = xstrdup("--lib");
+        unit = crate ? xasprintf("-p %s --lib", crate) : xstrdup("--lib");
     else if (ends(path, len, "src/main.rs") && !strstr(path, "/bin/"))
         unit = xstrdup("--bins");
     else if (strstr(path, "src/bin/"))
@@ -282,6 +294,7 @@ static char *cargo_target(const char *what)
         unit = xasprintf("--bench %s", stem);
     else if (starts(path, "examples/") || strstr(path, "/examples/"))
         unit = xasprintf("--example %s", stem);
+    free(crate);
     free(stem);
     free(path);
     return unit;
@@ -308,7 +321,10 @@ static void cargo_line(struct runner_parser *p, char *line)
     enum test_status st;
     if (starts(s, "Running ") || starts(s, "Doc-tests ")) {
         free(p->unit);
-        p->unit = s[0] == 'R' ? cargo_target(s + 8) : xstrdup("--doc");
+        /* "Doc-tests CRATE" */
+        const char *crate = skip_spaces(s + 10);
+        p->unit = s[0] == 'R' ? cargo_target(s + 8)
+                : *crate && !strchr(crate, ' ') ? xasprintf("-p %s --doc", crate) : xstrdup("--doc");
         p->cargo_failures = p->cargo_summary = false;
         p->pending = SIZE_MAX;
         return;
