@@ -343,20 +343,30 @@ mod tests {
 RS
     export CARGO_HOME="$work/crate/.cargo-home" CARGO_TARGET_DIR="$work/crate/target"
     cargo test --offline --no-run -q >"$work/cargo-build.log" 2>&1 || diag "cargo build: $(tail -n 5 "$work/cargo-build.log")"
-    run_sbx audit -- cargo test --offline
-    is "$status" 3 "cargo: the incident is a false green hiding a failure: exit 3"
-    like "$err" "  false-green-hiding-failure failed / passed: tests::accepts_its_own_origin; denied: bind(" \
-        "cargo: the incident's test, attributed its own denial"
-    like "$err" "  exercised                  passed / failed: tests::binds_honestly; denied: bind(" \
-        "cargo: the honest test is exercised"
-    like "$err" "  false-green                passed / passed: tests::lenient; denied: bind(" \
-        "cargo: the lenient test is a false green, with its own denial"
-    like "$err" "4 tests: 1 exercised, 1 false green, 1 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
-        "cargo: the summary"
+    # as people type it too: -q (libtest's dots name no test: sbx removes
+    # it, saying so; issue 25's headline), and on four threads
+    for args in "" "-q" "--quiet -- --test-threads=4"; do
+        # shellcheck disable=SC2086
+        run_sbx audit -- cargo test --offline $args
+        is "$status" 3 "cargo test $args: the incident is a false green hiding a failure: exit 3"
+        like "$err" "  false-green-hiding-failure failed / passed: tests::accepts_its_own_origin; denied: bind(" \
+            "cargo test $args: the incident's test, attributed its own denial"
+        like "$err" "  exercised                  passed / failed: tests::binds_honestly; denied: bind(" \
+            "cargo test $args: the honest test is exercised"
+        like "$err" "  false-green                passed / passed: tests::lenient; denied: bind(" \
+            "cargo test $args: the lenient test is a false green, with its own denial"
+        like "$err" "4 tests: 1 exercised, 1 false green, 1 hiding a failure, 0 fail, 0 skipped here, 1 unaffected" \
+            "cargo test $args: the summary"
+        case $args in
+        -q | --quiet*) like "$err" "removed -q: libtest then prints one character per test" \
+            "cargo test $args: -q removed, said so" ;;
+        *) unlike "$err" "removed -q" "cargo test $args: nothing removed" ;;
+        esac
+    done
     cd "$work" || exit 1
     rm -rf crate
 else
-    for i in 1 2 3 4 5; do skip "cargo is not installed for uid $(id -u)"; done
+    for i in $(seq 18); do skip "cargo is not installed for uid $(id -u)"; done
 fi
 
 # 100 000 tests: the two runs are joined in linear time (a quadratic join
