@@ -152,6 +152,7 @@ struct judged_test {
     bool accounted;        /* not re-run: the runs alone made every denial */
     bool grouped;          /* not re-run alone: a run of its group made no denial of its own */
     bool rerun[2];         /* its result on that side is that of a run of it alone */
+    bool in_set[2];        /* ... of a run of the tests without one, together */
     bool capped;           /* not re-run: a bound of the audit came first */
     /* its run alone under --against, everything denied there, and whether
      * its own were told from the start-up's by the whole run's start-up
@@ -159,6 +160,7 @@ struct judged_test {
     struct denial_tally *alone_tally, *own_tally;
     bool by_startup;
     bool witness;          /* run alone to learn the start-up's calls */
+    bool by_suite;         /* exercised by the suite's start-up's or fixture's denials */
 };
 
 /* The tests of one run by (unit, id), so that joining two runs of up to
@@ -279,6 +281,7 @@ static struct json_object *test_json(const struct judged_test *t, const char *na
                                                                    : t->by_unit ? "unit"
                                                                    : t->accounted ? "accounted"
                                                                    : t->grouped ? "group"
+                                                                   : t->by_suite ? "suite"
                                                                    : t->placed ? "placed"
                                                                    : t->alone ? "alone"
                                                                               : "none"));
@@ -445,9 +448,25 @@ static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv,
 static const struct denial_tally *baseline_of(struct reruns *a, const struct runner_test *t, int *sig)
 {
     char **argv = runner_baseline_argv(a->r, a->command, t);
-    if (!argv)
-        return NULL;
-    char *key = join_argv(argv);
+    char *key = NULL;
+    if (argv) {
+        key = join_argv(argv);
+    } else {
+        /* The runner has no run that selects nothing: a re-run of a test
+         * that does not exist, in t's unit, is one (the interpreter, the
+         * imports, the collection, TestMain, and no test). One per unit. */
+        size_t len = strlen(t->id) + 32;
+        char *id = xcalloc(1, len);
+        snprintf(id, len, "%s_sbx_selects_nothing", t->id);
+        struct runner_test none = { .id = id, .unit = t->unit, .kind = RUNNER_TEST_CASE };
+        argv = runner_rerun_argv(a->r, a->command, &none);
+        free(id);
+        if (!argv)
+            return NULL;
+        size_t klen = strlen(t->unit ? t->unit : "") + 16;
+        key = xcalloc(1, klen);
+        snprintf(key, klen, "\x1fnone\x1f%s", t->unit ? t->unit : "");
+    }
     for (size_t i = 0; i < a->nbaselines; i++)
         if (!strcmp(a->baselines[i].key, key)) {
             free(key);
@@ -459,8 +478,11 @@ static const struct denial_tally *baseline_of(struct reruns *a, const struct run
         struct sandbox_result res;
         struct runner_parser *p = rerun_argv(a, 1, argv, 0, "baseline", &res, NULL, NULL);
         *sig = audit_stop_requested(&res);
+        size_t ran;
+        runner_parser_tests(p, &ran);
         tally = denial_tally_new();
-        if (!res.command_ran || !denial_tally_add(tally, res.ledger)) {
+        /* a run that ran a test selected more than nothing: no baseline */
+        if (!res.command_ran || ran || !denial_tally_add(tally, res.ledger)) {
             denial_tally_free(tally);
             tally = NULL;
         }
@@ -470,6 +492,14 @@ static const struct denial_tally *baseline_of(struct reruns *a, const struct run
     runner_argv_free(argv);
     a->baselines = xrealloc(a->baselines, (a->nbaselines + 1) * sizeof *a->baselines);
     a->baselines[a->nbaselines++] = (struct baseline){ key, tally };
+    /* the whole run's start-up is what a baseline makes, of what the
+     * whole run made before its first result */
+    if (tally && !a->startup_certain) {
+        struct denial_tally *c = denial_tally_common(a->startup, tally);
+        denial_tally_free(a->startup);
+        a->startup = c;
+        a->startup_certain = true;
+    }
     return tally;
 }
 
@@ -501,11 +531,6 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
         runner_argv_free(argv);
         return RERUN_STOPPED;
     }
-    const struct denial_tally *base = side ? baseline_of(a, which, sig) : NULL;
-    if (*sig) {
-        runner_argv_free(argv);
-        return RERUN_STOPPED;
-    }
     struct sandbox_result res;
     char *out = NULL;
     size_t outlen = 0;
@@ -529,17 +554,22 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
         }
     }
     char what[64] = "";
+    const struct denial_tally *base = NULL;
+    if (side && !*sig && !(found && found->announced_pos) && ledger_total(res.ledger))
+        base = baseline_of(a, which, sig);
     if (side) {
         struct denial_tally *alone = denial_tally_new(), *own = denial_tally_new();
         bool exact = denial_tally_add(alone, res.ledger);
         bool ambiguous = false;
-        if (base) {
-            denial_tally_excess(alone, base, own);
-        } else if (found && found->announced_pos) {
+        if (found && found->announced_pos) {
+            /* what it made before the runner announced it (setUpClass,
+             * the imports) is not its own: exact, no baseline needed */
             struct denial_tally *pre = denial_tally_new();
             denial_tally_add_before(pre, res.ledger, found->announced_pos);
             denial_tally_excess(alone, pre, own);
             denial_tally_free(pre);
+        } else if (base) {
+            denial_tally_excess(alone, base, own);
         } else {
             denial_tally_excess(alone, a->startup, own);
             /* every call it made was one the start-up makes too, and no
@@ -604,6 +634,87 @@ static void not_rerun(struct judged_test *t)
     t->j.unobserved_against = true;
 }
 
+static int bisect(struct reruns *a, struct judged_test **set, size_t n);
+
+/* Is t without a result on side, and does the verdict need one? Under
+ * --against only where the profile's result leaves it open: a test
+ * failing under the profile fails. */
+static bool wants_observing(const struct judged_test *t, int side)
+{
+    bool unobserved = side ? t->j.unobserved_against : t->j.unobserved_under;
+    if (!unobserved || t->capped || t->whole_run_entry || any_of(t)->id[0] == '-')
+        return false;
+    return !(side && !t->j.unobserved_under && status_failed(t->j.under) &&
+             t->j.under != TEST_RUNNING);
+}
+
+/* The tests without a result on side run together, as the runner selects
+ * a set (runner_rerun_set_argv), again and again while each run gives
+ * some of them one: a run that stopped at a test (a crash, a hang) is
+ * resumed after it. Those still without one are run alone after. */
+static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n, int side)
+{
+    int sig = 0;
+    struct judged_test **set = xcalloc(n + 1, sizeof *set);
+    const struct runner_test **which = xcalloc(n + 1, sizeof *which);
+    for (int round = 0; !sig; round++) {
+        size_t k = 0;
+        uint64_t own_us = 0;
+        for (size_t i = 0; i < n; i++)
+            if (wants_observing(&tests[i], side)) {
+                set[k] = &tests[i];
+                which[k++] = any_of(&tests[i]);
+                own_us += tests[i].own_us ? tests[i].own_us : a->default_test_us;
+            }
+        if (k < 2)
+            break;
+        char **argv = runner_rerun_set_argv(a->r, a->command, which, k);
+        if (!argv || !budget_left(a) || (sig = audit_stop_requested(NULL))) {
+            runner_argv_free(argv);
+            break;
+        }
+        if (!round)
+            fprintf(stderr, "sbx: audit: running the %zu together under %s first, resumed after "
+                    "any test that stops the run\n", k, a->names[side]);
+        struct sandbox_result res;
+        struct runner_parser *p = rerun_argv(a, side, argv, own_us, "re-run of a set", &res, NULL, NULL);
+        runner_argv_free(argv);
+        sig = audit_stop_requested(&res);
+        size_t got = 0, nv;
+        const struct runner_test *v = runner_parser_tests(p, &nv);
+        struct test_index ix;
+        test_index_build(&ix, v, nv);
+        for (size_t i = 0; i < k; i++) {
+            const struct runner_test *found = find_test(&ix, which[i]);
+            /* a result it gave, or the hang the run was stopped in */
+            if (!found || found->status == TEST_RUNNING ||
+                (found->status == TEST_ERRORED && found->reported_pos == UINT64_MAX))
+                continue;
+            struct judged_test *t = set[i];
+            if (side) {
+                t->j.against = found->status;
+                t->j.unobserved_against = false;
+            } else {
+                t->j.under = found->status;
+                t->j.unobserved_under = false;
+            }
+            t->in_set[side] = true;
+            got++;
+        }
+        free(ix.slot);
+        char what[64];
+        snprintf(what, sizeof what, "%zu of %zu with a result", got, k);
+        progress(a, "(a set)", what);
+        runner_parser_free(p);
+        sandbox_result_free(&res);
+        if (!got)
+            break;
+    }
+    free(set);
+    free(which);
+    return sig;
+}
+
 /* Tests without a result on a side are run alone there (issue 25): their
  * process died with another test, the run hit its bound, the runner
  * stopped early (go's test binary after a panic, mocha after a crash). */
@@ -613,15 +724,10 @@ static int observe(struct reruns *a, struct judged_test *tests, size_t n)
     for (int side = 0; side < 2 && !sig; side++) {
         size_t need = 0, can = 0;
         for (size_t i = 0; i < n; i++) {
-            struct judged_test *t = &tests[i];
-            bool unobserved = side ? t->j.unobserved_against : t->j.unobserved_under;
-            /* under --against only where the profile's result leaves the
-             * verdict open: a test failing under the profile fails */
-            if (!unobserved || (side && !t->j.unobserved_under && status_failed(t->j.under) &&
-                                t->j.under != TEST_RUNNING))
+            if (!wants_observing(&tests[i], side))
                 continue;
             need++;
-            char **argv = runner_rerun_argv(a->r, a->command, any_of(t));
+            char **argv = runner_rerun_argv(a->r, a->command, any_of(&tests[i]));
             can += argv != NULL;
             runner_argv_free(argv);
         }
@@ -636,16 +742,28 @@ static int observe(struct reruns *a, struct judged_test *tests, size_t n)
                 "another test, a timeout or a crash): re-running %zu there alone\n", need,
                 a->names[side], can);
         a->todo += can;
+        sig = observe_in_sets(a, tests, n, side);
         for (size_t i = 0; i < n && !sig; i++) {
             struct judged_test *t = &tests[i];
-            bool unobserved = side ? t->j.unobserved_against : t->j.unobserved_under;
-            if (!unobserved || (side && !t->j.unobserved_under && status_failed(t->j.under) &&
-                                t->j.under != TEST_RUNNING))
+            if (!wants_observing(t, side))
                 continue;
             if (run_alone(a, t, side, NULL, &sig) == RERUN_STOPPED)
                 break;
         }
     }
+    /* observed in a set under --against: whose calls were denied there is
+     * not known yet; groups of them, bisected, tell */
+    size_t k = 0;
+    struct judged_test **set = xcalloc(n + 1, sizeof *set);
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].in_set[1] && !tests[i].alone && needs_attribution(&tests[i].j))
+            set[k++] = &tests[i];
+    if (k && !sig) {
+        fprintf(stderr, "sbx: audit: %zu test(s) got their result under %s in a set: bisecting "
+                "the set to find their denied calls\n", k, a->names[1]);
+        sig = bisect(a, set, k);
+    }
+    free(set);
     return sig;
 }
 
@@ -1198,6 +1316,8 @@ static void row_note(const struct judged_test *t, const struct reruns *a, char *
                  : " (the whole run's: this runner cannot run one test)");
     else if (t->by_unit && t->denied_text[0])
         snprintf(note, len, " (its script's: the runner re-runs a script, not one test)");
+    else if (t->by_suite)
+        snprintf(note, len, " (the suite's start-up's or a fixture's: it failed with them)");
 }
 
 static const char *side_status(const struct judged_test *t, int side)
@@ -1523,6 +1643,26 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             p->verdict = test_verdict_of_parent(p->verdict, pair, 2);
             p->subtests_seen = true;
         }
+    /* A test that fails under --against where only the suite's start-up or
+     * a fixture had calls denied (a server started at import, a
+     * setUpClass) noticed them: exercised by the suite's denials. (A
+     * test that passes there is not charged with them: issue 33.) */
+    char suite_text[256] = "";
+    {
+        struct denial_tally *suite_calls = denial_tally_new();
+        denial_tally_add_tally(suite_calls, alone.startup);
+        denial_tally_add_tally(suite_calls, between);
+        denial_tally_describe(suite_calls, suite_text, sizeof suite_text);
+        denial_tally_free(suite_calls);
+    }
+    for (size_t i = 0; i < n && suite_text[0]; i++) {
+        struct judged_test *t = &tests[i];
+        if (t->verdict == TEST_FAILS_WITHOUT_DENIAL && !t->whole_run_entry) {
+            t->verdict = TEST_EXERCISED;
+            t->by_suite = true;
+            snprintf(t->denied_text, sizeof t->denied_text, "%s", suite_text);
+        }
+    }
     size_t rows = 0;
     for (size_t i = 0; i < n; i++) {
         const struct judged_test *t = &tests[i];

@@ -489,12 +489,9 @@ static const char *const pytest_value_options[] = {
 static bool unittest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
                            struct strv *out)
 {
-    const struct runner_test *t = tests[0];
     int n = (int)argv_len(argv);
     (void)a;
     (void)n;
-    if (count != 1)
-        return false;
     int d = end_of_options(argv, a + 1);
     for (int i = 0; i < d; i++) {
         if (i > a && !strcmp(argv[i], "-k")) {
@@ -505,8 +502,12 @@ static bool unittest_rerun(char *const argv[], int a, const struct runner_test *
             continue;
         push(out, argv[i]);
     }
-    push(out, "-k");
-    strv_push(out, unittest_pattern(t->id));
+    /* unittest runs the tests that match any -k: a set in one run (the
+     * audit's bisection, issue 25) */
+    for (size_t k = 0; k < count; k++) {
+        push(out, "-k");
+        strv_push(out, unittest_pattern(tests[k]->id));
+    }
     push_range(out, argv, d, n);
     return true;
 }

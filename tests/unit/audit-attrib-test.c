@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-static const struct runner unittest = { .kind = RUNNER_UNITTEST, .name = "unittest" };
 
 static const char output[] =
     "test_a (m.T.test_a) ... ok\n"       /* test_a: announced at 24, ends at 27 */
@@ -24,7 +23,8 @@ static const char output[] =
 /* Feeds s in pieces of `step` bytes: a line split across reads. */
 static struct runner_parser *parse(const char *s, size_t step)
 {
-    struct runner_parser *p = runner_parser_new(&unittest);
+    const char *near;
+    struct runner_parser *p = runner_parser_new(runner_by_name("unittest", &near));
     for (size_t at = 0, len = strlen(s); at < len; at += step)
         runner_parser_feed(p, s + at, len - at < step ? len - at : step);
     runner_parser_finish(p, false);
