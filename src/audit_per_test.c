@@ -503,6 +503,18 @@ static const struct denial_tally *baseline_of(struct reruns *a, const struct run
     return tally;
 }
 
+/* A result seen on side in a re-run. */
+static void set_result(struct judged_test *t, int side, enum test_status status)
+{
+    if (side) {
+        t->j.against = status;
+        t->j.unobserved_against = false;
+    } else {
+        t->j.under = status;
+        t->j.unobserved_under = false;
+    }
+}
+
 enum rerun_outcome { RERUN_DONE, RERUN_CANNOT, RERUN_BOUND, RERUN_STOPPED };
 
 /* A run of t alone under side's profile: its result there, and under
@@ -545,13 +557,7 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
             found = &v[i];
     if (found) {
         t->rerun[side] = true;
-        if (side) {
-            t->j.against = found->status;
-            t->j.unobserved_against = false;
-        } else {
-            t->j.under = found->status;
-            t->j.unobserved_under = false;
-        }
+        set_result(t, side, found->status);
     }
     char what[64] = "";
     const struct denial_tally *base = NULL;
@@ -690,15 +696,8 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
             if (!found || found->status == TEST_RUNNING ||
                 (found->status == TEST_ERRORED && found->reported_pos == UINT64_MAX))
                 continue;
-            struct judged_test *t = set[i];
-            if (side) {
-                t->j.against = found->status;
-                t->j.unobserved_against = false;
-            } else {
-                t->j.under = found->status;
-                t->j.unobserved_under = false;
-            }
-            t->in_set[side] = true;
+            set_result(set[i], side, found->status);
+            set[i]->in_set[side] = true;
             got++;
         }
         free(ix.slot);
