@@ -1,0 +1,8 @@
+# Where sbx is used (issue 31): the GitHub Action and the GitLab job run
+# step by step as their CI systems would, against a project with a false
+# green.
+TESTS += tests/integration/ci-action.sh
+EXTRA_DIST += tests/integration/ci-action.sh tests/integration/yaml-flat.awk \
+	.github/actions/sbx/action.yml .github/actions/sbx/install.sh \
+	.github/actions/sbx/probe.sh .github/actions/sbx/test.sh \
+	docs/ci/gitlab-ci.yml
