@@ -17,6 +17,7 @@ static const char usage_text[] =
     "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx probe [--json | --tap] [--profile P]\n"
     "       sbx profile list | show NAME | check FILE...\n"
+    "       sbx hook claude-code [--audit] [--profile P]\n"
     "       sbx --version | --help | help COMMAND\n";
 
 static void print_main_help(FILE *out)
@@ -29,6 +30,7 @@ static void print_main_help(FILE *out)
           "  audit     run COMMAND under two profiles and say whether its green is trustworthy\n"
           "  probe     say what this environment can validate (namespaces, loopback, limits)\n"
           "  profile   list, show or check profiles\n"
+          "  hook      an agent harness's hook: run its test commands in sbx\n"
           "  help      help on a command: sbx help run\n"
           "\nExit status: the command's own; 128+N when killed by signal N; 124 timeout;\n"
           "125 sbx failed; 126 command not executable; 127 command not found;\n"
@@ -128,6 +130,8 @@ int main(int argc, char **argv)
         }
         return cmd_profile(argc - 1, argv + 1);
     }
+    if (!strcmp(cmd, "hook"))
+        return cmd_hook(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return usage_error("unknown option '%s' (options go after the command: sbx run -v ...)", cmd);
     return usage_error("unknown command '%s'", cmd);

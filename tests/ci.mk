@@ -6,3 +6,9 @@ EXTRA_DIST += tests/integration/ci-action.sh tests/integration/yaml-flat.awk \
 	.github/actions/sbx/action.yml .github/actions/sbx/install.sh \
 	.github/actions/sbx/probe.sh .github/actions/sbx/test.sh \
 	docs/ci/gitlab-ci.yml
+# The agent harness hook: the decision table (hook.c), and `sbx hook
+# claude-code` fed Claude Code's documented tool-call JSON.
+check_PROGRAMS += tests/unit/hook-test
+tests_unit_hook_test_SOURCES = tests/unit/hook-test.c tests/tap.h
+tests_unit_hook_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/hook-test

@@ -14,9 +14,9 @@
 command -v python3 >/dev/null 2>&1 ||
     { skip "python3 is not installed (apt-get install python3): the sample project's suite is unittest"; done_testing; }
 
-work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/ci-action.XXXXXX" 2>/dev/null ||
-       mktemp -d "$PWD/ci-action.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+# The projects where a sandbox sees them (not under /tmp).
+make_visible_tmpdir ci-action
+work=$tmpdir
 mkdir "$work/bin"
 ln -s "$SBX" "$work/bin/sbx"
 flat=$SBX_TOP_SRCDIR/tests/integration/yaml-flat.awk

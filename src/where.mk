@@ -1,0 +1,4 @@
+# Where sbx is used (issue 31): agent harness hooks.
+src_libsbx_a_SOURCES += \
+	src/hook.c src/hook.h \
+	src/hook_cmd.c
