@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "egress.h"
+#include "fix.h"
 
 #include "allowlist.h"
 #include "channel.h"
@@ -150,6 +151,18 @@ void egress_print_summary(const struct egress *e, FILE *out)
     if (shown < e->refused)
         fprintf(out, "sbx:   and %llu more refused destination%s (see --report)\n",
                 (unsigned long long)(e->refused - shown), e->refused - shown == 1 ? "" : "s");
+    /* One fix per distinct name shown (rows differ by port and reason too). */
+    for (size_t i = 0; i < e->nrows && i < 10; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = !strcmp(e->rows[j].name, e->rows[i].name) && e->rows[j].port == e->rows[i].port;
+        struct fix fx;
+        fix_for_destination(e->rows[i].name, e->rows[i].port, &fx);
+        if (dup || !fx.section)
+            continue;
+        fix_format(&fx, line, sizeof line);
+        fprintf(out, "sbx: fix: %s\n", line);
+    }
     fflush(out);
 }
 
@@ -169,6 +182,9 @@ struct json_object *egress_to_json(const struct egress *e)
         json_object_object_add(row, "via", json_object_new_string(r->via));
         json_object_object_add(row, "why", json_bytes_new(r->why, strlen(r->why)));
         json_object_object_add(row, "count", json_object_new_int64((int64_t)r->count));
+        struct fix fx;
+        fix_for_destination(r->name, r->port, &fx);
+        json_object_object_add(row, "fix", fix_to_json(&fx));
         json_object_array_add(a, row);
     }
     json_object_object_add(o, "refusals", a);

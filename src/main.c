@@ -18,6 +18,7 @@ static const char usage_text[] =
     "       sbx probe [--json | --tap] [--profile P]\n"
     "       sbx profile list | show NAME | check FILE...\n"
     "       sbx hook claude-code [--audit] [--profile P]\n"
+    "       sbx explain [--profile] RECORD\n"
     "       sbx --version | --help | help COMMAND\n";
 
 static void print_main_help(FILE *out)
@@ -31,6 +32,7 @@ static void print_main_help(FILE *out)
           "  probe     say what this environment can validate (namespaces, loopback, limits)\n"
           "  profile   list, show or check profiles\n"
           "  hook      an agent harness's hook: run its test commands in sbx\n"
+          "  explain   a run record's refusals as the profile lines that answer them\n"
           "  help      help on a command: sbx help run\n"
           "\nExit status: the command's own; 128+N when killed by signal N; 124 timeout;\n"
           "125 sbx failed; 126 command not executable; 127 command not found;\n"
@@ -132,6 +134,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "hook"))
         return cmd_hook(argc - 1, argv + 1);
+    if (!strcmp(cmd, "explain"))
+        return cmd_explain(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return usage_error("unknown option '%s' (options go after the command: sbx run -v ...)", cmd);
     return usage_error("unknown command '%s'", cmd);

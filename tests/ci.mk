@@ -12,3 +12,10 @@ check_PROGRAMS += tests/unit/hook-test
 tests_unit_hook_test_SOURCES = tests/unit/hook-test.c tests/tap.h
 tests_unit_hook_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/hook-test
+# Refusals an agent can act on: fix.c's lines, and sbx explain applied
+# until the refused run passes.
+check_PROGRAMS += tests/unit/fix-test
+tests_unit_fix_test_SOURCES = tests/unit/fix-test.c tests/tap.h
+tests_unit_fix_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/fix-test tests/integration/explain.sh
+EXTRA_DIST += tests/integration/explain.sh
