@@ -1,12 +1,16 @@
-/* sbx hook claude-code: Claude Code's PreToolUse hook for its Bash tool.
+/* sbx hook claude-code|codex: the PreToolUse hook of Claude Code (its Bash
+ * tool) and of Codex CLI (its shell tool, also named Bash there; the same
+ * wire format).
  *
  * Claude Code runs the hook before each tool call with the call as JSON on
  * stdin (tool_name, tool_input.command, ...) and reads the decision as JSON
  * on stdout (hookSpecificOutput: permissionDecision, its reason, and
  * updatedInput, the tool input to use instead). A test command (hook.c)
  * comes back as the same call with its command run through sbx; anything
- * else gets no output, which leaves the decision to Claude Code's own
- * rules. The input is untrusted (the command is the agent's): it is parsed
+ * else gets no output, which leaves the decision to the harness's own
+ * rules. Codex takes updatedInput only with "allow" and refuses "ask"
+ * (codex-rs/hooks output_parser.rs): a line that would be ASK gets no
+ * output there, and runs as it would have without the hook. The input is untrusted (the command is the agent's): it is parsed
  * by json-c, bounded in size, and never run here. */
 #include "config.h"
 
@@ -27,8 +31,8 @@
 
 static void hook_usage(FILE *out)
 {
-    fputs("Usage: sbx hook claude-code [--audit] [--profile P]\n\n"
-          "Claude Code's PreToolUse hook for its Bash tool: reads the tool call (JSON)\n"
+    fputs("Usage: sbx hook claude-code|codex [--audit] [--profile P]\n\n"
+          "The PreToolUse hook of Claude Code or Codex CLI: reads the tool call (JSON)\n"
           "on stdin; for a test command (cargo test, pytest, npm test, go test, make\n"
           "check, ...) prints the decision to run it as 'sbx run --profile P -- sh -c\n"
           "LINE' (P: qa), or 'sbx audit' with --audit; prints nothing for any other\n"
@@ -44,8 +48,9 @@ static int hook_error(const char *msg)
     return 1;
 }
 
-static int claude_code(const struct hook_options *o)
+static int judge_call(const struct hook_options *o, bool codex)
 {
+    const char *harness = codex ? "Codex" : "Claude Code";
     char *buf = xmalloc(HOOK_INPUT_MAX + 1);
     size_t len = 0;
     for (;;) {
@@ -73,7 +78,7 @@ static int claude_code(const struct hook_options *o)
     free(buf);
     if (!parsed || !json_object_is_type(in, json_type_object)) {
         json_object_put(in);
-        return hook_error("stdin is not a JSON object (Claude Code's hook input)");
+        return hook_error("stdin is not a JSON object (a PreToolUse hook's input)");
     }
     struct json_object *name, *input, *cmd;
     if (!json_object_object_get_ex(in, "tool_name", &name) ||
@@ -92,7 +97,8 @@ static int claude_code(const struct hook_options *o)
     }
     struct hook_decision d;
     hook_decide(line, o, &d);
-    if (d.verdict == HOOK_LEAVE) {
+    if (d.verdict == HOOK_LEAVE || (codex && d.verdict == HOOK_ASK)) {
+        hook_decision_free(&d);
         json_object_put(in);
         return 0;
     }
@@ -109,7 +115,8 @@ static int claude_code(const struct hook_options *o)
     if (d.verdict == HOOK_ALLOW)
         snprintf(reason, sizeof reason,
                  "sbx: '%s' runs in sbx's %s sandbox (a loopback of its own, descriptors "
-                 "raised) instead of Claude Code's%s", d.runner, o->profile, o->audit ? ", audited against restrictive" : "");
+                 "raised) instead of %s's%s", d.runner, o->profile, harness,
+                 o->audit ? ", audited against restrictive" : "");
     else
         snprintf(reason, sizeof reason,
                  "sbx: '%s' would run in sbx, but %s: approve the sbx line or not", d.runner, d.why);
@@ -148,11 +155,11 @@ int cmd_hook(int argc, char **argv)
             return SBX_EXIT_FAILURE;
         }
     }
-    if (!harness || strcmp(harness, "claude-code")) {
-        fprintf(stderr, "sbx: hook: %s: the harness is claude-code\n",
+    if (!harness || (strcmp(harness, "claude-code") && strcmp(harness, "codex"))) {
+        fprintf(stderr, "sbx: hook: %s: the harness is claude-code or codex\n",
                 harness ? "unknown harness" : "no harness given");
         hook_usage(stderr);
         return SBX_EXIT_FAILURE;
     }
-    return claude_code(&o);
+    return judge_call(&o, !strcmp(harness, "codex"));
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# sbx hook claude-code, fed the tool-call JSON Claude Code sends a
+# sbx hook claude-code (and codex, at the end), fed the tool-call JSON Claude Code sends a
 # PreToolUse hook (session_id, transcript_path, cwd, permission_mode,
 # hook_event_name, tool_name, tool_input, tool_use_id), for real tool calls:
 # what it decides (hookSpecificOutput.permissionDecision), and what the
@@ -89,7 +89,26 @@ head -c 1100000 /dev/zero | tr '\0' ' ' | sbx hook claude-code >/dev/null 2>&1
 is "$?" 1 "an input over 1 MiB is refused"
 out=$(printf '{"tool_name":"Bash","tool_input":{"command":"cargo test\\u0000; rm -rf ~"}}' | sbx hook claude-code)
 is "$?:$out" "0:" "a command with a NUL inside gets no decision"
-sbx hook codex </dev/null >/dev/null 2>&1
+sbx hook gemini </dev/null >/dev/null 2>&1
 is "$?" 125 "an unknown harness is a usage error (125)"
+
+# Codex CLI: the same wire format (its input has turn_id and model too);
+# it takes updatedInput only with "allow" and refuses "ask", so a line that
+# does more than run tests gets no decision there.
+codex_call() {
+    jq -n --arg c "$1" --arg cwd "$work/project" '{
+        session_id: "0199a", turn_id: "t1", transcript_path: null, cwd: $cwd,
+        hook_event_name: "PreToolUse", model: "gpt-5", permission_mode: "default",
+        tool_name: "Bash", tool_use_id: "call_1", tool_input: { command: $c } }'
+}
+out=$(codex_call 'cd backend && go test ./...' | sbx hook codex)
+is "$(printf '%s' "$out" | jq -r '.hookSpecificOutput | [.permissionDecision, .updatedInput.command] | join(" | ")')" \
+    "allow | sbx run --profile qa -- sh -c 'cd backend && go test ./...'" "Codex: a test line: allow, with the sbx line"
+ran=$(cd "$work/project" && sh -c "$(printf '%s' "$out" | jq -r '.hookSpecificOutput.updatedInput.command')" 2>&1)
+like "$ran" "go test ./... in backend under qa" "Codex: the rewritten line runs the test in sbx"
+out=$(codex_call 'cargo build && cargo test' | sbx hook codex)
+is "$?:$out" "0:" "Codex: a line that does more gets no decision (Codex has no ask)"
+out=$(codex_call 'git push' | sbx hook codex)
+is "$?:$out" "0:" "Codex: a command that is not a test gets no decision"
 
 done_testing
