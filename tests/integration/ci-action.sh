@@ -162,6 +162,18 @@ is "$(cat "$work/gh4/argv.txt")" 'a b ; touch pwned $(touch pwned2) *' "GitHub: 
 [ ! -e "$work/gh4/pwned" ] && [ ! -e "$work/gh4/pwned2" ]
 ok $? "GitHub: nothing ran outside sbx from the command input"
 
+# Vendored into another repository, with no sbx and no .deb: the install
+# step fails saying what to give, rather than build that repository.
+mkdir -p "$work/vendored/.github/actions" "$work/emptybin"
+cp -R "$action" "$work/vendored/.github/actions/sbx"
+echo 'AC_INIT([other], [1])' >"$work/vendored/configure.ac"
+for t in sh cat grep id; do ln -s "$(command -v $t)" "$work/emptybin/$t"; done
+out=$(cd "$work/vendored" && PATH=$work/emptybin GITHUB_ACTION_PATH=$work/vendored/.github/actions/sbx \
+      SBX_ACTION_DEB= sh -e "$work/vendored/.github/actions/sbx/install.sh" 2>&1)
+st=$?
+isnt "$st" 0 "GitHub: vendored, without sbx or a .deb, the install step fails"
+like "$out" "give the .deb (input deb) or install sbx" "and says what to give"
+
 # --- GitLab -----------------------------------------------------------------
 awk -f "$flat" "$SBX_TOP_SRCDIR/docs/ci/gitlab-ci.yml" >"$work/gitlab.flat"
 ok $? "gitlab-ci.yml is in the YAML subset the test reads"

@@ -4,7 +4,8 @@
 #
 # The ```sh test blocks run in order, in one scratch project directory.
 # A line that starts with "sbx " is a checked command; its trailing comment
-# may hold "exit N" (default 0) and "quoted text" its output must contain.
+# may hold "exit N" (default 0) and "quoted text" its output must contain;
+# a trailing "< FILE" is its standard input (else /dev/null).
 # Other lines (cat > file <<'EOF' ...) run as they are. An sbx command in
 # any other block (yaml, markdown) must appear word for word in a test
 # block, so no command is shown that is not run.
@@ -59,7 +60,10 @@ awk -v q="'" -v tested="$work/tested.txt" '
         sub(/[ \t]+$/, "", cmd)
         status = 0
         if (match(comment, /exit [0-9]+/)) status = substr(comment, RSTART + 5, RLENGTH - 5)
-        printf "doc_cmd %d %s%s -- %s\n", NR, status, flush_expect(comment), cmd
+        # A trailing "< FILE" is the command's stdin (else /dev/null).
+        input = "/dev/null"; run = cmd
+        if (match(run, / < [^ <>|;&]+$/)) { input = substr(run, RSTART + 3); run = substr(run, 1, RSTART - 1) }
+        printf "doc_cmd %d %s %s%s -- %s\n", NR, status, input, flush_expect(comment), run
         print cmd > tested
         next
     }
@@ -100,10 +104,10 @@ if ! command -v python3 >/dev/null 2>&1; then
     done_testing
 fi
 
-# doc_cmd LINE EXIT [TEXT...] -- COMMAND...
+# doc_cmd LINE EXIT STDIN [TEXT...] -- COMMAND...
 doc_cmd() {
-    _line=$1 _want=$2
-    shift 2
+    _line=$1 _want=$2 _stdin=$3
+    shift 3
     _texts=
     while [ "$1" != -- ]; do
         _texts="$_texts$1
@@ -113,7 +117,7 @@ doc_cmd() {
     shift
     _desc="agents.md:$_line: $*"
     _o=$(mktemp)
-    "$@" </dev/null >"$_o" 2>&1
+    "$@" <"$_stdin" >"$_o" 2>&1
     _status=$?
     _out=$(cat "$_o")
     rm -f "$_o"

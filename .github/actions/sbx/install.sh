@@ -9,7 +9,13 @@ if [ -n "${SBX_ACTION_DEB:-}" ]; then
 elif command -v sbx >/dev/null 2>&1; then
     echo "sbx: using $(command -v sbx)"
 else
+    # Only sbx's own checkout can be built: a copy of the action vendored
+    # into another repository sits in that repository's tree.
     src=$(cd "$GITHUB_ACTION_PATH/../../.." && pwd)
+    grep -q 'AC_INIT(\[sbx\]' "$src/configure.ac" 2>/dev/null || {
+        echo "sbx action: no sbx on PATH, no 'deb' input, and $src is not sbx's source tree: give the .deb (input deb) or install sbx in an earlier step" >&2
+        exit 1
+    }
     as_root apt-get update
     # shellcheck disable=SC2046 # one package a word
     as_root apt-get install -y --no-install-recommends $(cat "$src/tests/debian-packages")
