@@ -16,7 +16,7 @@ static const char usage_text[] =
     "Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx probe [--json | --tap] [--profile P]\n"
-    "       sbx profile list | show NAME | check FILE...\n"
+    "       sbx profile list | show NAME | check FILE... | learn [--base P] -- COMMAND\n"
     "       sbx hook claude-code|codex [--audit] [--profile P]\n"
     "       sbx explain [--profile] RECORD\n"
     "       sbx --version | --help | help COMMAND\n";
@@ -45,6 +45,9 @@ static void print_profile_help(FILE *out)
     fputs("Usage: sbx profile list              profiles on the search path\n"
           "       sbx profile show NAME|PATH    the effective profile, each line with its origin\n"
           "       sbx profile check FILE...     report every error in each profile\n"
+          "       sbx profile learn [--base P] [--permissive Q] -- COMMAND\n"
+          "                                     the lines over P (deny-network) under which COMMAND\n"
+          "                                     passes, each with the refusal it answers\n"
           "\nSearch path: $SBX_PROFILE_PATH, ~/.config/sbx/profiles, " SBX_SYSCONFDIR "/sbx/profiles,\n"
           SBX_PKGDATADIR "/profiles. See sbx-profile(5).\n",
           out);

@@ -17,5 +17,6 @@ TESTS += tests/unit/hook-test
 check_PROGRAMS += tests/unit/fix-test
 tests_unit_fix_test_SOURCES = tests/unit/fix-test.c tests/tap.h
 tests_unit_fix_test_LDADD = src/libsbx.a $(SBX_LIBS)
-TESTS += tests/unit/fix-test tests/integration/explain.sh
-EXTRA_DIST += tests/integration/explain.sh
+TESTS += tests/unit/fix-test tests/integration/explain.sh tests/integration/profile-learn.sh
+EXTRA_DIST += tests/integration/explain.sh tests/integration/profile-learn.sh \
+	tests/integration/sample-net-test.py

@@ -15,19 +15,7 @@ command -v jq >/dev/null 2>&1 ||
 make_visible_tmpdir explain
 work=$tmpdir
 cd "$work" || exit 1
-cat >net_test.py <<'EOF'
-import socket
-server = socket.socket()
-server.bind(("127.0.0.1", 0))
-server.listen()
-client = socket.create_connection(server.getsockname())
-conn, _ = server.accept()
-client.sendall(b"ping")
-assert conn.recv(4) == b"ping"
-udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-udp.sendto(b"x", ("127.0.0.1", 9))
-print("network test passed")
-EOF
+cp "$SBX_TOP_SRCDIR/tests/integration/sample-net-test.py" net_test.py
 
 run_sbx run -p deny-network --report r0.json -- python3 net_test.py
 is "$status" 1 "under deny-network the test fails"
