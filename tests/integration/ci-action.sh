@@ -14,8 +14,7 @@
 command -v python3 >/dev/null 2>&1 ||
     { skip "python3 is not installed (apt-get install python3): the sample project's suite is unittest"; done_testing; }
 
-# The projects where a sandbox sees them (not under /tmp).
-make_visible_tmpdir ci-action
+make_build_tmpdir ci-action
 work=$tmpdir
 mkdir "$work/bin"
 ln -s "$SBX" "$work/bin/sbx"

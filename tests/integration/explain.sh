@@ -12,7 +12,7 @@ command -v python3 >/dev/null 2>&1 ||
     { skip "python3 is not installed (apt-get install python3): the refused test is Python"; done_testing; }
 command -v jq >/dev/null 2>&1 ||
     { skip "jq is not installed (apt-get install jq): the test reads the record with it"; done_testing; }
-make_visible_tmpdir explain
+make_build_tmpdir explain
 work=$tmpdir
 cd "$work" || exit 1
 cp "$SBX_TOP_SRCDIR/tests/integration/sample-net-test.py" net_test.py

@@ -11,16 +11,18 @@
 command -v jq >/dev/null 2>&1 ||
     { skip "jq is not installed (apt-get install jq): the test reads the hook's JSON with it"; done_testing; }
 
-# The projects where a sandbox sees them (not under /tmp).
-make_visible_tmpdir hook-claude
+make_build_tmpdir hook-claude
 work=$tmpdir
-mkdir -p "$work/bin" "$work/project/backend" "$work/project/my dir"
+# The stand-ins live in the project: the sandbox sees its working
+# directory, wherever the build tree is.
+mkdir -p "$work/project/.bin" "$work/project/backend" "$work/project/my dir"
+ln -s "$work/project/.bin" "$work/bin"
 ln -s "$SBX" "$work/bin/sbx"
 for tool in cargo npm go pytest; do
     printf '#!/bin/sh\necho "%s $* in ${PWD##*/} under ${SBX_PROFILE:-no sandbox} X=${X:-}"\n' "$tool" >"$work/bin/$tool"
     chmod +x "$work/bin/$tool"
 done
-PATH=$work/bin:$PATH
+PATH=$work/project/.bin:$PATH
 export PATH
 
 # call COMMAND [TOOL]: the JSON of one tool call.

@@ -8,7 +8,7 @@
 
 command -v python3 >/dev/null 2>&1 ||
     { skip "python3 is not installed (apt-get install python3): the sample suites are Python"; done_testing; }
-make_visible_tmpdir profile-learn
+make_build_tmpdir profile-learn
 work=$tmpdir
 cd "$work" || exit 1
 TMPDIR=$work
