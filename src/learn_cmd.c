@@ -17,10 +17,12 @@
  * did not prove. Each run is a separate `sbx run` of this same binary. */
 #include "config.h"
 
+#include "cli.h"
 #include "commands.h"
 #include "exit.h"
 #include "explain.h"
 #include "log.h"
+#include "profile.h"
 #include "util.h"
 
 #include <errno.h>
@@ -91,22 +93,88 @@ static bool write_profile(const struct learn *L, const struct learned *ls, size_
     if (!f)
         return false;
     fprintf(f, "[profile]\ninclude = %s\n", L->base);
-    static const char *const sections[] = { "security", "network" };
-    for (size_t s = 0; s < 2; s++) {
+    for (size_t s = 0; s < ls->n; s++) {
+        bool first = true;
+        for (size_t k = 0; k < s && first; k++)
+            first = strcmp(ls->v[k].section, ls->v[s].section) != 0;
+        if (!first)
+            continue;   /* this section was written with an earlier line */
         bool header = false;
-        for (size_t i = 0; i < ls->n; i++) {
-            if (i == skip || strcmp(ls->v[i].section, sections[s]))
+        for (size_t i = s; i < ls->n; i++) {
+            if (i == skip || strcmp(ls->v[i].section, ls->v[s].section))
                 continue;
             if (!header)
-                fprintf(f, "[%s]\n", sections[s]);
+                fprintf(f, "[%s]\n", ls->v[s].section);
             header = true;
             if (also)
                 fprintf(f, "; answers %s (%s)\n", ls->v[i].answers,
-                        ls->v[i].safe ? "safe" : "review: it reaches outside the sandbox");
+                        ls->v[i].safe ? "safe" : ls->v[i].why[0] ? ls->v[i].why
+                                                 : "review: it reaches outside the sandbox");
             fprintf(f, "%s\n", ls->v[i].line);
         }
     }
     return also ? true : fclose(f) == 0;
+}
+
+/* The effective profile NAME as "section\tkey = value" lines (origins and
+ * comments dropped), one string each. */
+static struct strv effective_lines(const char *name)
+{
+    struct profile p;
+    cli_load_profile(&p, name, NULL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        die_errno("profile learn: cannot print the profile %s", name);
+    profile_print(&p, m);
+    fclose(m);
+    profile_free(&p);
+    struct strv out = { 0 };
+    char section[32] = "";
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '[') {
+            snprintf(section, sizeof section, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
+            continue;
+        }
+        if (line[0] == ';' || !strchr(line, '='))
+            continue;
+        char *cut = NULL;
+        for (char *q = strstr(line, " ; "); q; q = strstr(q + 1, " ; "))
+            cut = q;
+        if (cut)
+            *cut = '\0';
+        size_t n = strlen(line);
+        while (n && line[n - 1] == ' ')
+            line[--n] = '\0';
+        strv_push(&out, xasprintf("%s\t%s", section, line));
+    }
+    free(buf);
+    return out;
+}
+
+/* Lines of the permissive profile that the base lacks, outside [profile]
+ * (its description and includes): what to try when a round fails with no
+ * refusal sbx saw. Each is kept only if the command then needs it. */
+static void permissive_candidates(const struct learn *L, struct learned *c)
+{
+    struct strv perm = effective_lines(L->permissive), base = effective_lines(L->base);
+    for (size_t i = 0; i < perm.n; i++) {
+        bool in_base = false;
+        for (size_t j = 0; j < base.n && !in_base; j++)
+            in_base = !strcmp(perm.v[i], base.v[j]);
+        char *tab = strchr(perm.v[i], '\t');
+        if (in_base || !tab || !strncmp(perm.v[i], "profile\t", 8) ||
+            (size_t)(tab - perm.v[i]) >= sizeof c->v[0].section)
+            continue;
+        c->v = xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+        struct record_fix *f = &c->v[c->n++];
+        memset(f, 0, sizeof *f);
+        snprintf(f->section, sizeof f->section, "%.*s", (int)(tab - perm.v[i]), perm.v[i]);
+        snprintf(f->line, sizeof f->line, "%s", tab + 1);
+    }
+    strv_free(&perm);
+    strv_free(&base);
 }
 
 static int learn_usage(const char *msg)
@@ -143,7 +211,8 @@ int cmd_profile_learn(int argc, char **argv)
     if (!mkdtemp(L.dir))
         die_errno("profile learn: cannot make a scratch directory %s", L.dir);
 
-    struct learned ls = { 0 };
+    struct learned ls = { 0 }, cands = { 0 };
+    size_t next_candidate = 0;
     int rc = 1;
     char *report = xasprintf("%s/record.json", L.dir), *prof = xasprintf("%s/learning.ini", L.dir);
     int st = run_once(&L, L.permissive, report);
@@ -154,6 +223,8 @@ int cmd_profile_learn(int argc, char **argv)
         goto out;
     }
     bool passed = false;
+    permissive_candidates(&L, &cands);
+    max_rounds += (unsigned)cands.n;
     for (unsigned round = 0; round < max_rounds && !passed; round++) {
         if (!write_profile(&L, &ls, (size_t)-1, prof, NULL))
             die_errno("profile learn: cannot write %s", prof);
@@ -180,12 +251,24 @@ int cmd_profile_learn(int argc, char **argv)
             added++;
         }
         record_fixes_free(&fx);
+        if (!added && next_candidate < cands.n) {
+            /* Refused by the kernel alone: try the permissive profile's
+             * next line the base lacks. */
+            struct record_fix *c = &cands.v[next_candidate++];
+            snprintf(c->answers, sizeof c->answers,
+                     "a failure with no refusal sbx saw (exit %d, round %u)", st, round + 1);
+            snprintf(c->why, sizeof c->why, "review: from %s, the kernel's refusal", L.permissive);
+            ls.v = xrealloc(ls.v, (ls.n + 1) * sizeof *ls.v);
+            ls.v[ls.n++] = *c;
+            added = 1;
+        }
         if (!added) {
             fprintf(stderr, "sbx: profile learn: under %s and the %zu line(s) learned, the command "
-                    "still exits %d, and sbx saw no refusal to answer: it fails on something the "
-                    "kernel refused alone (a write to a read-only path, the descriptor limit, the "
-                    "loopback down), which needs a line sbx cannot prove (rw =, nofile =); its "
-                    "output: %s/run%u.log\n", L.base, ls.n, st, L.dir, L.runs);
+                    "still exits %d, sbx saw no refusal to answer, and %s has no other line to "
+                    "try: it fails on something the kernel refused alone that %s allows no more "
+                    "than %s (a write to a read-only path, the descriptor limit); its output: "
+                    "%s/run%u.log\n", L.base, ls.n, st, L.permissive, L.permissive, L.base,
+                    L.dir, L.runs);
             goto out;
         }
     }
@@ -209,6 +292,7 @@ int cmd_profile_learn(int argc, char **argv)
     rc = 0;
 out:
     free(ls.v);
+    free(cands.v);
     /* The scratch directory is kept when the logs are named above. */
     if (rc == 0) {
         for (unsigned r = 1; r <= L.runs; r++) {
