@@ -101,6 +101,29 @@ while IFS= read -r shown; do
     fi
 done <"$work/shown.txt"
 
+# Every ```json block (the settings files the guide tells you to write)
+# is JSON, and the Claude Code settings name the hook the test runs.
+awk -v dir="$work" '
+    /^```/ {
+        if (!inblock) { inblock = 1; n += (substr($0, 4) == "json"); json = (substr($0, 4) == "json"); next }
+        inblock = 0; json = 0; next
+    }
+    json { print > (dir "/block" n ".json") }
+' "$guide"
+for f in "$work"/block*.json; do
+    [ -e "$f" ] || { fail "agents.md has json blocks"; break; }
+    if command -v jq >/dev/null 2>&1; then
+        jq empty "$f" 2>/dev/null
+        ok $? "agents.md: json block ${f##*/block} parses"
+    else
+        skip "jq is not installed (apt-get install jq): the guide's json blocks are not checked"
+    fi
+done
+if command -v jq >/dev/null 2>&1; then
+    hooks=$(cat "$work"/block*.json | jq -r '.hooks.PreToolUse[]?.hooks[]?.command' 2>/dev/null)
+    like "$hooks" "sbx hook claude-code" "agents.md: the settings run the hook this guide tests"
+fi
+
 # --- run --------------------------------------------------------------------
 if ! command -v python3 >/dev/null 2>&1; then
     skip "python3 is not installed (apt-get install python3): the guide's walkthrough runs a Python test"
