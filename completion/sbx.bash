@@ -95,7 +95,7 @@ _sbx()
     if [[ -z $sub ]]; then
         case $cur in
             -*) COMPREPLY=($(compgen -W '--help --version' -- "$cur")) ;;
-            *) COMPREPLY=($(compgen -W 'run audit probe profile cache help' -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W 'run audit probe profile cache hook explain help' -- "$cur")) ;;
         esac
         return 0
     fi
@@ -162,7 +162,7 @@ _sbx()
             ;;
         profile)
             if ((COMP_CWORD == subi + 1)); then
-                COMPREPLY=($(compgen -W 'list show check --help' -- "$cur"))
+                COMPREPLY=($(compgen -W 'list show check learn --help' -- "$cur"))
             else
                 case ${COMP_WORDS[subi + 1]} in
                     show)
@@ -180,9 +180,26 @@ _sbx()
                 _sbx_complete_profile "$sbx" "$cur"
             fi
             ;;
+        hook)
+            if ((COMP_CWORD == subi + 1)); then
+                COMPREPLY=($(compgen -W 'claude-code codex' -- "$cur"))
+            elif [[ $prev_opt == -p || $prev_opt == --profile ]]; then
+                _sbx_complete_profile "$sbx" "$cur"
+            else
+                COMPREPLY=($(compgen -W '--audit --profile --help' -- "$cur"))
+            fi
+            ;;
+        explain)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W '--profile --help' -- "$cur"))
+            else
+                compopt -o filenames 2>/dev/null
+                COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+            fi
+            ;;
         help)
             ((COMP_CWORD == subi + 1)) &&
-                COMPREPLY=($(compgen -W 'run audit probe profile cache' -- "$cur"))
+                COMPREPLY=($(compgen -W 'run audit probe profile cache hook explain' -- "$cur"))
             ;;
     esac
     if [[ -n $prefix ]] && ((${#COMPREPLY[@]})); then

@@ -223,6 +223,14 @@ void audit_print_interrupted(FILE *out, int sig, int during, const char *const p
         fflush(out);
         return;
     }
+    if (during >= 2) {
+        /* issue 34: after both runs, the phase is the re-runs of single
+         * tests, not "run 2" */
+        fprintf(out, "sbx: audit: interrupted by %s during the re-runs of single tests under %s "
+                     "(after both runs): no verdict\n", name, profiles[1]);
+        fflush(out);
+        return;
+    }
     int i = during == 1 ? 1 : 0;
     fprintf(out, "sbx: audit: interrupted by %s during run %d of 2 (under %s): no verdict", name,
             i + 1, profiles[i]);

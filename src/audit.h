@@ -94,7 +94,8 @@ void audit_print_report(FILE *out, const struct audit_run *under,
                         const struct audit_run *against, enum audit_verdict v);
 
 /* A signal stopped the audit: no verdict. during: the run that was under
- * way or had just ended (0 or 1; -1: before the first started). "sbx: audit: interrupted by SIGINT
+ * way or had just ended (0 or 1; -1: before the first started; 2: the
+ * re-runs of single tests after both runs). "sbx: audit: interrupted by SIGINT
  * during run 1 of 2 (under qa): no verdict; run 2 (under restrictive)
  * was not started". */
 void audit_print_interrupted(FILE *out, int sig, int during, const char *const profiles[2]);

@@ -5,6 +5,7 @@
 
 #include "util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,8 +62,46 @@ size_t audit_suspects(const struct ledger_event *events, size_t nevents, const b
     return marked;
 }
 
+static bool place(const struct ledger_event *events, size_t nevents,
+                  const struct runner_test *tests, size_t n, size_t *owner, bool suite);
+
 bool audit_place_events(const struct ledger_event *events, size_t nevents,
                         const struct runner_test *tests, size_t n, size_t *owner)
+{
+    return place(events, nevents, tests, n, owner, false);
+}
+
+bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
+                              const struct runner_test *tests, size_t n, size_t *owner)
+{
+    return place(events, nevents, tests, n, owner, true);
+}
+
+uint64_t audit_tests_begin(const struct runner_test *tests, size_t n, bool *certain)
+{
+    uint64_t announced = UINT64_MAX, reported = UINT64_MAX;
+    bool all_announced = true;
+    for (size_t i = 0; i < n; i++) {
+        const struct runner_test *t = &tests[i];
+        if (t->announced_pos && t->announced_pos < announced)
+            announced = t->announced_pos;
+        if (t->reported_pos && t->reported_pos != UINT64_MAX) {
+            if (t->reported_pos < reported)
+                reported = t->reported_pos;
+            if (!t->announced_pos)
+                all_announced = false;
+        }
+    }
+    if (all_announced && announced != UINT64_MAX) {
+        *certain = true;
+        return announced;
+    }
+    *certain = false;
+    return reported < announced ? reported : announced;
+}
+
+static bool place(const struct ledger_event *events, size_t nevents,
+                  const struct runner_test *tests, size_t n, size_t *owner, bool suite)
 {
     /* the announced runs, by where they start: for a serial runner they
      * do not overlap, and the one that holds a position is found by a
@@ -93,9 +132,13 @@ bool audit_place_events(const struct ledger_event *events, size_t nevents,
             else
                 hi = mid;
         }
-        if (!lo || tests[order[lo - 1]].reported_pos <= pos)
-            placed = false;  /* between runs: the runner's own time */
-        else
+        if (!lo || tests[order[lo - 1]].reported_pos <= pos) {
+            /* between runs: the runner's own time */
+            if (suite)
+                owner[e] = lo ? AUDIT_OWNER_BETWEEN : AUDIT_OWNER_STARTUP;
+            else
+                placed = false;
+        } else
             owner[e] = order[lo - 1];
     }
     free(order);
@@ -136,6 +179,8 @@ static bool same_key(const struct tally_row *a, const struct tally_row *b)
            a->address_family == b->address_family && a->errnum == b->errnum;
 }
 
+static void add_row(struct denial_tally *t, const struct tally_row *key, uint64_t count);
+
 bool denial_tally_add(struct denial_tally *t, const struct ledger *l)
 {
     if (!l)
@@ -143,22 +188,8 @@ bool denial_tally_add(struct denial_tally *t, const struct ledger *l)
     size_t cursor = 0;
     struct ledger_entry e;
     while (ledger_next(l, &cursor, &e)) {
-        struct tally_row key = key_of(&e), *r = NULL;
-        for (size_t i = 0; i < t->n && !r; i++)
-            if (same_key(&t->rows[i], &key))
-                r = &t->rows[i];
-        if (!r) {
-            if (t->n == t->cap) {
-                t->cap = t->cap ? 2 * t->cap : 16;
-                t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
-            }
-            r = &t->rows[t->n++];
-            *r = key;
-            r->syscall = xstrdup(key.syscall);
-            r->address = xstrdup(key.address);
-        }
-        r->count += e.count;
-        t->total += e.count;
+        struct tally_row key = key_of(&e);
+        add_row(t, &key, e.count);
     }
     return ledger_unlisted(l) == 0;
 }
@@ -201,6 +232,119 @@ void denial_tally_rows_done(const struct denial_tally *t, const struct ledger *l
 uint64_t denial_tally_total(const struct denial_tally *t)
 {
     return t->total;
+}
+
+static struct tally_row *row_for(struct denial_tally *t, const struct tally_row *key)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (same_key(&t->rows[i], key))
+            return &t->rows[i];
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 16;
+        t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
+    }
+    struct tally_row *r = &t->rows[t->n++];
+    *r = *key;
+    r->count = 0;
+    r->syscall = xstrdup(key->syscall);
+    r->address = xstrdup(key->address);
+    return r;
+}
+
+static void add_row(struct denial_tally *t, const struct tally_row *key, uint64_t count)
+{
+    if (!count)
+        return;
+    row_for(t, key)->count += count;
+    t->total += count;
+}
+
+void denial_tally_add_entry(struct denial_tally *t, const struct ledger_entry *e, uint64_t count)
+{
+    struct tally_row key = key_of(e);
+    add_row(t, &key, count);
+}
+
+void denial_tally_add_before(struct denial_tally *t, const struct ledger *l, uint64_t pos)
+{
+    if (!l)
+        return;
+    const struct ledger_event *events;
+    size_t n = ledger_events(l, &events);
+    uint64_t *count = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *count);
+    for (size_t k = 0; k < n; k++)
+        if (events[k].output_pos != LEDGER_NO_POS && events[k].output_pos < pos &&
+            events[k].row < LEDGER_MAX_ROW_IDS)
+            count[events[k].row]++;
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (ledger_next(l, &cursor, &e))
+        if (e.id < LEDGER_MAX_ROW_IDS)
+            denial_tally_add_entry(t, &e, count[e.id]);
+    free(count);
+}
+
+void denial_tally_add_tally(struct denial_tally *t, const struct denial_tally *o)
+{
+    for (size_t i = 0; o && i < o->n; i++)
+        add_row(t, &o->rows[i], o->rows[i].count);
+}
+
+static uint64_t count_of(const struct denial_tally *t, const struct tally_row *key)
+{
+    for (size_t i = 0; t && i < t->n; i++)
+        if (same_key(&t->rows[i], key))
+            return t->rows[i].count;
+    return 0;
+}
+
+uint64_t denial_tally_excess(const struct denial_tally *a, const struct denial_tally *b,
+                             struct denial_tally *out)
+{
+    uint64_t excess = 0;
+    for (size_t i = 0; a && i < a->n; i++) {
+        uint64_t have = count_of(b, &a->rows[i]);
+        if (a->rows[i].count > have) {
+            excess += a->rows[i].count - have;
+            if (out)
+                add_row(out, &a->rows[i], a->rows[i].count - have);
+        }
+    }
+    return excess;
+}
+
+struct denial_tally *denial_tally_common(const struct denial_tally *a, const struct denial_tally *b)
+{
+    struct denial_tally *t = denial_tally_new();
+    for (size_t i = 0; a && i < a->n; i++) {
+        uint64_t other = count_of(b, &a->rows[i]);
+        add_row(t, &a->rows[i], other < a->rows[i].count ? other : a->rows[i].count);
+    }
+    return t;
+}
+
+void denial_tally_describe(const struct denial_tally *t, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = '\0';
+    size_t used = 0;
+    for (size_t i = 0; t && i < t->n; i++) {
+        const struct tally_row *r = &t->rows[i];
+        if (!r->count)
+            continue;
+        struct ledger_entry e = {
+            .syscall = r->syscall, .family = r->family, .socket_family = r->socket_family,
+            .address_family = r->address_family, .address = r->address, .errnum = r->errnum,
+            .count = r->count,
+        };
+        char one[200];
+        ledger_format_entry(&e, one, sizeof one);
+        int w = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", one);
+        if (w < 0 || (size_t)w >= len - used)
+            break;
+        used += (size_t)w;
+    }
 }
 
 void denial_tally_free(struct denial_tally *t)

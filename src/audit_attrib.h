@@ -56,6 +56,25 @@ size_t audit_suspects(const struct ledger_event *events, size_t nevents, const b
 bool audit_place_events(const struct ledger_event *events, size_t nevents,
                         const struct runner_test *tests, size_t n, size_t *owner);
 
+/* As audit_place_events(), but a call outside every test's run is the
+ * suite's, not a failure (issue 33): owner[e] is AUDIT_OWNER_STARTUP
+ * before the first test was announced (the runner's start, the imports,
+ * collection: CPython's test.support binds [::1]:0 at import in every
+ * process), AUDIT_OWNER_BETWEEN between two runs (a class or module
+ * fixture). False only when some call has no position or two runs
+ * overlap. */
+#define AUDIT_OWNER_STARTUP ((size_t)-1)
+#define AUDIT_OWNER_BETWEEN ((size_t)-2)
+bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
+                              const struct runner_test *tests, size_t n, size_t *owner);
+
+/* Where the tests of a run begin in its output: the first announcement
+ * when every test that reported was announced (*certain: a call before it
+ * was made before any test ran), else the first result line (*certain
+ * false: the first test may have made a call before it too). UINT64_MAX
+ * when no test reported. */
+uint64_t audit_tests_begin(const struct runner_test *tests, size_t n, bool *certain);
+
 /* Denials counted by what was denied (call, families, address, errno),
  * not by who: the same call made alone and in the whole run. */
 struct denial_tally;
@@ -68,6 +87,20 @@ bool denial_tally_equal(const struct denial_tally *a, const struct denial_tally 
  * t holds at least as many denials of that row's kind as l does. */
 void denial_tally_rows_done(const struct denial_tally *t, const struct ledger *l, bool *done);
 uint64_t denial_tally_total(const struct denial_tally *t);
+/* count more denials of e's kind. */
+void denial_tally_add_entry(struct denial_tally *t, const struct ledger_entry *e, uint64_t count);
+/* l's events made before output position pos (pos UINT64_MAX: all that
+ * have one), by the kinds of l's rows: a run's start-up. */
+void denial_tally_add_before(struct denial_tally *t, const struct ledger *l, uint64_t pos);
+void denial_tally_add_tally(struct denial_tally *t, const struct denial_tally *o);
+/* How many of a's denials b does not hold (kind by kind, a's count less
+ * b's); with out, those are added to it: a test's run less its start-up. */
+uint64_t denial_tally_excess(const struct denial_tally *a, const struct denial_tally *b,
+                             struct denial_tally *out);
+/* A new tally of what both hold (the smaller count of each kind). */
+struct denial_tally *denial_tally_common(const struct denial_tally *a, const struct denial_tally *b);
+/* "bind(AF_INET 127.0.0.1:0) x1 -> EPERM; ..." into buf, cut to fit. */
+void denial_tally_describe(const struct denial_tally *t, char *buf, size_t len);
 void denial_tally_free(struct denial_tally *t);
 
 #endif

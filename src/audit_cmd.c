@@ -3,12 +3,15 @@
 #include "config.h"
 
 #include "audit.h"
+#include "audit_ci_out.h"
 #include "audit_per_test.h"
 #include "audit_signals.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
+#include "ledger.h"
 #include "log.h"
+#include "output_file.h"
 #include "report.h"
 #include "runner.h"
 #include "sandbox.h"
@@ -18,6 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void close_ci(struct audit_ci_outputs *ci)
+{
+    struct output_file *f[3] = { ci->junit, ci->tap, ci->step_summary };
+    for (int i = 0; i < 3; i++)
+        if (f[i])
+            output_file_close(f[i]);
+}
 
 int cmd_audit(int argc, char **argv)
 {
@@ -45,6 +56,27 @@ int cmd_audit(int argc, char **argv)
      * a die() later still leaves what is known in the file (report.h). */
     if (c.report)
         report_audit_open(c.report);
+    /* --junit, --tap and $GITHUB_STEP_SUMMARY are written by sbx outside
+     * the sandbox, after the command ran: opened now, as --report is
+     * (output_file.h: a link planted in between is replaced, never
+     * followed; a device or a directory is refused now). */
+    struct output_file junit, tap, step_summary;
+    struct audit_ci_outputs ci = { 0 };
+    __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
+    cli_writable_places(&writable);
+    if (c.junit) {
+        output_file_open(&junit, c.junit, "--junit", &writable);
+        ci.junit = &junit;
+    }
+    if (c.tap) {
+        output_file_open(&tap, c.tap, "--tap", &writable);
+        ci.tap = &tap;
+    }
+    const char *gh = getenv("GITHUB_STEP_SUMMARY");
+    if (gh && gh[0]) {
+        output_file_open(&step_summary, gh, "GITHUB_STEP_SUMMARY", &writable);
+        ci.step_summary = &step_summary;
+    }
     /* Both profiles are loaded before anything runs: a typo in --against
      * should not cost a full run of the suite first. */
     struct profile profiles[2];
@@ -71,9 +103,11 @@ int cmd_audit(int argc, char **argv)
             .report = c.report != NULL,
             .against_timeout_set = c.against_timeout_set,
             .against_timeout_ms = c.against_timeout_ms,
+            .ci = ci,
         };
         int status = audit_per_test(runner, c.command, cwd, pp, names, &o, why, sizeof why);
         if (status >= 0) {
+            close_ci(&ci);
             for (int i = 0; i < 2; i++)
                 profile_free(&profiles[i]);
             free(cwd);
@@ -174,6 +208,24 @@ int cmd_audit(int argc, char **argv)
         enum audit_verdict v = audit_decide(&runs[0], &runs[1]);
         audit_print_report(stderr, &runs[0], &runs[1], v);
         exit_status = audit_verdict_exit_status(v);
+        /* one testcase: the command as a whole */
+        char denied[256] = "";
+        if (ledger_total(runs[1].ledger)) {
+            snprintf(denied, sizeof denied, "%llu denied call(s) under %s",
+                     (unsigned long long)ledger_total(runs[1].ledger), names[1]);
+        }
+        struct audit_ci_row row = {
+            .name = "(the command as a whole)", .kind = "test",
+            .verdict = v == AUDIT_FALSE_GREEN ? "false-green"
+                       : v == AUDIT_FAILS_UNDER_PROFILE ? "fails"
+                       : v == AUDIT_NO_NETWORK ? "unaffected" : "exercised",
+            .under = runs[0].exit_status ? "failed" : "passed",
+            .against = runs[1].exit_status || runs[1].timed_out ? "failed" : "passed",
+            .denied = denied, .note = " (sbx could not see individual tests)",
+            .seconds = (double)runs[0].duration_us / 1e6,
+        };
+        if (!audit_ci_write(&ci, "the command", audit_verdict_name(v), &row, 1))
+            status_override = SBX_EXIT_FAILURE;
         if (c.report && !report_audit_write(audit_verdict_name(v), exit_status))
             status_override = SBX_EXIT_FAILURE;  /* the evidence asked for is missing */
     }
@@ -182,6 +234,7 @@ int cmd_audit(int argc, char **argv)
         sandbox_result_free(&results[i]);
     for (int i = 0; i < 2; i++)
         profile_free(&profiles[i]);
+    close_ci(&ci);
     free(cwd);
     run_cli_free(&c);
     return status_override ? status_override : exit_status;

@@ -1,14 +1,32 @@
-/* `sbx audit`, test by test (issue 16): both runs with the runner told to
- * report every test (runner.h), its output read as it goes by (capture.h)
- * and still shown, then each denial attributed to the test that made it,
- * and a verdict per test (audit_tests.h).
+/* `sbx audit`, test by test (issues 16, 25, 33, 34): both runs with the
+ * runner told to report every test (runner.h), its output read as it goes
+ * by (capture.h) and still shown, then each denial attributed to the test
+ * that made it, and a verdict per test (audit_tests.h).
  *
- * Attribution is exact rather than fast: when the run under --against had
- * denials, every test whose verdict depends on them is run again alone
- * under --against, and that run's denials are its own. A test that runs
- * in a child process, or on a thread of a parallel runner, is covered
- * alike: nothing else runs then. A runner that cannot run one test (TAP)
- * gets the whole run's denials, and says so. */
+ * What the table says must be true row by row, so:
+ * - a test with no result on a side (its process died with another
+ *   test, a timeout, a crash, a runner that stopped early) is run again
+ *   alone there; still without one, it is not-observed, never
+ *   fails-without-denial;
+ * - a denial made before any test ran (the runner's start, imports,
+ *   collection: CPython's test.support binds [::1]:0 at import in every
+ *   process) or between two tests (a class or module fixture) is the
+ *   suite's, said once, and charged to no test; a test's run alone is
+ *   judged less its start-up (the runner's baseline run that selects no
+ *   test, or what the run made before it announced the test), and where
+ *   the two cannot be told apart the test is not-observed, not a false
+ *   green;
+ * - re-runs are bounded: each by its test's own time under the profile,
+ *   all together by a multiple of the two runs, and in number; what is
+ *   not re-run is not-observed;
+ * - fixtures are rows of their own, parents take their subtests' verdict.
+ *
+ * Attribution is exact rather than fast: when the output cannot place a
+ * denial, every test whose verdict depends on it is run again alone (or
+ * in groups, bisected, where the runner selects a set) under --against,
+ * and that run's denials are its own. A runner that cannot run one test
+ * (TAP) gets the whole run's denials, says so, and never ends
+ * trustworthy. */
 #include "config.h"
 
 #include "audit_per_test.h"
@@ -30,24 +48,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-static void feed_parser(int stream, const char *bytes, size_t len, void *data)
+/* What a re-run of one test keeps of its output: enough for the runtime's
+ * "Too many open files" and the traceback around it, bounded (the bytes
+ * are the command's). */
+#define RERUN_OUTPUT_MAX (1u << 20)
+
+struct sink {
+    struct runner_parser *parser;
+    char *buf;         /* NULL: not kept */
+    size_t len;
+    /* the whole run's output, scanned as it goes by for a descriptor
+     * limit reached (test_output_at_limit), across chunk boundaries */
+    bool scan;
+    const char *limit;
+    char tail[64];
+    size_t tail_len;
+};
+
+static void scan_limit(struct sink *s, const char *bytes, size_t len)
+{
+    char seam[128];
+    size_t head = len < sizeof seam - s->tail_len ? len : sizeof seam - s->tail_len;
+    memcpy(seam, s->tail, s->tail_len);
+    memcpy(seam + s->tail_len, bytes, head);
+    if (!test_output_at_limit(seam, s->tail_len + head, &s->limit))
+        test_output_at_limit(bytes, len, &s->limit);
+    if (len >= sizeof s->tail) {
+        memcpy(s->tail, bytes + len - sizeof s->tail, sizeof s->tail);
+        s->tail_len = sizeof s->tail;
+    } else {
+        size_t keep = s->tail_len + len > sizeof s->tail ? sizeof s->tail - len : s->tail_len;
+        memmove(s->tail, s->tail + s->tail_len - keep, keep);
+        memcpy(s->tail + keep, bytes, len);
+        s->tail_len = keep + len;
+    }
+}
+
+static void feed_sink(int stream, const char *bytes, size_t len, void *data)
 {
     (void)stream;
-    runner_parser_feed(data, bytes, len);
+    struct sink *s = data;
+    runner_parser_feed(s->parser, bytes, len);
+    if (s->scan && !s->limit)
+        scan_limit(s, bytes, len);
+    if (s->buf && s->len < RERUN_OUTPUT_MAX) {
+        size_t take = len < RERUN_OUTPUT_MAX - s->len ? len : RERUN_OUTPUT_MAX - s->len;
+        memcpy(s->buf + s->len, bytes, take);
+        s->len += take;
+    }
 }
 
 /* One run of argv under p, within timeout_ms (0: the profile's), its
- * output parsed by a new parser (returned). */
+ * output parsed by a new parser (returned) and, with keep, kept in *kept
+ * (*kept_len bytes, to free). */
 static struct runner_parser *run_side(const struct runner *r, const struct profile *p,
                                       char *const *argv, const char *cwd, const char *label,
                                       bool quiet, uint64_t timeout_ms, struct sandbox_result *res,
-                                      int *status)
+                                      int *status, char **kept, size_t *kept_len,
+                                      const char **limit)
 {
-    struct runner_parser *parser = runner_parser_new(r);
-    struct capture *cap = capture_start(feed_parser, parser,
-                                        CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0));
+    struct sink s = { .parser = runner_parser_new(r), .buf = kept ? xcalloc(1, RERUN_OUTPUT_MAX) : NULL,
+                      .scan = limit != NULL };
+    struct capture *cap = capture_start(feed_sink, &s, CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0));
     struct sandbox_request req = {
         .profile = p, .argv = argv, .cwd = cwd, .label = label, .timeout_ms = timeout_ms,
         .may_start = audit_may_start, .stop_signals = audit_caught_signals(),
@@ -56,15 +121,27 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
     };
     *status = sandbox_run(&req, res);
     capture_stop(cap);
-    runner_parser_finish(parser, res->timed_out);
-    return parser;
+    runner_parser_finish(s.parser, res->timed_out);
+    if (kept) {
+        *kept = s.buf;
+        *kept_len = s.len;
+    }
+    if (limit)
+        *limit = s.limit;
+    return s.parser;
 }
 
 struct judged_test {
     const struct runner_test *under, *against; /* NULL: not reported in that run */
     struct test_judged j;
     enum test_verdict verdict;
+    enum runner_test_kind kind;
     char denied_text[256]; /* the calls denied to it, for people */
+    const char *limit;     /* "EMFILE": the limit its failure under --against hit */
+    uint64_t own_us;       /* its time under the profile, as the runner said; 0: unknown */
+    size_t parent;         /* index + 1 of its parent's row; 0: none */
+    size_t subtests;       /* rows whose parent it is */
+    bool subtests_seen;    /* its verdict is its subtests' already */
     bool whole_run;        /* the run's denials, not attributed to it alone */
     bool whole_run_entry;  /* "(the run itself)": no test of its own to re-run */
     bool by_unit;          /* counted in a run of its script (prove, make check) */
@@ -73,6 +150,17 @@ struct judged_test {
     bool placed_text;      /* ... and denied_text written */
     bool alone;            /* its denials are those of a run of it alone */
     bool accounted;        /* not re-run: the runs alone made every denial */
+    bool grouped;          /* not re-run alone: a run of its group made no denial of its own */
+    bool rerun[2];         /* its result on that side is that of a run of it alone */
+    bool in_set[2];        /* ... of a run of the tests without one, together */
+    bool capped;           /* not re-run: a bound of the audit came first */
+    /* its run alone under --against, everything denied there, and whether
+     * its own were told from the start-up's by the whole run's start-up
+     * (then resolve_startup() may judge them again) */
+    struct denial_tally *alone_tally, *own_tally;
+    bool by_startup;
+    bool witness;          /* run alone to learn the start-up's calls */
+    bool by_suite;         /* exercised by the suite's start-up's or fixture's denials */
 };
 
 /* The tests of one run by (unit, id), so that joining two runs of up to
@@ -83,21 +171,25 @@ struct test_index {
     size_t size;           /* a power of two, at least twice the tests */
 };
 
-static uint64_t test_hash(const struct runner_test *t)
+static uint64_t hash_name(const char *id, const char *unit)
 {
     uint64_t h = 1469598103934665603u;
-    for (const char *s = t->id; *s; s++)
+    for (const char *s = id; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211u;
     h = (h ^ 0xff) * 1099511628211u;
-    for (const char *s = t->unit ? t->unit : ""; *s; s++)
+    for (const char *s = unit ? unit : ""; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211u;
     return h;
 }
 
+static bool same_unit(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
 static bool same_test(const struct runner_test *a, const struct runner_test *b)
 {
-    return !strcmp(a->id, b->id) &&
-           ((!a->unit && !b->unit) || (a->unit && b->unit && !strcmp(a->unit, b->unit)));
+    return !strcmp(a->id, b->id) && same_unit(a->unit, b->unit);
 }
 
 static void test_index_build(struct test_index *x, const struct runner_test *v, size_t n)
@@ -108,73 +200,100 @@ static void test_index_build(struct test_index *x, const struct runner_test *v, 
         x->size *= 2;
     x->slot = xcalloc(x->size, sizeof *x->slot);
     for (size_t i = 0; i < n; i++) {
-        size_t k = (size_t)test_hash(&v[i]) & (x->size - 1);
+        size_t k = (size_t)hash_name(v[i].id, v[i].unit) & (x->size - 1);
         while (x->slot[k])
             k = (k + 1) & (x->size - 1);
         x->slot[k] = i + 1;
     }
 }
 
+/* The index + 1 of the test named (id, unit); 0: none. */
+static size_t find_name(const struct test_index *x, const char *id, const char *unit)
+{
+    for (size_t k = (size_t)hash_name(id, unit) & (x->size - 1); x->slot[k]; k = (k + 1) & (x->size - 1)) {
+        const struct runner_test *t = &x->v[x->slot[k] - 1];
+        if (!strcmp(t->id, id) && same_unit(t->unit, unit))
+            return x->slot[k];
+    }
+    return 0;
+}
+
 static const struct runner_test *find_test(const struct test_index *x, const struct runner_test *t)
 {
-    for (size_t k = (size_t)test_hash(t) & (x->size - 1); x->slot[k]; k = (k + 1) & (x->size - 1))
-        if (same_test(&x->v[x->slot[k] - 1], t))
-            return &x->v[x->slot[k] - 1];
-    return NULL;
+    size_t i = find_name(x, t->id, t->unit);
+    return i ? &x->v[i - 1] : NULL;
 }
 
 static void describe_denials(const struct ledger *l, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    size_t cursor = 0, used = 0;
-    struct ledger_entry e;
-    while (l && ledger_next(l, &cursor, &e) && used + 4 < len) {
-        char one[200];
-        ledger_format_entry(&e, one, sizeof one);
-        int n = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", one);
-        if (n < 0 || (size_t)n >= len - used)
-            break;
-        used += (size_t)n;
-    }
+    struct denial_tally *t = denial_tally_new();
+    denial_tally_add(t, l);
+    denial_tally_describe(t, buf, len);
+    denial_tally_free(t);
+}
+
+static bool status_failed(enum test_status s)
+{
+    return s != TEST_PASSED && s != TEST_SKIPPED;
 }
 
 /* Does the verdict of this test depend on how many denials are its own? */
 static bool needs_attribution(const struct test_judged *j)
 {
-    bool under_passed = j->under == TEST_PASSED;
-    bool under_failed = j->under != TEST_PASSED && j->under != TEST_SKIPPED;
-    if (under_passed)
+    if (j->unobserved_under || j->unobserved_against)
+        return false;
+    if (j->under == TEST_PASSED)
         return j->against != TEST_SKIPPED;
-    return under_failed && j->against == TEST_PASSED;
+    return status_failed(j->under) && j->against == TEST_PASSED;
+}
+
+static const struct runner_test *any_of(const struct judged_test *t)
+{
+    return t->under ? t->under : t->against;
+}
+
+static const char *kind_name(enum runner_test_kind k)
+{
+    return k == RUNNER_TEST_FIXTURE ? "fixture" : k == RUNNER_TEST_PARENT ? "parent" : "test";
 }
 
 static struct json_object *test_json(const struct judged_test *t, const char *names[2])
 {
-    const struct runner_test *any = t->under ? t->under : t->against;
+    const struct runner_test *any = any_of(t);
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "name", json_object_new_string(any->id));
     json_object_object_add(o, "unit", any->unit ? json_object_new_string(any->unit) : NULL);
-    struct json_object *u = json_object_new_object();
-    json_object_object_add(u, "profile", json_object_new_string(names[0]));
-    json_object_object_add(u, "status", json_object_new_string(test_status_name(t->j.under)));
-    json_object_object_add(o, "under", u);
-    struct json_object *a = json_object_new_object();
-    json_object_object_add(a, "profile", json_object_new_string(names[1]));
-    json_object_object_add(a, "status", json_object_new_string(test_status_name(t->j.against)));
-    json_object_object_add(o, "against", a);
+    json_object_object_add(o, "kind", json_object_new_string(kind_name(t->kind)));
+    json_object_object_add(o, "parent", any->parent ? json_object_new_string(any->parent) : NULL);
+    for (int side = 0; side < 2; side++) {
+        struct json_object *u = json_object_new_object();
+        json_object_object_add(u, "profile", json_object_new_string(names[side]));
+        bool unobserved = side ? t->j.unobserved_against : t->j.unobserved_under;
+        json_object_object_add(u, "status", unobserved ? NULL : json_object_new_string(
+                                   test_status_name(side ? t->j.against : t->j.under)));
+        json_object_object_add(u, "observed", json_object_new_boolean(!unobserved));
+        json_object_object_add(u, "rerun_alone", json_object_new_boolean(t->rerun[side]));
+        json_object_object_add(o, side ? "against" : "under", u);
+    }
     json_object_object_add(o, "denied_count", json_object_new_int64((int64_t)t->j.denied));
     json_object_object_add(o, "denied", json_object_new_string(t->denied_text));
     json_object_object_add(o, "attributed", json_object_new_string(t->whole_run ? "whole-run"
                                                                    : t->by_unit ? "unit"
                                                                    : t->accounted ? "accounted"
+                                                                   : t->grouped ? "group"
+                                                                   : t->by_suite ? "suite"
                                                                    : t->placed ? "placed"
                                                                    : t->alone ? "alone"
                                                                               : "none"));
+    json_object_object_add(o, "denials_ambiguous", json_object_new_boolean(t->j.denials_ambiguous));
+    json_object_object_add(o, "limit", t->limit ? json_object_new_string(t->limit) : NULL);
+    json_object_object_add(o, "not_rerun_bound", json_object_new_boolean(t->capped));
     json_object_object_add(o, "verdict", json_object_new_string(test_verdict_name(t->verdict)));
     return o;
 }
 
-/* sbx(1) AUDIT: 128+N, and no verdict from a part of the evidence. */
+/* sbx(1) AUDIT: 128+N, and no verdict from a part of the evidence.
+ * during 2: the re-runs of single tests, after both runs. */
 static int interrupted(int sig, int during, const char *names[2], bool report)
 {
     audit_print_interrupted(stderr, sig, during, names);
@@ -186,94 +305,493 @@ static int interrupted(int sig, int during, const char *names[2], bool report)
     return 128 + sig;
 }
 
-/* Re-runs of single tests under --against, to attribute denials. */
-struct alone_runs {
+static uint64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+struct baseline {
+    char *key;                   /* its argv, joined */
+    struct denial_tally *tally;  /* NULL: it could not be run */
+};
+
+/* Re-runs of single tests (and groups, baselines), on either side. */
+struct reruns {
     const struct runner *r;
     char *const *command;
     const char *cwd;
-    const struct profile *profile;
-    uint64_t timeout_ms;
-    const struct ledger *whole;   /* the whole run's */
-    size_t done, todo;            /* for the progress lines */
+    const struct profile *profiles[2];
+    const char *names[2];
+    uint64_t whole_bound_ms;      /* the --against run's bound: no re-run is longer */
+    uint64_t default_test_us;     /* a test without its own time: the first run's share */
+    const struct ledger *whole;   /* the whole run's, under --against */
+    /* What the whole run denied before any test ran, made once; certain
+     * when the runner announced every test (nothing ran before the first
+     * announcement), else what came before the first result, which may
+     * be the first test's too. */
+    struct denial_tally *startup;
+    bool startup_certain;
+    struct baseline *baselines;
+    size_t nbaselines;
+    size_t done, todo;            /* for the progress */
+    size_t started, max;          /* sandboxes started for re-runs; the cap */
+    uint64_t deadline_ms;         /* CLOCK_MONOTONIC; 0: none */
+    size_t capped;                /* tests not re-run for a bound */
+    bool tty;                     /* progress on one updating line */
+    bool inexact;                 /* a run's denials overflowed its ledger's table */
+    const char *whole_limit;      /* "EMFILE": the whole run's output shows it reached one */
+    struct denial_tally *own_sum; /* every run alone's own denials, start-up left out */
+    /* What every run alone under --against denied (the start-up makes its
+     * calls in each): a call one of them did not make is not the
+     * start-up's. NULL before the first. */
+    struct denial_tally *common;
+    struct denial_tally *startup_guess; /* the first guess, before resolve_startup() */
+    bool attributed;              /* every denial placed, or the runs alone accounted for all */
+    bool all_rerun;               /* every test whose verdict depends on its denials was re-run */
+    unsigned last_quarter;
 };
 
-/* The whole run's denials, for a test that cannot be re-run alone. */
-static void whole_run_denials(const struct alone_runs *a, struct judged_test *t)
+static bool budget_left(const struct reruns *a)
 {
-    t->j.denied = ledger_total(a->whole);
-    t->whole_run = true;
-    describe_denials(a->whole, t->denied_text, sizeof t->denied_text);
+    return a->started < a->max && (!a->deadline_ms || monotonic_ms() < a->deadline_ms);
 }
 
-/* Runs t alone under --against: its denials are its own. Adds them to
- * tally (NULL: none); *tally_ok turns false when they cannot be tallied.
- * Returns false when t cannot be run alone, else sets *sig to a signal
- * that stopped it (0: none). */
-static bool run_alone(struct alone_runs *a, struct judged_test *t, struct denial_tally *tally,
-                      bool *tally_ok, int *sig)
+/* issue 34: a re-run of one test waits for that test, not for the whole
+ * run: 3 x its own time under the profile (or its share of the first run)
+ * on top of the floor that a runner's start needs, never longer than the
+ * whole run's bound nor than what the audit's total bound leaves. */
+static uint64_t rerun_bound_ms(const struct reruns *a, uint64_t own_us)
+{
+    uint64_t us = own_us ? own_us : a->default_test_us;
+    uint64_t ms = us / 1000 * AUDIT_AGAINST_FACTOR + AUDIT_AGAINST_FLOOR_MS;
+    if (a->whole_bound_ms && ms > a->whole_bound_ms)
+        ms = a->whole_bound_ms;
+    if (a->deadline_ms) {
+        uint64_t now = monotonic_ms();
+        uint64_t left = now < a->deadline_ms ? a->deadline_ms - now : 1;
+        if (ms > left)
+            ms = left < 1000 ? 1000 : left;
+    }
+    return ms;
+}
+
+static void progress(struct reruns *a, const char *id, const char *what)
+{
+    a->done++;
+    if (a->todo < a->done)
+        a->todo = a->done;
+    if (log_verbosity >= LOG_VERBOSE) {
+        fprintf(stderr, "sbx: audit: [%zu/%zu] %s: %s\n", a->done, a->todo, id, what);
+    } else if (a->tty) {
+        fprintf(stderr, "\rsbx: audit: re-run %zu of %zu: %.60s\033[K", a->done, a->todo, id);
+    } else {
+        unsigned quarter = (unsigned)(a->done * 4 / a->todo);
+        if (quarter != a->last_quarter || a->done == 1) {
+            a->last_quarter = quarter;
+            fprintf(stderr, "sbx: audit: re-runs: %zu of %zu done\n", a->done, a->todo);
+        }
+    }
+    fflush(stderr);
+}
+
+static void progress_end(struct reruns *a)
+{
+    if (a->tty && a->done && log_verbosity < LOG_VERBOSE)
+        fprintf(stderr, "\n");
+}
+
+static char *join_argv(char *const *argv)
+{
+    size_t len = 1;
+    for (size_t i = 0; argv[i]; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = xcalloc(1, len);
+    for (size_t i = 0; argv[i]; i++) {
+        strcat(s, argv[i]);
+        strcat(s, "\x1f");
+    }
+    return s;
+}
+
+/* Runs argv (the runner's reporting added) once under side's profile,
+ * quiet: the parser, the result and, with kept, the output. Counts as a
+ * re-run for the bounds. */
+static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv, uint64_t own_us,
+                                        const char *label, struct sandbox_result *res, char **kept,
+                                        size_t *kept_len)
+{
+    struct runner_command rc;
+    char err[512];
+    bool have = runner_command(a->r, argv, &rc, err, sizeof err);
+    memset(res, 0, sizeof *res);
+    int st;
+    a->started++;
+    /* sbx's own notices of each re-run ("timeout expired") are -v's:
+     * hundreds of re-runs, one line each, drown the table (issue 34) */
+    int verbosity = log_verbosity;
+    if (log_verbosity < LOG_VERBOSE)
+        log_verbosity = LOG_QUIET;
+    struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, a->cwd,
+                                       label, true, rerun_bound_ms(a, own_us), res, &st, kept,
+                                       kept_len, NULL);
+    log_verbosity = verbosity;
+    if (have)
+        runner_command_free(&rc);
+    return p;
+}
+
+/* The runner's run that starts as t's re-run would and selects no test
+ * (runner_baseline_argv), run once per distinct command: its denials. NULL
+ * when the runner has none or it could not be run. */
+static const struct denial_tally *baseline_of(struct reruns *a, const struct runner_test *t, int *sig)
+{
+    char **argv = runner_baseline_argv(a->r, a->command, t);
+    char *key = NULL;
+    if (argv) {
+        key = join_argv(argv);
+    } else {
+        /* The runner has no run that selects nothing: a re-run of a test
+         * that does not exist, in t's unit, is one (the interpreter, the
+         * imports, the collection, TestMain, and no test). One per unit. */
+        size_t len = strlen(t->id) + 32;
+        char *id = xcalloc(1, len);
+        snprintf(id, len, "%s_sbx_selects_nothing", t->id);
+        struct runner_test none = { .id = id, .unit = t->unit, .kind = RUNNER_TEST_CASE };
+        argv = runner_rerun_argv(a->r, a->command, &none);
+        free(id);
+        if (!argv)
+            return NULL;
+        size_t klen = strlen(t->unit ? t->unit : "") + 16;
+        key = xcalloc(1, klen);
+        snprintf(key, klen, "\x1fnone\x1f%s", t->unit ? t->unit : "");
+    }
+    for (size_t i = 0; i < a->nbaselines; i++)
+        if (!strcmp(a->baselines[i].key, key)) {
+            free(key);
+            runner_argv_free(argv);
+            return a->baselines[i].tally;
+        }
+    struct denial_tally *tally = NULL;
+    if (budget_left(a) && !(*sig = audit_stop_requested(NULL))) {
+        struct sandbox_result res;
+        struct runner_parser *p = rerun_argv(a, 1, argv, 0, "baseline", &res, NULL, NULL);
+        *sig = audit_stop_requested(&res);
+        size_t ran;
+        runner_parser_tests(p, &ran);
+        tally = denial_tally_new();
+        /* a run that ran a test selected more than nothing: no baseline */
+        if (!res.command_ran || ran || !denial_tally_add(tally, res.ledger)) {
+            denial_tally_free(tally);
+            tally = NULL;
+        }
+        runner_parser_free(p);
+        sandbox_result_free(&res);
+    }
+    runner_argv_free(argv);
+    a->baselines = xrealloc(a->baselines, (a->nbaselines + 1) * sizeof *a->baselines);
+    a->baselines[a->nbaselines++] = (struct baseline){ key, tally };
+    /* the whole run's start-up is what a baseline makes, of what the
+     * whole run made before its first result */
+    if (tally && !a->startup_certain) {
+        struct denial_tally *c = denial_tally_common(a->startup, tally);
+        denial_tally_free(a->startup);
+        a->startup = c;
+        a->startup_certain = true;
+    }
+    return tally;
+}
+
+/* A result seen on side in a re-run. */
+static void set_result(struct judged_test *t, int side, enum test_status status)
+{
+    if (side) {
+        t->j.against = status;
+        t->j.unobserved_against = false;
+    } else {
+        t->j.under = status;
+        t->j.unobserved_under = false;
+    }
+}
+
+enum rerun_outcome { RERUN_DONE, RERUN_CANNOT, RERUN_BOUND, RERUN_STOPPED };
+
+/* A run of t alone under side's profile: its result there, and under
+ * --against its own denials, less its start-up's (added to theirs when
+ * given). */
+static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int side,
+                                    struct denial_tally *theirs, int *sig)
 {
     *sig = 0;
-    const struct runner_test *which = t->against ? t->against : t->under;
+    const struct runner_test *which = side ? (t->against ? t->against : t->under)
+                                           : (t->under ? t->under : t->against);
     /* A name comes from the command's output, which a test can forge
      * (a child writing to the runner's stdout): one that starts with
      * '-' would reach the runner as an option, so it is not re-run. */
     char **argv = t->whole_run_entry || which->id[0] == '-'
                       ? NULL : runner_rerun_argv(a->r, a->command, which);
     if (!argv)
-        return false;
+        return RERUN_CANNOT;
+    if (!budget_left(a)) {
+        runner_argv_free(argv);
+        t->capped = true;
+        a->capped++;
+        return RERUN_BOUND;
+    }
     if ((*sig = audit_stop_requested(NULL))) {
         runner_argv_free(argv);
-        return true;
+        return RERUN_STOPPED;
     }
-    struct runner_command rerun;
-    char err[512];
-    bool have = runner_command(a->r, argv, &rerun, err, sizeof err);
     struct sandbox_result res;
-    memset(&res, 0, sizeof res);
-    int st;
-    struct runner_parser *p = run_side(a->r, a->profile, have ? rerun.argv : argv, a->cwd,
-                                       "attribution", true, a->timeout_ms, &res, &st);
+    char *out = NULL;
+    size_t outlen = 0;
+    struct runner_parser *p = rerun_argv(a, side, argv, t->own_us, side ? "re-run" : "re-run under the profile",
+                                         &res, &out, &outlen);
+    runner_argv_free(argv);
     *sig = audit_stop_requested(&res);
-    t->j.denied = ledger_total(res.ledger);
-    t->alone = true;
-    describe_denials(res.ledger, t->denied_text, sizeof t->denied_text);
-    if (tally && !denial_tally_add(tally, res.ledger))
-        *tally_ok = false;
-    fprintf(stderr, "sbx: audit: [%zu/%zu] %s: %llu denied\n", ++a->done, a->todo, which->id,
-            (unsigned long long)t->j.denied);
+    size_t k;
+    const struct runner_test *v = runner_parser_tests(p, &k), *found = NULL;
+    for (size_t i = 0; i < k && !found; i++)
+        if (same_test(&v[i], which))
+            found = &v[i];
+    if (found) {
+        t->rerun[side] = true;
+        set_result(t, side, found->status);
+    }
+    char what[64] = "";
+    const struct denial_tally *base = NULL;
+    if (side && !*sig && !(found && found->announced_pos) && ledger_total(res.ledger))
+        base = baseline_of(a, which, sig);
+    if (side) {
+        struct denial_tally *alone = denial_tally_new(), *own = denial_tally_new();
+        bool exact = denial_tally_add(alone, res.ledger);
+        bool ambiguous = false;
+        if (found && found->announced_pos) {
+            /* what it made before the runner announced it (setUpClass,
+             * the imports) is not its own: exact, no baseline needed */
+            struct denial_tally *pre = denial_tally_new();
+            denial_tally_add_before(pre, res.ledger, found->announced_pos);
+            denial_tally_excess(alone, pre, own);
+            denial_tally_free(pre);
+        } else if (base) {
+            denial_tally_excess(alone, base, own);
+        } else {
+            denial_tally_excess(alone, a->startup, own);
+            /* every call it made was one the start-up makes too, and no
+             * run said which: they prove nothing against the test */
+            ambiguous = !a->startup_certain && !denial_tally_total(own) && denial_tally_total(alone);
+            t->by_startup = true;
+        }
+        if (exact) {
+            struct denial_tally *c = a->common ? denial_tally_common(a->common, alone) : NULL;
+            if (!c) {
+                c = denial_tally_new();
+                denial_tally_add_tally(c, alone);
+            }
+            denial_tally_free(a->common);
+            a->common = c;
+        }
+        t->alone = true;
+        t->j.denials_ambiguous = ambiguous;
+        t->j.denied = denial_tally_total(ambiguous ? alone : own);
+        denial_tally_describe(ambiguous ? alone : own, t->denied_text, sizeof t->denied_text);
+        if (!exact)
+            a->inexact = true;
+        /* with the start-up unknown, a run alone accounts for all it made */
+        if (theirs)
+            denial_tally_add_tally(theirs, t->by_startup && !a->startup_certain ? alone : own);
+        denial_tally_add_tally(a->own_sum, own);
+        if (found && status_failed(found->status) && test_output_at_limit(out, outlen, &t->limit))
+            t->j.at_limit = true;
+        snprintf(what, sizeof what, "%llu denied%s", (unsigned long long)t->j.denied,
+                 found ? "" : ", no result");
+        denial_tally_free(t->alone_tally);
+        denial_tally_free(t->own_tally);
+        t->alone_tally = alone;
+        t->own_tally = own;
+        alone = own = NULL;
+        denial_tally_free(own);
+    } else {
+        snprintf(what, sizeof what, "%s", found ? test_status_name(found->status) : "no result");
+    }
+    progress(a, which->id, what);
+    free(out);
     runner_parser_free(p);
     sandbox_result_free(&res);
-    if (have)
-        runner_command_free(&rerun);
-    runner_argv_free(argv);
-    return true;
+    return *sig ? RERUN_STOPPED : RERUN_DONE;
+}
+
+/* The whole run's denials, for a test that cannot be re-run alone. */
+static void whole_run_denials(const struct reruns *a, struct judged_test *t)
+{
+    t->j.denied = ledger_total(a->whole);
+    t->whole_run = true;
+    /* the whole run's calls may be any test's: no false green on them */
+    t->j.denials_ambiguous = true;
+    describe_denials(a->whole, t->denied_text, sizeof t->denied_text);
+}
+
+/* A test whose denials were to come from a run alone that a bound
+ * prevented: its own are unknown, so is its verdict where they decide. */
+static void not_rerun(struct judged_test *t)
+{
+    t->capped = true;
+    t->j.unobserved_against = true;
+}
+
+static int bisect(struct reruns *a, struct judged_test **set, size_t n);
+
+/* Is t without a result on side, and does the verdict need one? Under
+ * --against only where the profile's result leaves it open: a test
+ * failing under the profile fails. */
+static bool wants_observing(const struct judged_test *t, int side)
+{
+    bool unobserved = side ? t->j.unobserved_against : t->j.unobserved_under;
+    if (!unobserved || t->capped || t->whole_run_entry || any_of(t)->id[0] == '-')
+        return false;
+    return !(side && !t->j.unobserved_under && status_failed(t->j.under) &&
+             t->j.under != TEST_RUNNING);
+}
+
+/* The tests without a result on side run together, as the runner selects
+ * a set (runner_rerun_set_argv), again and again while each run gives
+ * some of them one: a run that stopped at a test (a crash, a hang) is
+ * resumed after it. Those still without one are run alone after. */
+static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n, int side)
+{
+    int sig = 0;
+    struct judged_test **set = xcalloc(n + 1, sizeof *set);
+    const struct runner_test **which = xcalloc(n + 1, sizeof *which);
+    for (int round = 0; !sig; round++) {
+        size_t k = 0;
+        uint64_t own_us = 0;
+        for (size_t i = 0; i < n; i++)
+            if (wants_observing(&tests[i], side)) {
+                set[k] = &tests[i];
+                which[k++] = any_of(&tests[i]);
+                own_us += tests[i].own_us ? tests[i].own_us : a->default_test_us;
+            }
+        if (k < 2)
+            break;
+        char **argv = runner_rerun_set_argv(a->r, a->command, which, k);
+        if (!argv || !budget_left(a) || (sig = audit_stop_requested(NULL))) {
+            runner_argv_free(argv);
+            break;
+        }
+        if (!round)
+            fprintf(stderr, "sbx: audit: running the %zu together under %s first, resumed after "
+                    "any test that stops the run\n", k, a->names[side]);
+        struct sandbox_result res;
+        struct runner_parser *p = rerun_argv(a, side, argv, own_us, "re-run of a set", &res, NULL, NULL);
+        runner_argv_free(argv);
+        sig = audit_stop_requested(&res);
+        size_t got = 0, nv;
+        const struct runner_test *v = runner_parser_tests(p, &nv);
+        struct test_index ix;
+        test_index_build(&ix, v, nv);
+        for (size_t i = 0; i < k; i++) {
+            const struct runner_test *found = find_test(&ix, which[i]);
+            /* a result it gave, or the hang the run was stopped in */
+            if (!found || found->status == TEST_RUNNING ||
+                (found->status == TEST_ERRORED && found->reported_pos == UINT64_MAX))
+                continue;
+            set_result(set[i], side, found->status);
+            set[i]->in_set[side] = true;
+            got++;
+        }
+        free(ix.slot);
+        char what[64];
+        snprintf(what, sizeof what, "%zu of %zu with a result", got, k);
+        progress(a, "(a set)", what);
+        runner_parser_free(p);
+        sandbox_result_free(&res);
+        if (!got)
+            break;
+    }
+    free(set);
+    free(which);
+    return sig;
+}
+
+/* Tests without a result on a side are run alone there (issue 25): their
+ * process died with another test, the run hit its bound, the runner
+ * stopped early (go's test binary after a panic, mocha after a crash). */
+static int observe(struct reruns *a, struct judged_test *tests, size_t n)
+{
+    int sig = 0;
+    for (int side = 0; side < 2 && !sig; side++) {
+        size_t need = 0, can = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!wants_observing(&tests[i], side))
+                continue;
+            need++;
+            char **argv = runner_rerun_argv(a->r, a->command, any_of(&tests[i]));
+            can += argv != NULL;
+            runner_argv_free(argv);
+        }
+        if (!need)
+            continue;
+        if (!can) {
+            fprintf(stderr, "sbx: audit: %zu test(s) have no result under %s, and %s cannot run one "
+                    "test alone: they are not observed\n", need, a->names[side], a->r->command);
+            continue;
+        }
+        fprintf(stderr, "sbx: audit: %zu test(s) have no result under %s (their process died with "
+                "another test, a timeout or a crash): re-running %zu there alone\n", need,
+                a->names[side], can);
+        a->todo += can;
+        sig = observe_in_sets(a, tests, n, side);
+        for (size_t i = 0; i < n && !sig; i++) {
+            struct judged_test *t = &tests[i];
+            if (!wants_observing(t, side))
+                continue;
+            if (run_alone(a, t, side, NULL, &sig) == RERUN_STOPPED)
+                break;
+        }
+    }
+    /* observed in a set under --against: whose calls were denied there is
+     * not known yet; groups of them, bisected, tell */
+    size_t k = 0;
+    struct judged_test **set = xcalloc(n + 1, sizeof *set);
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].in_set[1] && !tests[i].alone && needs_attribution(&tests[i].j))
+            set[k++] = &tests[i];
+    if (k && !sig) {
+        fprintf(stderr, "sbx: audit: %zu test(s) got their result under %s in a set: bisecting "
+                "the set to find their denied calls\n", k, a->names[1]);
+        sig = bisect(a, set, k);
+    }
+    free(set);
+    return sig;
 }
 
 /* prove and make check re-run a script, not one test: every test of a
  * script gets that script's run, made once. */
-static int attribute_by_unit(struct alone_runs *a, struct judged_test *tests, size_t n,
+static int attribute_by_unit(struct reruns *a, struct judged_test *tests, size_t n,
                              const char *against)
 {
-    size_t need = 0;
+    size_t need = 0, scripts = 0;
     const char *unit = NULL;
     for (size_t i = 0; i < n; i++) {
-        if (!needs_attribution(&tests[i].j))
+        if (!needs_attribution(&tests[i].j) || tests[i].alone)
             continue;
         const struct runner_test *which = tests[i].against ? tests[i].against : tests[i].under;
         need++;
         if (!which->unit || !unit || strcmp(unit, which->unit))
-            a->todo++;
+            scripts++;
         unit = which->unit;
     }
     if (need)
         fprintf(stderr, "sbx: audit: %llu denied call(s) under %s: re-running %zu script(s) one "
                 "by one there to attribute them to their %zu test(s)\n",
-                (unsigned long long)ledger_total(a->whole), against, a->todo, need);
+                (unsigned long long)ledger_total(a->whole), against, scripts, need);
+    a->todo += scripts;
     const struct judged_test *last = NULL;
     int sig = 0;
     for (size_t i = 0; i < n && !sig; i++) {
         struct judged_test *t = &tests[i];
-        if (!needs_attribution(&t->j))
+        if (!needs_attribution(&t->j) || t->alone)
             continue;
         const struct runner_test *which = t->against ? t->against : t->under;
         if (which->unit) {
@@ -284,38 +802,53 @@ static int attribute_by_unit(struct alone_runs *a, struct judged_test *tests, si
             const struct runner_test *lw = last ? (last->against ? last->against : last->under) : NULL;
             if (lw && lw->unit && !strcmp(lw->unit, which->unit)) {
                 t->j.denied = last->j.denied;
+                t->j.denials_ambiguous = last->j.denials_ambiguous;
+                t->capped = last->capped;
+                t->j.unobserved_against = last->capped;
                 memcpy(t->denied_text, last->denied_text, sizeof t->denied_text);
                 continue;
             }
             last = t;
         }
-        if (!run_alone(a, t, NULL, NULL, &sig))
+        /* the script's run: its result is the script's, not this test's */
+        enum test_status keep = t->j.against;
+        bool keep_unobserved = t->j.unobserved_against;
+        enum rerun_outcome o = run_alone(a, t, 1, NULL, &sig);
+        if (o == RERUN_DONE && which->unit) {
+            t->j.against = keep;
+            t->j.unobserved_against = keep_unobserved;
+        }
+        if (o == RERUN_CANNOT)
             whole_run_denials(a, t);
+        else if (o == RERUN_BOUND)
+            not_rerun(t);
     }
     return sig;
 }
 
-/* audit_place_events(): each denial in the run of the one test that was
- * running, without a re-run. False, and nothing set, when some cannot be
- * placed so. */
-static bool attribute_by_placement(struct alone_runs *a, struct judged_test *tests, size_t n,
-                                   const struct runner_test *ta, size_t na, const char *against)
+/* audit_place_events_suite(): each denial in the run of the one test that
+ * was running, or the suite's (before the first test, between two),
+ * without a re-run. False, and nothing set, when some cannot be placed
+ * so. between gets the suite's calls made between tests. */
+static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, size_t n,
+                                   const struct runner_test *ta, size_t na, const char *against,
+                                   struct denial_tally *between)
 {
     const struct ledger_event *events;
     size_t nevents = ledger_events(a->whole, &events);
     if (ledger_events_dropped(a->whole) || ledger_unlisted(a->whole))
         return false;
     size_t *owner = xcalloc(nevents + 1, sizeof *owner);
-    if (!audit_place_events(events, nevents, ta, na, owner)) {
+    if (!audit_place_events_suite(events, nevents, ta, na, owner)) {
         free(owner);
         return false;
     }
     struct judged_test **of = xcalloc(na + 1, sizeof *of);
     for (size_t i = 0; i < n; i++)
-        if (tests[i].against)
+        if (tests[i].against && !tests[i].whole_run_entry)
             of[tests[i].against - ta] = &tests[i];
-    struct ledger_entry rows[LEDGER_MAX_ROW_IDS];
-    bool have_row[LEDGER_MAX_ROW_IDS] = { false };
+    struct ledger_entry *rows = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *rows);
+    bool *have_row = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *have_row);
     size_t cursor = 0;
     struct ledger_entry e;
     while (ledger_next(a->whole, &cursor, &e)) {
@@ -323,45 +856,46 @@ static bool attribute_by_placement(struct alone_runs *a, struct judged_test *tes
         have_row[e.id] = true;
     }
     for (size_t i = 0; i < n; i++)
-        if (needs_attribution(&tests[i].j)) {
+        if (needs_attribution(&tests[i].j) && !tests[i].alone) {
             tests[i].j.denied = 0;
             tests[i].placed = true;
         }
-    uint64_t count[LEDGER_MAX_ROW_IDS];
+    for (size_t k = 0; k < nevents; k++)
+        if (owner[k] == AUDIT_OWNER_BETWEEN && events[k].row < LEDGER_MAX_ROW_IDS &&
+            have_row[events[k].row])
+            denial_tally_add_entry(between, &rows[events[k].row], 1);
+    uint64_t *count = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *count);
     for (size_t k = 0; k < nevents; k++) {
+        if (owner[k] == AUDIT_OWNER_STARTUP || owner[k] == AUDIT_OWNER_BETWEEN)
+            continue;
         struct judged_test *t = of[owner[k]];
-        if (!t || t->placed_text)
+        if (!t || t->placed_text || t->alone)
             continue;
         /* this test's first event: all of its denials, by row */
-        memset(count, 0, sizeof count);
+        memset(count, 0, LEDGER_MAX_ROW_IDS * sizeof *count);
         for (size_t m = k; m < nevents; m++)
             if (owner[m] == owner[k] && events[m].row < LEDGER_MAX_ROW_IDS)
                 count[events[m].row]++;
-        t->j.denied = 0;
+        struct denial_tally *mine = denial_tally_new();
+        for (uint32_t row = 0; row < LEDGER_MAX_ROW_IDS; row++)
+            if (count[row] && have_row[row])
+                denial_tally_add_entry(mine, &rows[row], count[row]);
         t->placed = t->placed_text = true;
-        t->denied_text[0] = '\0';
-        size_t used = 0;
-        for (uint32_t row = 0; row < LEDGER_MAX_ROW_IDS; row++) {
-            if (!count[row] || !have_row[row])
-                continue;
-            t->j.denied += count[row];
-            struct ledger_entry mine = rows[row];
-            mine.count = count[row];
-            mine.npids = 0;
-            mine.more_pids = 0;
-            mine.nthreads = 0;
-            mine.threads_unlisted_count = 0;
-            char one[200];
-            ledger_format_entry(&mine, one, sizeof one);
-            int w = snprintf(t->denied_text + used, sizeof t->denied_text - used, "%s%s",
-                             used ? "; " : "", one);
-            if (w > 0 && (size_t)w < sizeof t->denied_text - used)
-                used += (size_t)w;
-        }
+        t->j.denied = denial_tally_total(mine);
+        denial_tally_describe(mine, t->denied_text, sizeof t->denied_text);
+        denial_tally_free(mine);
     }
+    a->attributed = true;
+    bool suite = denial_tally_total(between) != 0;
+    for (size_t k = 0; k < nevents && !suite; k++)
+        suite = owner[k] == AUDIT_OWNER_STARTUP;
     fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made while one test "
-            "ran, announced before it and reported after it: attributed without re-running\n",
-            (unsigned long long)ledger_total(a->whole), against);
+            "ran, announced before it and reported after it%s: attributed without re-running\n",
+            (unsigned long long)ledger_total(a->whole), against,
+            suite ? ", or by the suite itself before or between tests" : "");
+    free(count);
+    free(rows);
+    free(have_row);
     free(of);
     free(owner);
     return true;
@@ -377,9 +911,88 @@ static size_t suspect_tiers(void)
     return (size_t)(cpus > 0 ? cpus : 1) + 2;
 }
 
+/* Bisection (issue 25): one run of a group under --against; a group
+ * whose run makes no denial beyond its start-up holds no test that made
+ * one; else its halves are run, down to single tests, which are run
+ * alone. Far fewer runs than one per test when few tests are denied,
+ * about two per denied test when many are. */
+static int bisect(struct reruns *a, struct judged_test **set, size_t n)
+{
+    int sig = 0;
+    if (n == 1) {
+        enum rerun_outcome o = run_alone(a, set[0], 1, NULL, &sig);
+        if (o == RERUN_CANNOT)
+            whole_run_denials(a, set[0]);
+        else if (o == RERUN_BOUND)
+            not_rerun(set[0]);
+        return sig;
+    }
+    const struct runner_test **which = xcalloc(n, sizeof *which);
+    for (size_t i = 0; i < n; i++)
+        which[i] = set[i]->against ? set[i]->against : set[i]->under;
+    char **argv = runner_rerun_set_argv(a->r, a->command, which, n);
+    bool have_set = argv != NULL, cleared = false;
+    if (argv && budget_left(a) && !(sig = audit_stop_requested(NULL))) {
+        const struct denial_tally *base = baseline_of(a, which[0], &sig);
+        if (!sig) {
+            struct sandbox_result res;
+            uint64_t own_us = 0;
+            for (size_t i = 0; i < n; i++)
+                own_us += set[i]->own_us ? set[i]->own_us : a->default_test_us;
+            struct runner_parser *p = rerun_argv(a, 1, argv, own_us, "re-run of a group", &res,
+                                                 NULL, NULL);
+            sig = audit_stop_requested(&res);
+            struct denial_tally *group = denial_tally_new();
+            bool exact = denial_tally_add(group, res.ledger);
+            uint64_t beyond = denial_tally_excess(group, base ? base : a->startup, NULL);
+            /* nothing beyond the start-up, known to be the start-up's */
+            cleared = res.command_ran && exact &&
+                      (!denial_tally_total(group) || (!beyond && (base || a->startup_certain)));
+            char what[64];
+            snprintf(what, sizeof what, "%zu tests, %s", n, cleared ? "none denied" : "some denied");
+            progress(a, "(a group)", what);
+            denial_tally_free(group);
+            runner_parser_free(p);
+            sandbox_result_free(&res);
+        }
+    } else if (argv && !sig) {
+        for (size_t i = 0; i < n; i++)
+            not_rerun(set[i]);
+        a->capped += n;
+        runner_argv_free(argv);
+        free(which);
+        return 0;
+    }
+    runner_argv_free(argv);
+    free(which);
+    if (sig)
+        return sig;
+    if (cleared) {
+        for (size_t i = 0; i < n; i++) {
+            set[i]->j.denied = 0;
+            set[i]->grouped = true;
+        }
+        return 0;
+    }
+    if (!have_set) {
+        /* the runner cannot select a set: one by one */
+        for (size_t i = 0; i < n && !sig; i++)
+            sig = bisect(a, &set[i], 1);
+        return sig;
+    }
+    sig = bisect(a, set, n / 2);
+    if (!sig)
+        sig = bisect(a, set + n / 2, n - n / 2);
+    return sig;
+}
+
+/* Below this many tests to re-run, one by one is as fast as groups. */
+#define AUDIT_BISECT_MIN 8
+
 /* audit_attrib.h: the tests that reported right after a denial alone
- * first; the rest only when those do not account for every denial. */
-static int attribute_by_suspects(struct alone_runs *a, struct judged_test *tests, size_t n,
+ * first; the rest only when those, with the start-up once, do not
+ * account for every denial. */
+static int attribute_by_suspects(struct reruns *a, struct judged_test *tests, size_t n,
                                  const struct runner_test *ta, size_t na, const char *against)
 {
     const struct ledger_event *events;
@@ -388,11 +1001,43 @@ static int attribute_by_suspects(struct alone_runs *a, struct judged_test *tests
     bool done[LEDGER_MAX_ROW_IDS];
     uint64_t total = ledger_total(a->whole);
     struct denial_tally *whole = denial_tally_new(), *theirs = denial_tally_new();
+    /* the start-up made its calls once in the whole run (a guess is no
+     * account of anything) */
+    if (a->startup_certain)
+        denial_tally_add_tally(theirs, a->startup);
     /* the proof is the tally, not the events: with events dropped the
      * suspects may miss the test of one, and then the tallies differ */
     bool exact = denial_tally_add(whole, a->whole), accounted = false;
     int sig = 0;
-    for (size_t tier = 0, tiers = suspect_tiers(); tier < tiers && exact && !sig; tier++) {
+    char **probe_one = n ? runner_rerun_argv(a->r, a->command, any_of(&tests[0])) : NULL;
+    bool can_rerun = probe_one != NULL;
+    runner_argv_free(probe_one);
+    if (!can_rerun) {
+        /* never say that re-runs happen when none can (issue 34) */
+        size_t charged = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!tests[i].alone && needs_attribution(&tests[i].j)) {
+                whole_run_denials(a, &tests[i]);
+                charged++;
+            }
+        if (charged)
+            fprintf(stderr, "sbx: audit: %s cannot run one test: the %llu denied call(s) under %s "
+                    "are the whole run's, which prove nothing against any one of its %zu test(s)\n",
+                    a->r->command, (unsigned long long)total, against, charged);
+        free(suspect);
+        denial_tally_free(whole);
+        denial_tally_free(theirs);
+        return 0;
+    }
+    /* tests already run alone (observed there) count for the tally */
+    /* (only those that ran in the whole run: a test that never ran there
+     * made none of its calls) */
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].alone && tests[i].against && !tests[i].rerun[1])
+            denial_tally_add_tally(theirs, tests[i].by_startup && !a->startup_certain
+                                               ? tests[i].alone_tally : tests[i].own_tally);
+    accounted = exact && denial_tally_equal(whole, theirs) && !a->inexact;
+    for (size_t tier = 0, tiers = suspect_tiers(); tier < tiers && exact && !sig && !accounted; tier++) {
         denial_tally_rows_done(theirs, a->whole, done);
         if (!audit_suspects(events, nevents, tier ? done : NULL, ta, na, tier, suspect))
             continue;
@@ -413,44 +1058,338 @@ static int attribute_by_suspects(struct alone_runs *a, struct judged_test *tests
             if (!t->against || !suspect[t->against - ta] || t->alone || t->tried)
                 continue;
             t->tried = true;
-            if (!run_alone(a, t, theirs, &exact, &sig))
+            enum rerun_outcome o = run_alone(a, t, 1, theirs, &sig);
+            /* an ambiguous split still adds up: resolve_startup() says
+             * later which part was the start-up's */
+            if (o == RERUN_CANNOT || o == RERUN_BOUND)
                 exact = false;
+            if (o == RERUN_BOUND)
+                not_rerun(t);
         }
-        if (!sig && exact && denial_tally_equal(whole, theirs))
+        /* every denial of the whole run, call by call, made by a run
+         * alone (or the start-up): no other test made one */
+        if (!sig && exact && !a->inexact && denial_tally_equal(whole, theirs))
             accounted = true;
-        if (accounted)
-            break;
     }
     free(suspect);
     size_t rest = 0;
     for (size_t i = 0; i < n; i++)
-        rest += !tests[i].alone && needs_attribution(&tests[i].j);
+        rest += !tests[i].alone && !tests[i].capped && needs_attribution(&tests[i].j);
     if (!sig && accounted) {
-        fprintf(stderr, "sbx: audit: those runs made the %llu denied call(s) of the whole run, "
-                "call by call: the other %zu test(s) made none\n", (unsigned long long)total, rest);
+        a->attributed = true;
+        if (rest)
+            fprintf(stderr, "sbx: audit: those runs%s made the %llu denied call(s) of the whole "
+                    "run, call by call: the other %zu test(s) made none\n",
+                    denial_tally_total(a->startup) ? " and the start-up" : "",
+                    (unsigned long long)total, rest);
         for (size_t i = 0; i < n; i++)
-            if (!tests[i].alone && needs_attribution(&tests[i].j)) {
+            if (!tests[i].alone && !tests[i].capped && needs_attribution(&tests[i].j)) {
                 tests[i].j.denied = 0;
                 tests[i].accounted = true;
             }
     } else if (!sig && rest) {
-        if (a->done)
-            fprintf(stderr, "sbx: audit: the tests re-run alone made %llu of the %llu denied "
-                    "call(s): re-running the other %zu test(s) one by one\n",
-                    (unsigned long long)denial_tally_total(theirs), (unsigned long long)total, rest);
-        else
-            fprintf(stderr, "sbx: audit: %llu denied call(s) under %s: re-running %zu test(s) one "
-                    "by one there to attribute them\n", (unsigned long long)total, against, rest);
-        a->todo += rest;
-        for (size_t i = 0; i < n && !sig; i++) {
-            struct judged_test *t = &tests[i];
-            if (!t->alone && needs_attribution(&t->j) && !run_alone(a, t, NULL, NULL, &sig))
-                whole_run_denials(a, t);
-        }
+        struct judged_test **set = xcalloc(rest, sizeof *set);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!tests[i].alone && !tests[i].capped && needs_attribution(&tests[i].j))
+                set[k++] = &tests[i];
+        const struct runner_test *two[2] = { any_of(set[0]), any_of(set[rest > 1 ? 1 : 0]) };
+        char **probe = rest >= AUDIT_BISECT_MIN ? runner_rerun_set_argv(a->r, a->command, two, 2) : NULL;
+        bool groups = probe != NULL;
+        runner_argv_free(probe);
+        fprintf(stderr, "sbx: audit: %s%llu denied call(s) under %s: re-running the other %zu "
+                "test(s) %s there to attribute them\n",
+                a->done ? "the runs alone did not account for all " : "",
+                (unsigned long long)total, against, rest, groups ? "in groups, bisected," : "one by one");
+        a->todo += groups ? 2 * rest / 3 + 1 : rest;
+        a->all_rerun = true;
+        sig = bisect(a, set, groups ? rest : 1);
+        for (size_t i = groups ? rest : 1; i < rest && !sig; i++)
+            sig = bisect(a, &set[i], 1);
+        free(set);
     }
     denial_tally_free(whole);
     denial_tally_free(theirs);
     return sig;
+}
+
+/* The whole run denied calls before its first result, and its output
+ * cannot say whether the start-up or the first test made them (issue 33).
+ * The start-up makes its calls in every run of a test alone: a call that
+ * one of them did not make is not the start-up's. When the runs alone made
+ * so far all made it, one more of a test that passed on both sides and
+ * was not suspected (most likely pure) is asked. What is left is the
+ * start-up's; tests whose runs alone were judged against the first guess
+ * are judged again. */
+static int resolve_startup(struct reruns *a, struct judged_test *tests, size_t n)
+{
+    int sig = 0;
+    if (a->startup_certain || !denial_tally_total(a->startup))
+        return 0;
+    a->startup_guess = a->startup;
+    a->startup = denial_tally_new();
+    denial_tally_add_tally(a->startup, a->startup_guess);
+    struct denial_tally *c = a->common ? denial_tally_common(a->startup, a->common) : NULL;
+    if (c && !denial_tally_total(c)) {
+        denial_tally_free(a->startup);
+        a->startup = c;
+        a->startup_certain = true;
+        c = NULL;
+    }
+    /* every test that needed it was run alone, the pure ones too, and
+     * each run made these: they are the start-up's */
+    bool all = true;
+    for (size_t i = 0; i < n && all; i++)
+        all = !needs_attribution(&tests[i].j) || tests[i].alone || tests[i].whole_run_entry;
+    if (!a->startup_certain && c && (a->all_rerun || all)) {
+        denial_tally_free(a->startup);
+        a->startup = c;
+        a->startup_certain = true;
+        c = NULL;
+    }
+    denial_tally_free(c);
+    /* two witnesses: a test that passed on both sides may still be a
+     * lenient one that makes the same call; both making it is the
+     * start-up's */
+    struct denial_tally *seen = NULL;
+    for (int round = 0; round < 2 && !a->startup_certain && !sig; round++) {
+        struct judged_test *witness = NULL;
+        for (size_t i = 0; i < n; i++) {
+            struct judged_test *t = &tests[i];
+            if (t->under && t->against && t->kind == RUNNER_TEST_CASE && !t->subtests &&
+                !t->alone && !t->tried && !t->witness && t->j.under == TEST_PASSED &&
+                t->j.against == TEST_PASSED && !t->j.unobserved_against &&
+                t->against->id[0] != '-' &&
+                (!witness || t->against->reported_pos > witness->against->reported_pos))
+                witness = t;
+        }
+        char **argv = witness ? runner_rerun_argv(a->r, a->command, witness->against) : NULL;
+        if (!argv)
+            break;
+        witness->witness = true;
+        if (budget_left(a) && !(sig = audit_stop_requested(NULL))) {
+            struct sandbox_result res;
+            struct runner_parser *p = rerun_argv(a, 1, argv, witness->own_us, "start-up witness",
+                                                 &res, NULL, NULL);
+            progress(a, witness->against->id, "for the start-up");
+            sig = audit_stop_requested(&res);
+            struct denial_tally *w = denial_tally_new();
+            if (!sig && res.command_ran && denial_tally_add(w, res.ledger)) {
+                struct denial_tally *k = denial_tally_common(seen ? seen : a->startup, w);
+                denial_tally_free(seen);
+                seen = k;
+                /* a call a witness did not make is not the start-up's;
+                 * one both made is */
+                if (!denial_tally_total(seen) || round == 1) {
+                    denial_tally_free(a->startup);
+                    a->startup = seen;
+                    seen = NULL;
+                    a->startup_certain = true;
+                }
+            }
+            denial_tally_free(w);
+            runner_parser_free(p);
+            sandbox_result_free(&res);
+        }
+        runner_argv_free(argv);
+    }
+    if (seen && !a->startup_certain) {
+        /* one witness, and no second to ask: what it made is the start-up's */
+        denial_tally_free(a->startup);
+        a->startup = seen;
+        seen = NULL;
+        a->startup_certain = true;
+    }
+    denial_tally_free(seen);
+    if (!a->startup_certain)
+        return sig;
+    /* judged again, against the start-up now known */
+    struct denial_tally *sum = denial_tally_new();
+    for (size_t i = 0; i < n; i++) {
+        struct judged_test *t = &tests[i];
+        if (t->alone_tally && t->by_startup) {
+            struct denial_tally *own = denial_tally_new();
+            denial_tally_excess(t->alone_tally, a->startup, own);
+            t->j.denials_ambiguous = false;
+            t->j.denied = denial_tally_total(own);
+            denial_tally_describe(own, t->denied_text, sizeof t->denied_text);
+            denial_tally_free(t->own_tally);
+            t->own_tally = own;
+        }
+        denial_tally_add_tally(sum, t->own_tally);
+    }
+    denial_tally_free(a->own_sum);
+    a->own_sum = sum;
+    return sig;
+}
+
+/* Tests that passed under the profile and failed under --against without
+ * a denial of their own: run alone there to see why, once, when they were
+ * not yet (a limit it sets, EMFILE, or another test's leftovers). */
+static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
+{
+    size_t need = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct judged_test *t = &tests[i];
+        need += t->kind != RUNNER_TEST_PARENT && !t->rerun[1] && !t->whole_run_entry &&
+                test_verdict_of(&t->j) == TEST_FAILS_WITHOUT_DENIAL;
+    }
+    char **probe = need ? runner_rerun_argv(a->r, a->command, any_of(&tests[0])) : NULL;
+    if (!probe)
+        return 0;
+    runner_argv_free(probe);
+    fprintf(stderr, "sbx: audit: %zu test(s) failed under %s without a denial: re-running them "
+            "alone there to see whether a limit of its made them fail\n", need, a->names[1]);
+    a->todo += need;
+    int sig = 0;
+    for (size_t i = 0; i < n && !sig; i++) {
+        struct judged_test *t = &tests[i];
+        if (t->kind == RUNNER_TEST_PARENT || t->rerun[1] || t->whole_run_entry ||
+            test_verdict_of(&t->j) != TEST_FAILS_WITHOUT_DENIAL)
+            continue;
+        /* its result in the whole run stands: it failed there */
+        enum test_status keep = t->j.against;
+        uint64_t denied = t->j.denied;
+        char text[sizeof t->denied_text];
+        memcpy(text, t->denied_text, sizeof text);
+        enum rerun_outcome o = run_alone(a, t, 1, NULL, &sig);
+        bool passes_alone = o == RERUN_DONE && t->rerun[1] && !status_failed(t->j.against);
+        if (o == RERUN_DONE && !t->j.at_limit && passes_alone && a->whole_limit) {
+            /* it passes alone and the whole run ran out of descriptors:
+             * its failure there was the limit's, not its own */
+            t->j.at_limit = true;
+            t->limit = a->whole_limit;
+        }
+        t->j.against = keep;
+        /* alone it made none either: the whole run's account stands */
+        if (!t->j.at_limit && (!t->j.denied || t->j.denials_ambiguous)) {
+            t->j.denied = denied;
+            t->j.denials_ambiguous = false;
+            memcpy(t->denied_text, text, sizeof text);
+        }
+    }
+    return sig;
+}
+
+/* The audit's own bounds (issue 25): the re-runs, in number, and the
+ * whole audit, a multiple of the two runs (at least a minute: a small
+ * suite's runs are mostly a runner's start). */
+#define AUDIT_MAX_RERUNS 500
+#define AUDIT_TOTAL_FACTOR 5
+#define AUDIT_TOTAL_FLOOR_MS 60000
+
+/* The order of the table: what needs reading first. */
+static int group_order(enum test_verdict v)
+{
+    static const int order[TEST_VERDICT_COUNT] = {
+        [TEST_FALSE_GREEN_HIDING_FAILURE] = 0, [TEST_FALSE_GREEN] = 1, [TEST_NOT_OBSERVED] = 2,
+        [TEST_FAILS] = 3, [TEST_EXERCISED] = 4, [TEST_FAILS_AT_LIMIT] = 5,
+        [TEST_FAILS_WITHOUT_DENIAL] = 6, [TEST_SKIPPED_HERE] = 7, [TEST_SKIPPED_BOTH] = 8,
+        [TEST_UNAFFECTED] = 9,
+    };
+    return (unsigned)v < TEST_VERDICT_COUNT ? order[v] : 9;
+}
+
+/* Rows shown of one verdict without -v: the rest are in --report. */
+#define AUDIT_ROWS_PER_GROUP 25
+
+/* Why a row says what it says, for people: " (from its 2 subtest(s))". */
+static void row_note(const struct judged_test *t, const struct reruns *a, char *note, size_t len)
+{
+    note[0] = '\0';
+    if (t->kind == RUNNER_TEST_PARENT && t->subtests)
+        snprintf(note, len, " (from its %zu subtest(s))", t->subtests);
+    else if (t->verdict == TEST_FAILS_AT_LIMIT) {
+        const struct limit_setting *l = &a->profiles[1]->limits[LIMIT_NOFILE];
+        if (l->set && !l->max && !l->unlimited)
+            snprintf(note, len, " (%s: the descriptor limit of %s, nofile = %llu)", t->limit,
+                     a->names[1], (unsigned long long)l->value);
+        else
+            snprintf(note, len, " (%s: a descriptor limit)", t->limit);
+    } else if (t->verdict == TEST_NOT_OBSERVED && t->capped)
+        snprintf(note, len, " (not re-run: a bound of the audit came first)");
+    else if (t->verdict == TEST_NOT_OBSERVED && t->j.denials_ambiguous && !t->whole_run)
+        snprintf(note, len, " (the suite's start-up makes these calls too: not told apart)");
+    else if (t->whole_run)
+        snprintf(note, len, "%s", t->whole_run_entry ? " (the whole run's)"
+                 : " (the whole run's: this runner cannot run one test)");
+    else if (t->by_unit && t->denied_text[0])
+        snprintf(note, len, " (its script's: the runner re-runs a script, not one test)");
+    else if (t->by_suite)
+        snprintf(note, len, " (the suite's start-up's or a fixture's: it failed with them)");
+}
+
+static const char *side_status(const struct judged_test *t, int side)
+{
+    if (side ? t->j.unobserved_against : t->j.unobserved_under)
+        return "not-observed";
+    return test_status_name(side ? t->j.against : t->j.under);
+}
+
+static void print_row(const struct judged_test *t, const struct reruns *a)
+{
+    const struct runner_test *any = any_of(t);
+    char note[256];
+    row_note(t, a, note, sizeof note);
+    bool denials = t->denied_text[0] && t->verdict != TEST_FAILS_AT_LIMIT;
+    fprintf(stderr, "  %-26s %s / %s: %s%s%s%s%s\n", test_verdict_name(t->verdict),
+            side_status(t, 0), side_status(t, 1), t->kind == RUNNER_TEST_FIXTURE ? "fixture " : "",
+            any->id, denials ? "; denied: " : "", denials ? t->denied_text : "", note);
+}
+
+/* --junit, --tap, $GITHUB_STEP_SUMMARY (audit_ci.h). */
+static bool write_ci(const struct audit_ci_outputs *ci, const struct runner *r,
+                     const struct judged_test *tests, size_t n, const struct reruns *a,
+                     const char *summary)
+{
+    if (!ci->junit && !ci->tap && !ci->step_summary)
+        return true;
+    struct audit_ci_row *rows = xcalloc(n + 1, sizeof *rows);
+    char (*notes)[256] = xcalloc(n + 1, sizeof *notes);
+    for (size_t i = 0; i < n; i++) {
+        const struct judged_test *t = &tests[i];
+        row_note(t, a, notes[i], sizeof notes[i]);
+        rows[i] = (struct audit_ci_row){
+            .name = any_of(t)->id, .unit = any_of(t)->unit, .kind = kind_name(t->kind),
+            .verdict = test_verdict_name(t->verdict), .under = side_status(t, 0),
+            .against = side_status(t, 1), .denied = t->denied_text, .note = notes[i],
+            .seconds = (double)t->own_us / 1e6,
+        };
+    }
+    bool ok = audit_ci_write(ci, r->command, summary, rows, n);
+    free(rows);
+    free(notes);
+    return ok;
+}
+
+static int by_group(const void *x, const void *y, void *data)
+{
+    const struct judged_test *tests = data;
+    size_t i = *(const size_t *)x, k = *(const size_t *)y;
+    int gi = group_order(tests[i].verdict), gk = group_order(tests[k].verdict);
+    if (gi != gk)
+        return gi < gk ? -1 : 1;
+    return i < k ? -1 : i > k;
+}
+
+/* Does the runner's own count (runner_parser_counts) agree with the
+ * cases parsed? One line naming the difference when it does not. */
+static bool counts_agree(struct runner_parser *p, const char *profile)
+{
+    struct runner_counts c;
+    runner_parser_counts(p, &c);
+    if (!c.seen)
+        return true;
+    size_t n, cases = 0;
+    const struct runner_test *v = runner_parser_tests(p, &n);
+    for (size_t i = 0; i < n; i++)
+        cases += v[i].kind == RUNNER_TEST_CASE;
+    if (c.total == cases)
+        return true;
+    fprintf(stderr, "sbx: audit: under %s the runner counted %llu test(s) itself, and sbx read %zu "
+            "from its report: the difference is not judged\n", profile,
+            (unsigned long long)c.total, cases);
+    return false;
 }
 
 int audit_per_test(const struct runner *r, char *const *command, const char *cwd,
@@ -475,6 +1414,10 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     memset(results, 0, sizeof results);
     int sig = 0, status;
     struct judged_test *tests = NULL;
+    struct reruns alone = { 0 };
+    struct denial_tally *between = denial_tally_new();
+    size_t *order = NULL, ntests = 0;
+    const char *whole_limit = NULL;
     for (int i = 0; i < 2; i++) {
         if ((sig = audit_stop_requested(NULL))) {
             status = interrupted(sig, i - 1, names, report);
@@ -499,7 +1442,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 report_audit_against_timeout(bound.timeout_ms, audit_bound_source_name(bound.source));
         }
         parsers[i] = run_side(r, profiles[i], rc.argv, cwd, label, false, timeout_ms, &results[i],
-                              &statuses[i]);
+                              &statuses[i], NULL, NULL, i == 1 ? &whole_limit : NULL);
         int exit_status = results[i].command_ran || results[i].exit_status ? results[i].exit_status
                                                                            : statuses[i];
         if (!results[i].not_started)
@@ -514,8 +1457,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             goto out;
         }
         if (i == 1 && results[i].timed_out)
-            fprintf(stderr, "sbx: audit: the run under %s timed out: the tests it had not finished "
-                    "count as timed out there\n", names[1]);
+            fprintf(stderr, "sbx: audit: the run under %s timed out: the test it was running counts "
+                    "as timed out there, those it had not started are re-run alone\n", names[1]);
         if (exit_status == SBX_EXIT_FAILURE && !results[i].command_ran) {
             fprintf(stderr, "sbx: audit: no verdict: the sandbox could not run the command under %s\n",
                     names[i]);
@@ -539,13 +1482,48 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     for (size_t i = 0; i < na; i++)
         if (!find_test(&iu, &ta[i]))
             tests[n++] = (struct judged_test){ .against = &ta[i] };
+    size_t ncases = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct judged_test *t = &tests[i];
+        /* not reported in a run: never observed there (it died before) */
+        t->j.under = t->under ? t->under->status : TEST_ERRORED;
+        t->j.against = t->against ? t->against->status : TEST_ERRORED;
+        t->j.unobserved_under = !t->under;
+        t->j.unobserved_against = !t->against;
+        t->kind = t->under && t->under->kind != RUNNER_TEST_CASE ? t->under->kind
+                  : t->against ? t->against->kind : RUNNER_TEST_CASE;
+        t->own_us = t->under && t->under->duration_us ? t->under->duration_us
+                    : t->against ? t->against->duration_us : 0;
+        ncases += t->kind == RUNNER_TEST_CASE;
+    }
+    /* parents, found by name among the rows; a parent is listed before its
+     * subtests, so the rows are visited from the last for nested ones */
+    {
+        struct test_index *ix[2] = { &iu, &ia };
+        size_t *row_of[2] = { xcalloc(nu + 1, sizeof(size_t)), xcalloc(na + 1, sizeof(size_t)) };
+        for (size_t i = 0; i < n; i++) {
+            if (tests[i].under)
+                row_of[0][tests[i].under - tu] = i + 1;
+            if (tests[i].against)
+                row_of[1][tests[i].against - ta] = i + 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const struct runner_test *any = any_of(&tests[i]);
+            if (!any->parent)
+                continue;
+            for (int side = 0; side < 2 && !tests[i].parent; side++) {
+                size_t k = find_name(ix[side], any->parent, any->unit);
+                if (k && row_of[side][k - 1] && row_of[side][k - 1] != i + 1)
+                    tests[i].parent = row_of[side][k - 1];
+            }
+            if (tests[i].parent)
+                tests[tests[i].parent - 1].subtests++;
+        }
+        free(row_of[0]);
+        free(row_of[1]);
+    }
     free(iu.slot);
     free(ia.slot);
-    for (size_t i = 0; i < n; i++) {
-        /* not reported in a run: it died before (errored there) */
-        tests[i].j.under = tests[i].under ? tests[i].under->status : TEST_ERRORED;
-        tests[i].j.against = tests[i].against ? tests[i].against->status : TEST_ERRORED;
-    }
 
     /* A side that failed without any test failing (a build error, a crash
      * between tests, a runner that could not start) is a failure of its
@@ -559,10 +1537,17 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         size_t k;
         const struct runner_test *v = runner_parser_tests(parsers[i], &k);
         for (size_t t = 0; t < k; t++)
-            if (v[t].status != TEST_PASSED && v[t].status != TEST_SKIPPED)
+            if (status_failed(v[t].status))
                 test_failed = true;
-        side_failed[i] = st != 0 && !test_failed;
+        /* tests without a result there explain a failed run: they are
+         * re-run alone, or not-observed */
+        bool unobserved = false;
+        for (size_t t = 0; t < n && !unobserved; t++)
+            unobserved = i ? tests[t].j.unobserved_against : tests[t].j.unobserved_under;
+        side_failed[i] = st != 0 && !test_failed && !unobserved;
     }
+    /* a run that stopped before every test ran is no failure of its own
+     * once those tests are re-run alone: only with none to re-run */
     if (side_failed[0] || side_failed[1]) {
         tests[n] = (struct judged_test){ .under = &whole_run, .against = &whole_run };
         tests[n].j.under = side_failed[0] ? TEST_ERRORED : TEST_PASSED;
@@ -570,62 +1555,211 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         tests[n].whole_run_entry = true;
         n++;
     }
+    ntests = n;
+
+    bool incomplete = false;
+    for (int i = 0; i < 2; i++)
+        if (!counts_agree(parsers[i], names[i]))
+            incomplete = true;
 
     uint64_t total = ledger_total(results[1].ledger);
-    struct alone_runs alone = {
-        .r = r, .command = command, .cwd = cwd, .profile = profiles[1],
-        .timeout_ms = bound.timeout_ms, .whole = results[1].ledger,
+    alone = (struct reruns){
+        .r = r, .command = command, .cwd = cwd, .profiles = { profiles[0], profiles[1] },
+        .names = { names[0], names[1] }, .whole_bound_ms = bound.timeout_ms,
+        .default_test_us = ncases ? results[0].duration_us / ncases : results[0].duration_us,
+        .whole = results[1].ledger, .startup = denial_tally_new(), .max = AUDIT_MAX_RERUNS,
+        .tty = isatty(STDERR_FILENO) == 1, .whole_limit = whole_limit,
+        .own_sum = denial_tally_new(),
     };
-    if (total && (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE))
-        sig = attribute_by_unit(&alone, tests, n, names[1]);
-    else if (total && !(r->kind == RUNNER_UNITTEST && attribute_by_placement(&alone, tests, n, ta, na,
-                                                                              names[1])))
-        sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
+    uint64_t both_ms = (results[0].duration_us + results[1].duration_us) / 1000;
+    uint64_t total_ms = both_ms * AUDIT_TOTAL_FACTOR;
+    if (total_ms < AUDIT_TOTAL_FLOOR_MS)
+        total_ms = AUDIT_TOTAL_FLOOR_MS;
+    alone.deadline_ms = monotonic_ms() + total_ms;
+    {
+        bool certain;
+        uint64_t begin = audit_tests_begin(ta, na, &certain);
+        denial_tally_add_before(alone.startup, results[1].ledger, begin);
+        alone.startup_certain = certain || !denial_tally_total(alone.startup);
+    }
+    sig = observe(&alone, tests, n);
+    if (!sig && total) {
+        if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
+            sig = attribute_by_unit(&alone, tests, n, names[1]);
+        else if (!(r->kind == RUNNER_UNITTEST &&
+                   attribute_by_placement(&alone, tests, n, ta, na, names[1], between)))
+            sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
+    }
+    if (!sig)
+        sig = resolve_startup(&alone, tests, n);
+    if (!sig)
+        sig = check_limits(&alone, tests, n);
+    progress_end(&alone);
     if (sig) {
-        status = interrupted(sig, 1, names, report);
+        status = interrupted(sig, 2, names, report);
         goto out;
     }
 
-    size_t counts[TEST_VERDICT_COUNT] = { 0 };
-    size_t shown = 0;
+    /* What no test, start-up or fixture made: the whole run's denials
+     * that the attribution left over (a call made only when the whole
+     * module runs, at import: issue 25), or that only the whole run's
+     * count charges (a runner that cannot run one test). */
+    uint64_t unattributed = 0;
+    char unattributed_text[256] = "";
+    bool by_unit = false, by_whole = false;
     for (size_t i = 0; i < n; i++) {
-        tests[i].verdict = test_verdict_of(&tests[i].j);
-        counts[tests[i].verdict]++;
+        by_unit = by_unit || tests[i].by_unit;
+        by_whole = by_whole || (tests[i].whole_run && !tests[i].whole_run_entry);
     }
-    fprintf(stderr, "sbx: audit: test by test (%s), under %s and under %s:\n", r->command, names[0],
-            names[1]);
+    if (total && by_whole) {
+        unattributed = total;
+        describe_denials(results[1].ledger, unattributed_text, sizeof unattributed_text);
+    } else if (total && !alone.attributed && !by_unit) {
+        struct denial_tally *whole = denial_tally_new(), *made = denial_tally_new(),
+                            *left = denial_tally_new();
+        denial_tally_add(whole, results[1].ledger);
+        denial_tally_add_tally(made, alone.startup);
+        denial_tally_add_tally(made, between);
+        denial_tally_add_tally(made, alone.own_sum);
+        unattributed = denial_tally_excess(whole, made, left);
+        denial_tally_describe(left, unattributed_text, sizeof unattributed_text);
+        denial_tally_free(whole);
+        denial_tally_free(made);
+        denial_tally_free(left);
+    }
+    if (unattributed)
+        incomplete = true;
+
+    /* verdicts: subtests before their parents (a parent comes first) */
+    size_t counts[TEST_VERDICT_COUNT] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        tests[i].verdict = test_verdict_of(&tests[i].j);
+    for (size_t i = n; i-- > 0;)
+        if (tests[i].parent) {
+            struct judged_test *p = &tests[tests[i].parent - 1];
+            enum test_verdict pair[2] = { p->subtests_seen ? p->verdict : tests[i].verdict,
+                                          tests[i].verdict };
+            p->verdict = test_verdict_of_parent(p->verdict, pair, 2);
+            p->subtests_seen = true;
+        }
+    /* A test that fails under --against where only the suite's start-up or
+     * a fixture had calls denied (a server started at import, a
+     * setUpClass) noticed them: exercised by the suite's denials. (A
+     * test that passes there is not charged with them: issue 33.) */
+    char suite_text[256] = "";
+    {
+        struct denial_tally *suite_calls = denial_tally_new();
+        denial_tally_add_tally(suite_calls, alone.startup);
+        denial_tally_add_tally(suite_calls, between);
+        denial_tally_describe(suite_calls, suite_text, sizeof suite_text);
+        denial_tally_free(suite_calls);
+    }
+    for (size_t i = 0; i < n && suite_text[0]; i++) {
+        struct judged_test *t = &tests[i];
+        if (t->verdict == TEST_FAILS_WITHOUT_DENIAL && !t->whole_run_entry) {
+            t->verdict = TEST_EXERCISED;
+            t->by_suite = true;
+            snprintf(t->denied_text, sizeof t->denied_text, "%s", suite_text);
+        }
+    }
+    size_t rows = 0;
     for (size_t i = 0; i < n; i++) {
         const struct judged_test *t = &tests[i];
-        if (t->verdict == TEST_UNAFFECTED)
+        /* fixtures are the suite's, parents counted through their subtests */
+        if (t->kind == RUNNER_TEST_FIXTURE || (t->kind == RUNNER_TEST_PARENT && t->subtests) ||
+            (t->subtests && t->parent == 0 && t->kind == RUNNER_TEST_PARENT))
             continue;
-        const struct runner_test *any = t->under ? t->under : t->against;
-        fprintf(stderr, "  %-26s %s / %s: %s%s%s%s\n", test_verdict_name(t->verdict),
-                test_status_name(t->j.under), test_status_name(t->j.against), any->id,
-                t->denied_text[0] ? "; denied: " : "", t->denied_text,
-                t->whole_run ? (t->whole_run_entry ? " (the whole run's)"
-                                                   : " (the whole run's: this runner cannot run one test)")
-                : t->by_unit && t->denied_text[0] ? " (its script's: the runner re-runs a script, not one test)"
-                                                  : "");
-        shown++;
+        counts[t->verdict]++;
+        rows++;
+    }
+    (void)rows;
+
+    char startup_text[256], between_text[256];
+    denial_tally_describe(alone.startup, startup_text, sizeof startup_text);
+    denial_tally_describe(between, between_text, sizeof between_text);
+    if (denial_tally_total(alone.startup) && alone.startup_certain)
+        fprintf(stderr, "sbx: audit: the suite's start-up made denied calls: %s (before any test "
+                "ran; charged to no test)\n", startup_text);
+    else if (denial_tally_total(alone.startup))
+        fprintf(stderr, "sbx: audit: denied calls before the first test's result: %s (the "
+                "start-up's or the first test's: the output does not tell)\n", startup_text);
+    if (denial_tally_total(between))
+        fprintf(stderr, "sbx: audit: a class or module fixture made denied calls between tests: %s "
+                "(the suite's, charged to no test: a test that relied on it is judged by its own "
+                "calls)\n", between_text);
+    if (unattributed)
+        fprintf(stderr, "sbx: audit: %llu denied call(s) of the whole run were made by no test run "
+                "alone nor by the start-up: %s\n", (unsigned long long)unattributed,
+                unattributed_text);
+
+    fprintf(stderr, "sbx: audit: test by test (%s), under %s and under %s:\n", r->command, names[0],
+            names[1]);
+    order = xcalloc(n + 1, sizeof *order);
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].verdict != TEST_UNAFFECTED)
+            order[shown++] = i;
+    qsort_r(order, shown, sizeof *order, by_group, tests);
+    size_t in_group = 0;
+    for (size_t k = 0; k < shown; k++) {
+        const struct judged_test *t = &tests[order[k]];
+        in_group = k && tests[order[k - 1]].verdict == t->verdict ? in_group + 1 : 0;
+        if (log_verbosity < LOG_VERBOSE && in_group >= AUDIT_ROWS_PER_GROUP) {
+            size_t more = 0;
+            while (k + more < shown && tests[order[k + more]].verdict == t->verdict)
+                more++;
+            fprintf(stderr, "  %-26s ... and %zu more (-v or --report lists them)\n",
+                    test_verdict_name(t->verdict), more);
+            k += more - 1;
+            continue;
+        }
+        print_row(t, &alone);
     }
     if (!shown)
         fprintf(stderr, "  (every test unaffected)\n");
     char line[512];
     test_verdicts_summary(counts, line, sizeof line);
     fprintf(stderr, "sbx: audit: %s\n", line);
-    if (runner_parser_truncated(parsers[0]) || runner_parser_truncated(parsers[1]))
+    if (alone.capped)
+        fprintf(stderr, "sbx: audit: %zu test(s) were not re-run: the audit's bounds (%d re-runs, "
+                "%d x the two runs) came first; they are not observed\n", alone.capped,
+                AUDIT_MAX_RERUNS, AUDIT_TOTAL_FACTOR);
+    if (runner_parser_truncated(parsers[0]) || runner_parser_truncated(parsers[1])) {
         fprintf(stderr, "sbx: audit: warning: the output held more tests or longer lines than sbx "
                 "keeps (%d tests, %d bytes a line): the rest are not judged\n",
                 RUNNER_MAX_TESTS, RUNNER_MAX_LINE);
-    int exit_status = test_verdicts_exit_status(counts);
+        incomplete = true;
+    }
+    int exit_status = test_verdicts_exit_status_of(counts, incomplete);
     size_t greens = counts[TEST_FALSE_GREEN] + counts[TEST_FALSE_GREEN_HIDING_FAILURE];
+    /* issue 34: a test failing under the profile never hides the others'
+     * verdicts; it is named, and the rest judged */
+    if (counts[TEST_FAILS]) {
+        fprintf(stderr, "sbx: audit: %zu test(s) fail under %s itself, which proves nothing about "
+                "them:", counts[TEST_FAILS], names[0]);
+        size_t named = 0;
+        for (size_t i = 0; i < n && named < 5; i++)
+            if (tests[i].verdict == TEST_FAILS && tests[i].kind != RUNNER_TEST_FIXTURE) {
+                fprintf(stderr, "%s %s", named ? "," : "", any_of(&tests[i])->id);
+                named++;
+            }
+        fprintf(stderr, "%s; the others are judged\n", counts[TEST_FAILS] > named ? ", ..." : "");
+    }
     if (greens)
         fprintf(stderr, "sbx: verdict: FALSE GREEN: %zu test(s) passed under %s although calls "
                 "they made were denied%s\n", greens, names[1],
                 counts[TEST_FALSE_GREEN_HIDING_FAILURE] ? ", hiding a failure under the profile" : "");
+    else if (exit_status == SBX_EXIT_INCONCLUSIVE)
+        fprintf(stderr, "sbx: verdict: incomplete, not trustworthy: %s%s%s (exit %d)\n",
+                counts[TEST_NOT_OBSERVED] ? "some tests were not observed" : "",
+                counts[TEST_NOT_OBSERVED] && unattributed ? ", " : "",
+                unattributed ? "some denials are no test's" : counts[TEST_NOT_OBSERVED] ? ""
+                : "the runner's own count disagrees with the tests read", SBX_EXIT_INCONCLUSIVE);
     else if (counts[TEST_FAILS])
-        fprintf(stderr, "sbx: verdict: %zu test(s) fail under %s itself: fix that first\n",
-                counts[TEST_FAILS], names[0]);
+        fprintf(stderr, "sbx: verdict: %zu test(s) fail under %s itself: fix that first; of the "
+                "others, %s\n", counts[TEST_FAILS], names[0],
+                total ? "every test that made denied calls failed or skipped itself" :
+                        "none touches the network");
     else if (total)
         fprintf(stderr, "sbx: verdict: trustworthy: every test that made denied calls failed or "
                 "skipped itself under %s\n", names[1]);
@@ -634,23 +1768,50 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 names[1]);
 
     status = exit_status;
+    if (!write_ci(&o->ci, r, tests, n, &alone, line))
+        status = SBX_EXIT_FAILURE;
     if (report) {
         struct json_object *arr = json_object_new_array();
         for (size_t i = 0; i < n; i++)
             json_object_array_add(arr, test_json(&tests[i], names));
         report_audit_set_tests(r->name, arr);
+        struct json_object *pt = json_object_new_object();
+        json_object_object_add(pt, "startup_denied", json_object_new_string(startup_text));
+        json_object_object_add(pt, "startup_certain", json_object_new_boolean(alone.startup_certain));
+        json_object_object_add(pt, "between_tests_denied", json_object_new_string(between_text));
+        json_object_object_add(pt, "unattributed_count", json_object_new_int64((int64_t)unattributed));
+        json_object_object_add(pt, "unattributed", json_object_new_string(unattributed_text));
+        json_object_object_add(pt, "reruns", json_object_new_int64((int64_t)alone.started));
+        json_object_object_add(pt, "reruns_max", json_object_new_int(AUDIT_MAX_RERUNS));
+        json_object_object_add(pt, "not_rerun_for_bounds", json_object_new_int64((int64_t)alone.capped));
+        json_object_object_add(pt, "incomplete", json_object_new_boolean(exit_status == SBX_EXIT_INCONCLUSIVE));
+        report_audit_set_per_test(pt);
         /* the suite's verdict, in the command-level names (audit.h) */
-        enum audit_verdict whole = counts[TEST_FALSE_GREEN] || counts[TEST_FALSE_GREEN_HIDING_FAILURE]
-                                       ? AUDIT_FALSE_GREEN
-                                   : counts[TEST_FAILS] ? AUDIT_FAILS_UNDER_PROFILE
-                                   : total ? AUDIT_TRUSTWORTHY
-                                           : AUDIT_NO_NETWORK;
-        const char *verdict = audit_verdict_name(whole);
-        if (!report_audit_write(verdict, exit_status))
+        const char *verdict = greens ? audit_verdict_name(AUDIT_FALSE_GREEN)
+                              : exit_status == SBX_EXIT_INCONCLUSIVE ? "incomplete"
+                              : counts[TEST_FAILS] ? audit_verdict_name(AUDIT_FAILS_UNDER_PROFILE)
+                              : total ? audit_verdict_name(AUDIT_TRUSTWORTHY)
+                                      : audit_verdict_name(AUDIT_NO_NETWORK);
+        if (!report_audit_write(verdict, status))
             status = SBX_EXIT_FAILURE;
     }
 out:
+    free(order);
+    for (size_t i = 0; tests && i < ntests; i++) {
+        denial_tally_free(tests[i].alone_tally);
+        denial_tally_free(tests[i].own_tally);
+    }
+    denial_tally_free(alone.startup_guess);
     free(tests);
+    denial_tally_free(alone.common);
+    for (size_t i = 0; i < alone.nbaselines; i++) {
+        free(alone.baselines[i].key);
+        denial_tally_free(alone.baselines[i].tally);
+    }
+    free(alone.baselines);
+    denial_tally_free(alone.startup);
+    denial_tally_free(alone.own_sum);
+    denial_tally_free(between);
     for (int i = 0; i < 2; i++) {
         runner_parser_free(parsers[i]);
         sandbox_result_free(&results[i]);

@@ -3,6 +3,7 @@
 #ifndef SBX_AUDIT_PER_TEST_H
 #define SBX_AUDIT_PER_TEST_H
 
+#include "audit_ci_out.h"
 #include "profile.h"
 #include "runner.h"
 
@@ -23,6 +24,9 @@
  * judges the command as a whole. */
 struct audit_per_test_options {
     bool report;                 /* --report: the audit record is open */
+    /* opened before anything ran (output_file.h): --junit FILE, --tap
+     * FILE, $GITHUB_STEP_SUMMARY (appended to) */
+    struct audit_ci_outputs ci;
     bool against_timeout_set;    /* --against-timeout (audit.h audit_against_bound()) */
     uint64_t against_timeout_ms;
 };

@@ -37,6 +37,8 @@ enum {
     OPT_AGAINST,
     OPT_RUNNER,
     OPT_AGAINST_TIMEOUT,
+    OPT_JUNIT,
+    OPT_TAP,
     OPT_FALLBACK,
 };
 
@@ -61,6 +63,8 @@ static const struct option run_options[] = {
     {"against", required_argument, NULL, OPT_AGAINST},
     {"runner", required_argument, NULL, OPT_RUNNER},
     {"against-timeout", required_argument, NULL, OPT_AGAINST_TIMEOUT},
+    {"junit", required_argument, NULL, OPT_JUNIT},
+    {"tap", required_argument, NULL, OPT_TAP},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -123,7 +127,8 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
     int c, index = -1;
     while ((c = getopt_long(argc, argv, "+:p:C:vqh", run_options, &index)) != -1) {
         /* the options of `sbx audit` alone */
-        if ((c == OPT_AGAINST || c == OPT_RUNNER || c == OPT_AGAINST_TIMEOUT) &&
+        if ((c == OPT_AGAINST || c == OPT_RUNNER || c == OPT_AGAINST_TIMEOUT || c == OPT_JUNIT ||
+             c == OPT_TAP) &&
             mode != CLI_MODE_AUDIT) {
             set_err(err, errlen, "--%s belongs to 'sbx audit', not 'sbx %s'",
                     index >= 0 ? run_options[index].name : "?", sub);
@@ -192,6 +197,14 @@ enum cli_result cli_parse_run(int argc, char **argv, enum cli_mode mode, struct 
             break;
         case OPT_RUNNER:
             out->runner = optarg;
+            break;
+        case OPT_JUNIT:
+        case OPT_TAP:
+            if (!optarg[0]) {
+                set_err(err, errlen, "--%s needs a file name", c == OPT_JUNIT ? "junit" : "tap");
+                return CLI_USAGE;
+            }
+            *(c == OPT_JUNIT ? &out->junit : &out->tap) = optarg;
             break;
         case OPT_AGAINST_TIMEOUT:
             /* As [limits] timeout reads it (profile_values.c parse_timeout). */
@@ -438,8 +451,9 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
         fputs("Usage: sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n\n"
               "Runs COMMAND under P (default qa), then under Q (default restrictive), and\n"
               "judges each test when it knows the test runner (else the command as a whole):\n"
-              "0 trustworthy or no network use, 3 FALSE GREEN suspected, 1 the command fails\n"
-              "under P, 128+N when signal N stopped it.\n\n"
+              "0 trustworthy or no network use, 3 FALSE GREEN suspected, 4 incomplete evidence\n"
+              "(a test not observed), 1 the command fails under P, 128+N when signal N\n"
+              "stopped it.\n\n"
               "  -p, --profile NAME|PATH   the profile the command should pass under (qa)\n"
               "      --against NAME|PATH   the restrictive profile to compare with (restrictive)\n"
               "      --runner NAME         judge test by test as runner NAME reports them\n"
@@ -447,7 +461,9 @@ void cli_print_run_help(FILE *out, enum cli_mode mode)
               "                            node, prove, automake; tap for a command printing TAP)\n"
               "      --against-timeout DURATION\n"
               "                            bound the run under Q (default: 3 x the first run,\n"
-              "                            at least 10s; 0: none); timing out there is failing\n",
+              "                            at least 10s; 0: none); timing out there is failing\n"
+              "      --junit FILE          also write the verdicts as JUnit XML to FILE\n"
+              "      --tap FILE            also write the verdicts as TAP to FILE\n",
               out);
     else
         fputs("Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n\n"

@@ -31,6 +31,8 @@ struct run_cli {
     uint64_t against_timeout_ms;   /* its value; 0: no bound of the audit's */
     const char *chdir;      /* -C */
     const char *report;     /* --report */
+    const char *junit;      /* audit: --junit FILE */
+    const char *tap;        /* audit: --tap FILE */
     bool strict;
     int verbosity;          /* LOG_QUIET .. LOG_VERBOSE */
     struct cli_override *overrides;

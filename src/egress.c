@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "egress.h"
+#include "fix.h"
 
 #include "allowlist.h"
 #include "channel.h"
@@ -247,6 +248,24 @@ void egress_print_summary(const struct egress *e, FILE *out)
         else
             fprintf(out, "sbx:   %s\n", line);
     }
+    /* One fix per distinct destination shown (rows differ by reason too). */
+    size_t fixes = 0;
+    for (size_t i = 0; i < n && fixes < 10; i++) {
+        bool shown = n <= SUMMARY_HEAD + SUMMARY_TAIL || i < SUMMARY_HEAD || i >= n - SUMMARY_TAIL;
+        if (!shown)
+            continue;
+        const struct refusal_row *r = row_at(e, i);
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = !strcmp(row_at(e, j)->name, r->name) && row_at(e, j)->port == r->port;
+        struct fix fx;
+        fix_for_destination(r->name, r->port, &fx);
+        if (dup || !fx.section)
+            continue;
+        fix_format(&fx, line, 4 * ROW_NAME_MAX + 600);
+        fprintf(out, "sbx: fix: %s\n", line);
+        fixes++;
+    }
     free(line);
     fflush(out);
 }
@@ -267,6 +286,9 @@ struct json_object *egress_to_json(const struct egress *e)
         json_object_object_add(row, "via", json_object_new_string(r->via));
         json_object_object_add(row, "why", json_bytes_new(r->why, strlen(r->why)));
         json_object_object_add(row, "count", json_object_new_int64((int64_t)r->count));
+        struct fix fx;
+        fix_for_destination(r->name, r->port, &fx);
+        json_object_object_add(row, "fix", fix_to_json(&fx));
         json_object_array_add(a, row);
     }
     json_object_object_add(o, "refusals", a);

@@ -14,6 +14,12 @@
  * suspects one. */
 #define SBX_EXIT_STRICT 3
 
+/* sbx(1) EXIT STATUS, "sbx audit ... 4 when the evidence is incomplete":
+ * no false green was found, but a test was not observed, a denial was
+ * attributed to no test nor to the start-up, or the runner's own count
+ * disagrees with the tests parsed (issue 25): never "trustworthy". */
+#define SBX_EXIT_INCONCLUSIVE 4
+
 /* sbx(1) EXIT STATUS, "124 when the timeout expired, as timeout(1)". */
 #define SBX_EXIT_TIMEOUT 124
 

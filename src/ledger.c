@@ -2,6 +2,7 @@
 
 #include "ledger.h"
 
+#include "fix.h"
 #include "landlock_meta.h"
 #include "landlock_net.h"
 #include "log.h"
@@ -43,6 +44,7 @@ struct ledger_rule {
     int errnum;
     bool no_route;      /* deny_rule.no_route: loopback and AF_UNSPEC pass */
     bool supervisor_makes; /* deny_rule.supervisor_makes: landlock_net.h makes those */
+    char *text;         /* the rule as written (NULL: made by sbx), for its fix */
 };
 
 struct ledger_row {
@@ -64,6 +66,7 @@ struct ledger_row {
 struct ledger {
     struct ledger_rule *rules;
     size_t nrules;
+    bool own_network;   /* no way out of the sandbox's network (fix.h) */
     struct ledger_row *rows;    /* LEDGER_MAX_ROWS + overflow rows */
     size_t nrows, caprows;
     uint64_t total;
@@ -124,7 +127,9 @@ struct ledger *ledger_new(const struct profile *p)
         l->rules[i].errnum = p->deny[i].errnum;
         l->rules[i].no_route = p->deny[i].no_route;
         l->rules[i].supervisor_makes = p->deny[i].supervisor_makes;
+        l->rules[i].text = p->deny[i].text && !p->deny[i].no_route ? xstrdup(p->deny[i].text) : NULL;
     }
+    l->own_network = p->net_mode != NET_HOST && !p->outbound;
     l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
     l->rows = xcalloc(l->caprows, sizeof *l->rows);
     l->events = xcalloc(LEDGER_MAX_EVENTS, sizeof *l->events);
@@ -161,8 +166,10 @@ void ledger_free(struct ledger *l)
     for (size_t i = 0; i < sizeof l->parents / sizeof l->parents[0]; i++)
         if (l->parents[i].pidfd >= 0)
             close(l->parents[i].pidfd);
-    for (size_t i = 0; i < l->nrules; i++)
+    for (size_t i = 0; i < l->nrules; i++) {
         free(l->rules[i].syscall);
+        free(l->rules[i].text);
+    }
     free(l->rules);
     strv_free(&l->landlock_writable);
     free(l->rows);
@@ -499,6 +506,51 @@ struct json_object *ledger_to_json(const struct ledger *l)
 /* Rows printed at exit; the rest are summed up in one line (the run record
  * has them all). */
 #define SUMMARY_ROWS 10
+#define SUMMARY_FIXES SUMMARY_ROWS
+
+/* The fix of a row (fix.h): the rule that refused it is the first whose
+ * call, errno and families match the row, as match_rule() chose it. */
+void ledger_entry_fix(const struct ledger *l, const struct ledger_entry *e, struct fix *f)
+{
+    const struct ledger_rule *rule = NULL;
+    for (size_t i = 0; l && i < l->nrules && !rule; i++) {
+        const struct ledger_rule *r = &l->rules[i];
+        if (strcmp(r->syscall, e->syscall) || r->errnum != e->errnum)
+            continue;
+        if (r->families && !(e->family >= 0 && e->family < 64 && (r->families >> e->family) & 1))
+            continue;
+        rule = r;
+    }
+    char name[256];
+    bool named = rule && rule->no_route && l->namer &&
+                 l->namer(l->namer_data, e->address, name, sizeof name);
+    fix_for_denial(e->syscall, e->family, e->address, rule ? rule->text : NULL,
+                   rule && rule->no_route, named ? name : NULL, l && l->own_network, f);
+}
+
+/* One line per distinct fix of the rows printed, after them. */
+static void print_fixes(const struct ledger *l, FILE *out)
+{
+    char seen[SUMMARY_FIXES][sizeof ((struct fix *)0)->line];
+    size_t nseen = 0, cursor = 0, rows = 0;
+    struct ledger_entry e;
+    while (ledger_next(l, &cursor, &e) && rows++ < SUMMARY_ROWS) {
+        struct fix f;
+        ledger_entry_fix(l, &e, &f);
+        if (!f.section)
+            continue;
+        bool dup = false;
+        for (size_t i = 0; i < nseen && !dup; i++)
+            dup = !strcmp(seen[i], f.line);
+        if (dup || nseen == SUMMARY_FIXES)
+            continue;
+        snprintf(seen[nseen++], sizeof seen[0], "%s", f.line);
+        char line[700];
+        fix_format(&f, line, sizeof line);
+        fprintf(out, "%sfix: %s\n", log_prefix, line);
+    }
+}
+
 
 /* A row of [network] allow's rule: why the tool met no route. */
 static void append_no_route(const struct ledger *l, const struct ledger_entry *e, char *line,
@@ -548,6 +600,7 @@ void ledger_print_summary(const struct ledger *l, FILE *out, int exit_status)
     if (shown < l->total)
         fprintf(out, "%s  and %llu more denied operation%s (see --report)\n", log_prefix,
                 (unsigned long long)(l->total - shown), l->total - shown == 1 ? "" : "s");
+    print_fixes(l, out);
     if (exit_status == 0)
         fprintf(out, "%sthe command exited 0 after denials: "
                      "this green does not prove network code works\n", log_prefix);

@@ -114,6 +114,10 @@ struct ledger_denial {
 };
 
 struct ledger;
+struct fix;
+
+/* The profile line that answers E's refusal (fix.h). */
+void ledger_entry_fix(const struct ledger *l, const struct ledger_entry *e, struct fix *f);
 
 /* Takes what it needs from p (copies the deny rules); p may be freed. */
 struct ledger *ledger_new(const struct profile *p);

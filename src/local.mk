@@ -53,3 +53,4 @@ include src/audit.mk
 include src/runner.mk
 include src/session.mk
 include src/harden.mk
+include src/where.mk

@@ -16,8 +16,10 @@ static const char usage_text[] =
     "Usage: sbx run [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx probe [--json | --tap] [--profile P]\n"
-    "       sbx profile list | show [--tier namespaces|landlock] NAME | check FILE...\n"
+    "       sbx profile list | show [--tier namespaces|landlock] NAME | check FILE... | learn [--base P] -- COMMAND\n"
     "       sbx cache list | clear [PROFILE]\n"
+    "       sbx hook claude-code|codex [--audit] [--profile P]\n"
+    "       sbx explain [--profile] RECORD\n"
     "       sbx --version | --help | help COMMAND\n";
 
 static void print_main_help(FILE *out)
@@ -31,6 +33,8 @@ static void print_main_help(FILE *out)
           "  probe     say what this environment can validate (namespaces, loopback, limits)\n"
           "  profile   list, show or check profiles\n"
           "  cache     list or clear the private write layers of cache rules\n"
+          "  hook      an agent harness's hook: run its test commands in sbx\n"
+          "  explain   a run record's refusals as the profile lines that answer them\n"
           "  help      help on a command: sbx help run\n"
           "\nExit status: the command's own; 128+N when killed by signal N; 124 timeout;\n"
           "125 sbx failed; 126 command not executable; 127 command not found;\n"
@@ -45,6 +49,9 @@ static void print_profile_help(FILE *out)
           "       sbx profile show --tier landlock NAME|PATH\n"
           "                                     ... and what the Landlock tier does with it here\n"
           "       sbx profile check FILE...     report every error in each profile\n"
+          "       sbx profile learn [--base P] [--permissive Q] -- COMMAND\n"
+          "                                     the lines over P (deny-network) under which COMMAND\n"
+          "                                     passes, each with the refusal it answers\n"
           "\nSearch path: $SBX_PROFILE_PATH, ~/.config/sbx/profiles, " SBX_SYSCONFDIR "/sbx/profiles,\n"
           SBX_PKGDATADIR "/profiles. See sbx-profile(5).\n",
           out);
@@ -136,6 +143,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "cache"))
         return cmd_cache(argc - 1, argv + 1);
+    if (!strcmp(cmd, "hook"))
+        return cmd_hook(argc - 1, argv + 1);
+    if (!strcmp(cmd, "explain"))
+        return cmd_explain(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return usage_error("unknown option '%s' (options go after the command: sbx run -v ...)", cmd);
     return usage_error("unknown command '%s'", cmd);

@@ -336,6 +336,32 @@ bool output_file_publish(struct output_file *f, const char *text, size_t len, co
     return ok;
 }
 
+char *output_file_read(struct output_file *f, size_t max, size_t *len)
+{
+    *len = 0;
+    if (f->dir_fd < 0)
+        return NULL;
+    int fd = openat(f->dir_fd, f->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+        close(fd);
+        return NULL;
+    }
+    char *buf = xcalloc(1, (size_t)st.st_size + 1);
+    size_t got = 0;
+    while (got < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    *len = got;
+    return buf;
+}
+
 void output_file_close(struct output_file *f)
 {
     if (f->dir_fd >= 0)

@@ -69,6 +69,12 @@ void output_file_recheck(struct output_file *f, const char *what, const struct s
  * other hard links: they are replaced, never written through. */
 bool output_file_publish(struct output_file *f, const char *text, size_t len, const char *what);
 
+/* What the name holds now, when it is a regular file of at most max
+ * bytes, read without following a symbolic link (O_NOFOLLOW) nor
+ * blocking on a fifo: for a file sbx appends to by publishing its old
+ * content and more ($GITHUB_STEP_SUMMARY). NULL (and *len 0) otherwise. */
+char *output_file_read(struct output_file *f, size_t max, size_t *len);
+
 /* Whether anything is still to be written (not published, closed or
  * given up). */
 bool output_file_usable(const struct output_file *f);

@@ -205,7 +205,9 @@ int cmd_profile(int argc, char **argv)
             return cli_run_usage_error("profile", "'sbx profile check' needs at least one file");
         return profile_check(argc - 2, argv + 2);
     }
+    if (!strcmp(what, "learn"))
+        return cmd_profile_learn(argc - 1, argv + 1);  /* learn_cmd.c */
     char msg[256];
-    snprintf(msg, sizeof msg, "unknown 'sbx profile' command '%s' (list, show, check)", what);
+    snprintf(msg, sizeof msg, "unknown 'sbx profile' command '%s' (list, show, check, learn)", what);
     return cli_run_usage_error("profile", msg);
 }

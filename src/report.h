@@ -138,6 +138,9 @@ bool report_audit_write(const char *verdict, int exit_status);
 /* Audit test by test: the runner's name and the tests judged (an array
  * of objects, docs/run-record.md), taken over; before report_audit_write. */
 void report_audit_set_tests(const char *runner, struct json_object *tests);
+/* The per-test audit's own findings (the suite's start-up denials, the
+ * re-runs, why the evidence is incomplete), taken over. */
+void report_audit_set_per_test(struct json_object *o);
 /* What bounds the --against run (timeout_ms 0: nothing; source as
  * audit_bound_source_name()), before it starts; expired after it ended. */
 void report_audit_against_timeout(uint64_t timeout_ms, const char *source);

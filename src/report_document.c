@@ -9,6 +9,7 @@
 #include "exit.h"
 #include "json_bytes.h"
 #include "egress.h"
+#include "fix.h"
 #include "ledger.h"
 #include "log.h"
 #include "report.h"
@@ -147,7 +148,7 @@ static void add_caller(struct json_object *o, const struct ledger_caller *who)
  * plus the threads and both families.
  * Every string goes through json_bytes: a comm or an AF_UNIX path read
  * from the command's memory may hold any byte. */
-static struct json_object *denial_row(const struct ledger_entry *e)
+static struct json_object *denial_row(const struct ledger *l, const struct ledger_entry *e)
 {
     char fam[32];
     struct json_object *o = json_object_new_object();
@@ -172,6 +173,9 @@ static struct json_object *denial_row(const struct ledger_entry *e)
     json_object_object_add(o, "processes", procs);
     json_object_object_add(o, "more_processes", json_object_new_int64(clamp_i64(e->more_pids)));
     json_object_object_add(o, "id", json_object_new_int64(e->id));
+    struct fix fx;
+    ledger_entry_fix(l, e, &fx);
+    json_object_object_add(o, "fix", fix_to_json(&fx));
     json_object_object_add(o, "socket_family", family_or_null(e->socket_family));
     json_object_object_add(o, "address_family", family_or_null(e->address_family));
     struct json_object *threads = json_object_new_array();
@@ -215,7 +219,7 @@ static struct json_object *denials(const struct ledger *l, int64_t *total_out)
     struct ledger_entry e;
     uint64_t listed = 0;
     while (l && ledger_next(l, &cursor, &e)) {
-        json_object_array_add(rows, denial_row(&e));
+        json_object_array_add(rows, denial_row(l, &e));
         listed += e.count;
     }
     uint64_t total = l ? ledger_total(l) : 0, allowed = l ? ledger_allowed(l) : 0;

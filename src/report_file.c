@@ -37,6 +37,7 @@ struct report_file {
     struct run_record *audit_open[2];   /* runs begun, not yet ended */
     char *audit_runner;                 /* audit test by test: the runner's name */
     struct json_object *audit_tests;    /* and the tests, judged */
+    struct json_object *audit_per_test; /* the suite's start-up, re-runs, what is incomplete */
     /* sbx audit: the bound of the --against run (null until known) */
     struct json_object *audit_against_timeout;
     /* sbx audit: the signal that stopped it (null: none) */
@@ -135,6 +136,7 @@ static void report_file_free(void)
     }
     json_object_put(file->audit_argv);
     json_object_put(file->audit_tests);
+    json_object_put(file->audit_per_test);
     free(file->audit_runner);
     json_object_put(file->audit_against_timeout);
     json_object_put(file->audit_interrupted);
@@ -289,6 +291,7 @@ static struct json_object *audit_document(const char *verdict, int exit_status)
     json_object_object_add(o, "runner", file && file->audit_runner
                                             ? json_object_new_string(file->audit_runner) : NULL);
     json_object_object_add(o, "tests", json_object_get(file ? file->audit_tests : NULL));
+    json_object_object_add(o, "per_test", json_object_get(file ? file->audit_per_test : NULL));
     json_object_object_add(o, "against_timeout",
                            json_object_get(file ? file->audit_against_timeout : NULL));
     json_object_object_add(o, "interrupted", json_object_get(file ? file->audit_interrupted : NULL));
@@ -305,6 +308,16 @@ void report_audit_set_tests(const char *runner, struct json_object *tests)
     file->audit_runner = xstrdup(runner);
     json_object_put(file->audit_tests);
     file->audit_tests = tests;
+}
+
+void report_audit_set_per_test(struct json_object *o)
+{
+    if (!file || !file->audit) {
+        json_object_put(o);
+        return;
+    }
+    json_object_put(file->audit_per_test);
+    file->audit_per_test = o;
 }
 
 void report_audit_against_timeout(uint64_t timeout_ms, const char *source)
@@ -339,7 +352,12 @@ void report_audit_interrupted(int sig, int during)
     char name[32];
     snprintf(name, sizeof name, "SIG%s", abbrev ? abbrev : "?");
     json_object_object_add(o, "signal_name", abbrev ? json_object_new_string(name) : NULL);
-    json_object_object_add(o, "during_run", during < 0 ? NULL : json_object_new_int(during));
+    /* 2: after both runs, while single tests were re-run */
+    json_object_object_add(o, "during_run", during < 0 || during > 1 ? NULL : json_object_new_int(during));
+    json_object_object_add(o, "phase", json_object_new_string(during < 0 ? "before-runs"
+                                                              : during == 0 ? "run-1"
+                                                              : during == 1 ? "run-2"
+                                                                            : "re-runs"));
     json_object_put(file->audit_interrupted);
     file->audit_interrupted = o;
 }

@@ -26,11 +26,28 @@ enum runner_kind {
     RUNNER_AUTOMAKE,  /* make check: automake's "PASS: name" lines */
     RUNNER_TAP,       /* a command that prints TAP itself (--runner tap) */
 };
+/* (a runner's family, src/runner_FAMILY.c, says more: docs/hacking.md) */
+
+/* How a denial finds its test (the audit's attribution, audit_attrib.h). */
+enum runner_attribution {
+    /* re-runs of one test (or a group, bisecting) count what each makes */
+    RUNNER_ATTRIBUTE_ALONE = 0,
+    /* the runner announces each test before it runs, one at a time
+     * (unittest): the output's positions place a denial in its test */
+    RUNNER_ATTRIBUTE_PLACED,
+    /* the runner re-runs a script, not a test (prove, make check): a
+     * test's denials are its script's */
+    RUNNER_ATTRIBUTE_UNIT,
+};
+
+struct runner_ops;
 
 struct runner {
     enum runner_kind kind;
     const char *name;     /* what --runner takes */
     const char *command;  /* the command it recognises, for messages */
+    enum runner_attribution attribution;
+    const struct runner_ops *ops;  /* runner_impl.h; NULL only in tests' stand-ins */
 };
 
 /* The runner `argv` starts, or NULL with why (one line, no "sbx:") filled

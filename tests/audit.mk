@@ -28,3 +28,14 @@ EXTRA_DIST += tests/integration/audit-tests.sh
 check_PROGRAMS += tests/helpers/bind-or-wait
 TESTS += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh
 EXTRA_DIST += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh
+# Every row true: the suite's start-up, not-observed, limits, bounds (issues 25, 33, 34).
+TESTS += tests/integration/audit-verdicts.sh
+EXTRA_DIST += tests/integration/audit-verdicts.sh
+# The CI reports, escaped (src/audit_ci.c).
+check_PROGRAMS += tests/unit/audit-ci-test
+tests_unit_audit_ci_test_SOURCES = tests/unit/audit-ci-test.c tests/tap.h
+tests_unit_audit_ci_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/audit-ci-test
+# CPython's network tests: no pure test flagged (issue 33).
+TESTS += tests/integration/audit-cpython.sh
+EXTRA_DIST += tests/integration/audit-cpython.sh

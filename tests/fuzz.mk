@@ -30,10 +30,16 @@ tests/fuzz/egress-fuzz: $(top_srcdir)/tests/fuzz/egress-fuzz.c $(top_srcdir)/src
 	  $(top_srcdir)/src/egress_wire.c $(FUZZ_CORE) \
 	  $(FUZZ_LIBS) $(LIBNL_LIBS) -lpthread
 
+# issue 31: the agent hook's command-line reader, and fix lines
+tests/fuzz/hook-fuzz: $(top_srcdir)/tests/fuzz/hook-fuzz.c $(top_srcdir)/src/hook.c \
+		$(top_srcdir)/src/fix.c $(FUZZ_CORE)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
 # Each target runs in a scratch copy of its corpus so the seeds stay as
 # committed; a crash leaves its input in tests/fuzz/crash-*.
-fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/egress-fuzz
-	@set -e; for t in profile cli runner egress; do \
+fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/egress-fuzz \
+		tests/fuzz/hook-fuzz
+	@set -e; for t in profile cli runner egress hook; do \
 	  work=$$(mktemp -d); cp $(top_srcdir)/tests/fuzz/corpus/$$t/* $$work/; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 	  ./tests/fuzz/$$t-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
@@ -44,5 +50,6 @@ fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/f
 	done
 .PHONY: fuzz
 CLEANFILES += tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/egress-fuzz \
+	tests/fuzz/hook-fuzz \
 	tests/fuzz/*.log
 EXTRA_DIST += tests/fuzz

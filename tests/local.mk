@@ -15,6 +15,7 @@ include tests/audit.mk
 include tests/runner.mk
 include tests/harden.mk
 include tests/agents.mk
+include tests/ci.mk
 include tests/peer.mk
 
 # Built by `make` (not only `make check`): README's quick start runs it.

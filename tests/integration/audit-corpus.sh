@@ -88,9 +88,12 @@ judge Node pure 0 "$pure" "$work/node" node --test pure.test.js
 # Build once, outside any filter, so each judged run only runs tests.
 (cd "$work/rust" && cargo test --offline --no-run -q >"$work/cargo.log" 2>&1) ||
     diag "cargo build failed: $(tail -n 5 "$work/cargo.log")"
-# cargo test -q hides the tests' names: sbx audit says so and judges the
-# command as a whole, like the seccomp half
+# cargo test -q prints one dot per test: sbx audit removes -q (saying
+# so) and judges each test (issue 25: it used to judge the command)
+per_test="3:  false-green                passed / passed: echo_over_loopback; denied: bind(AF_INET 127.0.0.1:0) x1 -> EPERM"
 judge Rust swallow 3 "$swallowed" "$work/rust" cargo test --offline -q --test net_swallow
+per_test="0:  exercised                  passed / failed: echo_over_loopback; denied: bind(AF_INET 127.0.0.1:0) x1 -> EPERM"
 judge Rust honest 0 "$trust" "$work/rust" cargo test --offline -q --test net_honest
+per_test="0:1 test: 0 exercised, 0 false green, 0 hiding a failure, 0 fail, 0 skipped here, 1 unaffected"
 judge Rust pure 0 "$pure" "$work/rust" cargo test --offline -q --test pure
 done_testing

@@ -4,7 +4,9 @@
 #
 # The ```sh test blocks run in order, in one scratch project directory.
 # A line that starts with "sbx " is a checked command; its trailing comment
-# may hold "exit N" (default 0) and "quoted text" its output must contain.
+# may hold "exit N" (default 0) and "quoted text" its output must contain;
+# a trailing "< FILE" is its standard input (else /dev/null), "> FILE"
+# where its standard output goes.
 # Other lines (cat > file <<'EOF' ...) run as they are. An sbx command in
 # any other block (yaml, markdown) must appear word for word in a test
 # block, so no command is shown that is not run.
@@ -59,7 +61,12 @@ awk -v q="'" -v tested="$work/tested.txt" '
         sub(/[ \t]+$/, "", cmd)
         status = 0
         if (match(comment, /exit [0-9]+/)) status = substr(comment, RSTART + 5, RLENGTH - 5)
-        printf "doc_cmd %d %s%s -- %s\n", NR, status, flush_expect(comment), cmd
+        # A trailing "< FILE" is the stdin of the command (else /dev/null),
+        # "> FILE" where its standard output goes (as well as checked).
+        input = "/dev/null"; output = "-"; run = cmd
+        if (match(run, / > [^ <>|;&]+$/)) { output = substr(run, RSTART + 3); run = substr(run, 1, RSTART - 1) }
+        if (match(run, / < [^ <>|;&]+$/)) { input = substr(run, RSTART + 3); run = substr(run, 1, RSTART - 1) }
+        printf "doc_cmd %d %s %s %s%s -- %s\n", NR, status, input, output, flush_expect(comment), run
         print cmd > tested
         next
     }
@@ -76,7 +83,7 @@ awk '
     inblock && kind !~ /^sh test/ && kind != "json" && kind != "toml" {
         line = $0
         sub(/^[ \t]*(- )?(run: )?/, "", line)
-        if (line ~ /^sbx (run|audit|probe|profile|help)( |$)/) print NR ": " line
+        if (line ~ /^sbx (run|audit|probe|profile|help|hook|explain)( |$)/) print NR ": " line
     }
 ' "$guide" >"$work/shown.txt"
 
@@ -94,16 +101,39 @@ while IFS= read -r shown; do
     fi
 done <"$work/shown.txt"
 
+# Every ```json block (the settings files the guide tells you to write)
+# is JSON, and the Claude Code settings name the hook the test runs.
+awk -v dir="$work" '
+    /^```/ {
+        if (!inblock) { inblock = 1; n += (substr($0, 4) == "json"); json = (substr($0, 4) == "json"); next }
+        inblock = 0; json = 0; next
+    }
+    json { print > (dir "/block" n ".json") }
+' "$guide"
+for f in "$work"/block*.json; do
+    [ -e "$f" ] || { fail "agents.md has json blocks"; break; }
+    if command -v jq >/dev/null 2>&1; then
+        jq empty "$f" 2>/dev/null
+        ok $? "agents.md: json block ${f##*/block} parses"
+    else
+        skip "jq is not installed (apt-get install jq): the guide's json blocks are not checked"
+    fi
+done
+if command -v jq >/dev/null 2>&1; then
+    hooks=$(cat "$work"/block*.json | jq -r '.hooks.PreToolUse[]?.hooks[]?.command' 2>/dev/null)
+    like "$hooks" "sbx hook claude-code" "agents.md: the settings run the hook this guide tests"
+fi
+
 # --- run --------------------------------------------------------------------
 if ! command -v python3 >/dev/null 2>&1; then
     skip "python3 is not installed (apt-get install python3): the guide's walkthrough runs a Python test"
     done_testing
 fi
 
-# doc_cmd LINE EXIT [TEXT...] -- COMMAND...
+# doc_cmd LINE EXIT STDIN STDOUT [TEXT...] -- COMMAND...
 doc_cmd() {
-    _line=$1 _want=$2
-    shift 2
+    _line=$1 _want=$2 _stdin=$3 _stdout=$4
+    shift 4
     _texts=
     while [ "$1" != -- ]; do
         _texts="$_texts$1
@@ -113,8 +143,14 @@ doc_cmd() {
     shift
     _desc="agents.md:$_line: $*"
     _o=$(mktemp)
-    "$@" </dev/null >"$_o" 2>&1
-    _status=$?
+    if [ "$_stdout" = - ]; then
+        "$@" <"$_stdin" >"$_o" 2>&1
+        _status=$?
+    else
+        "$@" <"$_stdin" >"$_stdout" 2>"$_o"
+        _status=$?
+        cat "$_stdout" >>"$_o"
+    fi
     _out=$(cat "$_o")
     rm -f "$_o"
     case $_out in

@@ -66,7 +66,11 @@ is "$got" "max" "--nofile m<TAB> completes to max"
 got=$(complete_words sbx pro)
 is "$got" "$(printf 'probe\nprofile')" "sbx pro<TAB> offers probe and profile"
 got=$(complete_words sbx profile '')
-is "$got" "$(printf -- '--help\ncheck\nlist\nshow')" "sbx profile <TAB> offers list, show, check"
+is "$got" "$(printf -- '--help\ncheck\nlearn\nlist\nshow')" "sbx profile <TAB> offers list, show, check, learn"
+got=$(complete_words sbx hook '')
+is "$got" "$(printf 'claude-code\ncodex')" "sbx hook <TAB> offers claude-code and codex"
+got=$(complete_words sbx e)
+is "$got" "explain" "sbx e<TAB> completes to explain"
 got=$(complete_words sbx help a)
 is "$got" "audit" "sbx help a<TAB> completes to audit"
 got=$(complete_words sbx probe --j)

@@ -96,6 +96,16 @@ make_tmpdir() {
     trap 'rm -rf "$tmpdir"' EXIT
 }
 
+# make_build_tmpdir NAME: a scratch directory ($tmpdir, removed at exit) in
+# the build tree, else the current directory: for a test whose sandboxes
+# need to see only their working directory inside it (a tree under
+# /var/tmp is fine then; make_visible_tmpdir is for more).
+make_build_tmpdir() {
+    tmpdir=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/$1.XXXXXX" 2>/dev/null ||
+             mktemp -d "$PWD/$1.XXXXXX") || exit 1
+    trap 'rm -rf "$tmpdir"' EXIT
+}
+
 # make_visible_tmpdir NAME: a scratch directory ($tmpdir, removed at exit)
 # that a sandbox of the shipped profiles sees outside its working
 # directory. They put a tmpfs on /tmp and /var/tmp, so a fixture there (a

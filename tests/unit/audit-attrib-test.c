@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-static const struct runner unittest = { .kind = RUNNER_UNITTEST, .name = "unittest" };
 
 static const char output[] =
     "test_a (m.T.test_a) ... ok\n"       /* test_a: announced at 24, ends at 27 */
@@ -24,7 +23,8 @@ static const char output[] =
 /* Feeds s in pieces of `step` bytes: a line split across reads. */
 static struct runner_parser *parse(const char *s, size_t step)
 {
-    struct runner_parser *p = runner_parser_new(&unittest);
+    const char *near;
+    struct runner_parser *p = runner_parser_new(runner_by_name("unittest", &near));
     for (size_t at = 0, len = strlen(s); at < len; at += step)
         runner_parser_feed(p, s + at, len - at < step ? len - at : step);
     runner_parser_finish(p, false);
@@ -43,7 +43,7 @@ static struct ledger_event at(uint64_t pos)
 
 int main(void)
 {
-    plan(26);
+    plan(40);
     size_t n;
     struct runner_parser *p = parse(output, 5);
     const struct runner_test *t = runner_parser_tests(p, &n);
@@ -83,6 +83,21 @@ int main(void)
     ok(!audit_place_events(&nowhere, 1, t, n, owner), "a call without a position: none");
     ok(audit_place_events(NULL, 0, t, n, owner), "no call: nothing to place");
 
+    /* issue 33: the suite's calls, before the first test and between two */
+    ok(audit_place_events_suite(&between, 1, t, n, owner) && owner[0] == AUDIT_OWNER_BETWEEN,
+       "suite: a call between two tests is the suite's (a class fixture)");
+    ok(audit_place_events_suite(&before, 1, t, n, owner) && owner[0] == AUDIT_OWNER_STARTUP,
+       "suite: a call before the first test is the start-up's (an import)");
+    struct ledger_event mixed[3] = { before, in_a, between };
+    ok(audit_place_events_suite(mixed, 3, t, n, owner) && owner[0] == AUDIT_OWNER_STARTUP &&
+           owner[1] == 0 && owner[2] == AUDIT_OWNER_BETWEEN,
+       "suite: start-up, test_a's, a fixture's, each in its place");
+    ok(!audit_place_events_suite(&nowhere, 1, t, n, owner), "suite: a call without a position: none");
+    bool certain = false;
+    is_int(audit_tests_begin(t, n, &certain), pos_after("test_a (m.T.test_a) ... "),
+           "the tests begin where the first is announced");
+    ok(certain, "every test announced: a call before that is certainly the start-up's");
+
     /* two runs that overlap: a runner that is not serial; nothing placed */
     struct runner_test overlap[2] = {
         { .id = "x", .announced_pos = 10, .reported_pos = 50 },
@@ -96,6 +111,10 @@ int main(void)
         { .id = "a", .reported_pos = 10 }, { .id = "b", .reported_pos = 20 },
         { .id = "c", .reported_pos = 30 }, { .id = "d", .reported_pos = 0 },
     };
+    is_int(audit_tests_begin(r, 4, &certain), 10, "no announcement: the tests begin by the first result");
+    ok(!certain, "and a call before it may be the first test's");
+    struct runner_test none[1] = { { .id = "x", .reported_pos = 0 } };
+    ok(audit_tests_begin(none, 1, &certain) == UINT64_MAX, "no test reported: no beginning");
     bool suspect[4] = { false };
     struct ledger_event ev[2] = { at(15), at(10) };
     is_int(audit_suspects(ev, 2, NULL, r, 4, 0, suspect), 1, "tier 0: one new suspect for both denials");
@@ -135,6 +154,23 @@ int main(void)
     denial_tally_add(s2, one);
     denial_tally_add(s2, two);
     ok(!denial_tally_equal(w, s2), "a call the whole run did not make: not equal");
+    /* a run alone less its start-up (issue 33) */
+    struct denial_tally *startup = denial_tally_new(), *own = denial_tally_new();
+    denial_tally_add(startup, one);                 /* bind 127.0.0.1:0 x1 */
+    is_int(denial_tally_excess(s2, startup, own), 2, "excess: the calls the start-up does not make");
+    char text[256];
+    denial_tally_describe(own, text, sizeof text);
+    is_str(text, "bind(AF_INET 127.0.0.1:0) x1 -> EPERM; bind(AF_INET 127.0.0.1:80) x1 -> EPERM",
+           "described kind by kind with counts");
+    is_int(denial_tally_excess(startup, s2, NULL), 0, "nothing beyond what the run made");
+    struct denial_tally *common = denial_tally_common(s2, startup);
+    is_int(denial_tally_total(common), 1, "common: the smaller count of each kind");
+    char tiny[8];
+    denial_tally_describe(own, tiny, sizeof tiny);
+    ok(strlen(tiny) < sizeof tiny, "a short buffer is cut, not overrun");
+    denial_tally_free(startup);
+    denial_tally_free(own);
+    denial_tally_free(common);
     denial_tally_free(w);
     denial_tally_free(s);
     denial_tally_free(s2);

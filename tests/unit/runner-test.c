@@ -138,13 +138,37 @@ static void check_refused(const char *const argv[], const char *err_part)
        "refused: %s %s ...: %s", argv[0], argv[1], err);
 }
 
+/* A command from which the runner removes what hides its per-test lines:
+ * the command sbx runs is exactly `want`. */
+static void check_removed(const char *const argv[], const char *want, const char *note_part)
+{
+    char why[256], err[512] = "";
+    struct runner_command c;
+    const struct runner *r = runner_detect((char *const *)argv, why, sizeof why);
+    if (!r || !runner_command(r, (char *const *)argv, &c, err, sizeof err)) {
+        ok(0, "command %s: %s", want, err);
+        return;
+    }
+    char *got = joined(c.argv);
+    is_str(got, want, "command: %s", want);
+    ok(strstr(c.note, note_part) != NULL, "  note says: %s", note_part);
+    free(got);
+    runner_command_free(&c);
+}
+
 static void test_command(void)
 {
     check_command(NULL, (const char *[]){ "cargo", "test", "-p", "foo", "adds", "--", "--test-threads", "2", NULL },
                   "cargo test --no-fail-fast -p foo adds -- --test-threads 2", "--no-fail-fast");
     check_command(NULL, (const char *[]){ "cargo", "test", "--no-fail-fast", NULL },
                   "cargo test --no-fail-fast", "");
-    check_refused((const char *[]){ "cargo", "test", "-q", NULL }, "one character per test");
+    /* -q and --format terse name no test: removed (issue 25), and only they */
+    check_removed((const char *[]){ "cargo", "-q", "test", "--release", "-q", "--", "-q", "--exact", NULL },
+                  "cargo test --no-fail-fast --release -- --exact", "removed -q: libtest then prints one character");
+    check_removed((const char *[]){ "cargo", "test", "--quiet", "--workspace", "--", "--format", "terse", NULL },
+                  "cargo test --no-fail-fast --workspace --", "removed -q and --format terse");
+    check_removed((const char *[]){ "cargo", "test", "--", "--format=terse", "--test-threads=4", NULL },
+                  "cargo test --no-fail-fast -- --test-threads=4", "removed --format terse");
     check_refused((const char *[]){ "cargo", "test", "--", "--format", "json", NULL }, "--format");
     check_command(NULL, (const char *[]){ "python3", "-m", "unittest", "discover", "-s", "tests", NULL },
                   "python3 -m unittest discover -s tests -v", "added -v");
@@ -195,6 +219,11 @@ static void test_rerun(void)
                 "cargo test --no-fail-fast -p foo --test net -- --test-threads 2 --exact adds");
     check_rerun("cargo", (const char *[]){ "cargo", "test", NULL }, "--doc", "src/lib.rs - add (line 5)",
                 "cargo test --no-fail-fast --doc -- src/lib.rs - add (line 5)");
+    /* a workspace's package, by its crate's name: "b-c" builds b_c */
+    check_rerun("cargo", (const char *[]){ "cargo", "test", "-q", "--workspace", NULL }, "-p b_c --lib", "tests::same",
+                "cargo test --no-fail-fast --workspace -p b[-_]c --lib -- --exact tests::same");
+    check_rerun("cargo", (const char *[]){ "cargo", "test", "--workspace", NULL }, "-p a --doc", "a/src/lib.rs - f (line 1)",
+                "cargo test --no-fail-fast --workspace -p a --doc -- a/src/lib.rs - f (line 1)");
     /* -k with a '*' is an fnmatch over the whole name: "[t*]" is 't' */
     check_rerun("unittest", (const char *[]){ "python3", "-m", "unittest", "-k", "foo", "discover", NULL },
                 NULL, "test_units.TestPlain.test_pass",
@@ -300,16 +329,16 @@ static void test_corpus(void)
     /* libtest on its default parallel threads (results in the order the
      * tests ended), three binaries, should_panic and doc tests */
     CORPUS_CHECK("cargo", "cargo.out", false,
-        { "--lib", "tests::adds", TEST_PASSED },
-        { "--lib", "tests::ignored_with_reason", TEST_SKIPPED },
-        { "--lib", "tests::nested::quick_parallel", TEST_PASSED },
-        { "--lib", "tests::fails_assert", TEST_FAILED },
-        { "--lib", "tests::panics", TEST_FAILED },
-        { "--lib", "tests::should_panic_ok", TEST_PASSED },
-        { "--lib", "tests::nested::slow_parallel", TEST_PASSED },
+        { "-p runner_corpus --lib", "tests::adds", TEST_PASSED },
+        { "-p runner_corpus --lib", "tests::ignored_with_reason", TEST_SKIPPED },
+        { "-p runner_corpus --lib", "tests::nested::quick_parallel", TEST_PASSED },
+        { "-p runner_corpus --lib", "tests::fails_assert", TEST_FAILED },
+        { "-p runner_corpus --lib", "tests::panics", TEST_FAILED },
+        { "-p runner_corpus --lib", "tests::should_panic_ok", TEST_PASSED },
+        { "-p runner_corpus --lib", "tests::nested::slow_parallel", TEST_PASSED },
         { "--test net", "loopback_bind", TEST_PASSED },
         { "--test net", "adds", TEST_PASSED },
-        { "--doc", "src/lib.rs - add (line 5)", TEST_PASSED });
+        { "-p runner_corpus --doc", "src/lib.rs - add (line 5)", TEST_PASSED });
     /* docstrings (two lines), output between the name and the result, a
      * subtest failure, setUpClass that prints only "ERROR" */
     CORPUS_CHECK("unittest", "unittest.out", false,

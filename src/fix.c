@@ -1,0 +1,136 @@
+/* Refusals an agent can act on (fix.h).
+ *
+ * The line is the smallest change that answers the refusal, never a
+ * weaker sandbox than that: a deny rule is dropped one rule at a time
+ * (`-deny = RULE`, sbx-profile(5) REMOVING INHERITED ENTRIES), a
+ * destination is allowed by name and port, not `outbound = yes`. Safety
+ * is about the host: a line is safe when what it lets through stays in the
+ * sandbox (its own loopback, its own network namespace); a destination
+ * outside is never called safe, since the command could then send what it
+ * reads there. */
+#include "config.h"
+
+#include "fix.h"
+#include "json_bytes.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static bool loopback_address(const char *a)
+{
+    return !strncmp(a, "127.", 4) || !strncmp(a, "[::1]", 5) || !strcmp(a, "::1");
+}
+
+/* A host name or IPv4 address allow accepts: letters, digits, '-', '.'. */
+static bool allowable_name(const char *s)
+{
+    if (!*s || strlen(s) > 253)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '.'))
+            return false;
+    return true;
+}
+
+static void allow_line(const char *host, unsigned port, struct fix *f)
+{
+    /* A name or address opens 80 and 443; another port is written. */
+    if (port == 0 || port == 80 || port == 443)
+        snprintf(f->line, sizeof f->line, "allow = %s", host);
+    else
+        snprintf(f->line, sizeof f->line, "allow = %s:%u", host, port);
+    f->section = "network";
+    f->safe = false;
+    snprintf(f->why, sizeof f->why,
+             "opens %s to the command, outside the sandbox: add it only if the command "
+             "should reach it", host);
+}
+
+void fix_for_destination(const char *name, unsigned port, struct fix *f)
+{
+    memset(f, 0, sizeof *f);
+    if (!allowable_name(name)) {
+        snprintf(f->why, sizeof f->why,
+                 "no allow entry names it (allow takes host names and IPv4 addresses)");
+        return;
+    }
+    allow_line(name, port, f);
+}
+
+void fix_for_denial(const char *syscall, int family, const char *address, const char *rule,
+                    bool no_route, const char *name, bool own_network, struct fix *f)
+{
+    memset(f, 0, sizeof *f);
+    address = address ? address : "";
+    if (no_route) {
+        /* connect() past [network] allow's proxy: allow the destination
+         * (the tool must then go through the proxy: HTTPS_PROXY). */
+        char host[256] = "";
+        unsigned port = 0;
+        const char *colon = strrchr(address, ':');
+        if (name && allowable_name(name)) {
+            snprintf(host, sizeof host, "%s", name);
+        } else if (colon && address[0] != '[' && (size_t)(colon - address) < sizeof host) {
+            memcpy(host, address, (size_t)(colon - address));
+            host[colon - address] = '\0';
+        }
+        if (colon)
+            port = (unsigned)strtoul(colon + 1, NULL, 10);
+        if (!host[0] || !allowable_name(host)) {
+            snprintf(f->why, sizeof f->why,
+                     "no allow entry names %s (allow takes host names and IPv4 addresses)",
+                     address[0] ? address : "this destination");
+            return;
+        }
+        allow_line(host, port, f);
+        size_t n = strlen(f->why);
+        snprintf(f->why + n, sizeof f->why - n, "; the tool must use the proxy (HTTPS_PROXY)");
+        return;
+    }
+    if (!rule) {
+        snprintf(f->why, sizeof f->why, "refused by a rule sbx made, not one of the profile's");
+        return;
+    }
+    f->section = "security";
+    snprintf(f->line, sizeof f->line, "-deny = %s", rule);
+    bool local = family == AF_UNIX || loopback_address(address) || !strcmp(syscall, "bind") ||
+                 !strcmp(syscall, "listen") || !strcmp(syscall, "accept") ||
+                 !strcmp(syscall, "accept4");
+    f->safe = own_network || local;
+    if (own_network)
+        snprintf(f->why, sizeof f->why,
+                 "lets %s through; the sandbox has a network of its own with no way out, so it "
+                 "reaches only the sandbox's loopback", syscall);
+    else if (local)
+        snprintf(f->why, sizeof f->why, "lets %s through for %s, which stays in the sandbox",
+                 syscall, address[0] ? address : "a local socket");
+    else
+        snprintf(f->why, sizeof f->why,
+                 "lets every %s the rule names through, and this sandbox reaches outside: check "
+                 "where %s goes", syscall, address[0] ? address : "it");
+}
+
+void fix_format(const struct fix *f, char *buf, size_t len)
+{
+    if (!f->section)
+        snprintf(buf, len, "no profile line: %s", f->why);
+    else
+        snprintf(buf, len, "[%s] %s   (%s: %s)", f->section, f->line, f->safe ? "safe" : "review",
+                 f->why);
+}
+
+struct json_object *fix_to_json(const struct fix *f)
+{
+    if (!f->section)
+        return NULL;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "section", json_object_new_string(f->section));
+    json_object_object_add(o, "line", json_bytes_new(f->line, strlen(f->line)));
+    json_object_object_add(o, "safe", json_object_new_boolean(f->safe));
+    json_object_object_add(o, "why", json_bytes_new(f->why, strlen(f->why)));
+    return o;
+}

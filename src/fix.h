@@ -1,0 +1,39 @@
+/* The fix of a refusal: the profile line that would have let the refused
+ * operation through, where it goes, and whether adding it is safe, for
+ * the ledger's summary, the run record and `sbx explain` (an agent reads
+ * the record; a person pastes the printed line). Pure. */
+#ifndef SBX_FIX_H
+#define SBX_FIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_object;
+
+struct fix {
+    const char *section;   /* "security", "network"; NULL: no line can fix it */
+    char line[320];        /* "-deny = bind:inet,inet6 EPERM", "allow = api.example.com" */
+    bool safe;             /* the line lets nothing leave the sandbox */
+    char why[240];         /* what the line opens, or why there is none */
+};
+
+/* A call a deny rule refused. RULE: the rule as written in the profile;
+ * NULL for the connect rule sbx makes for [network] allow (NO_ROUTE; NAME
+ * is then the name the DNS stub answered the address for, or NULL).
+ * OWN_NETWORK: the sandbox has a network namespace of its own and no
+ * outbound path (loopback or none, no pasta, no allow), so whatever the
+ * call does stays inside. ADDRESS is as the ledger prints it. */
+void fix_for_denial(const char *syscall, int family, const char *address, const char *rule,
+                    bool no_route, const char *name, bool own_network, struct fix *f);
+
+/* A destination [network] allow's proxy or DNS stub refused (egress.c):
+ * NAME (a host name or an IPv4 address) and PORT (0: unknown). */
+void fix_for_destination(const char *name, unsigned port, struct fix *f);
+
+/* "[security] -deny = bind:inet,inet6 EPERM   (safe: ...)" */
+void fix_format(const struct fix *f, char *buf, size_t len);
+
+/* {"section", "line", "safe", "why"}; null when f has no line. */
+struct json_object *fix_to_json(const struct fix *f);
+
+#endif

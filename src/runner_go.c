@@ -1,0 +1,437 @@
+/* go test: test2json's events (-json), runner_impl.h's operations.
+ *
+ * Given -json: test2json's events name package and test exactly; and
+ * -count=1: go test replays cached results, and a replayed run proves
+ * nothing (any explicit -count disables the cache, so the user's own is
+ * kept).
+ *
+ * The channel: go 1.19's test2json reads the test binary's stdout, where
+ * a test's own output is printed too, so a test that prints "--- PASS: X"
+ * makes an event; a result counts only for a test whose "run" event was
+ * seen. */
+#include "config.h"
+
+#include "runner_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GO_MAX_PACKAGES 65536
+
+struct go_package {
+    char *name;
+    bool timed_out;   /* "panic: test timed out after" was printed */
+    bool bad;         /* a test of it failed, errored or timed out */
+    size_t *started;  /* tests of it that ran, for its end */
+    size_t nstarted, cap;
+};
+
+struct go_state {
+    struct go_package *packages;
+    size_t npackages, cap_packages;
+    struct runner_table by_package;
+};
+
+static int go_anchor(char *const argv[], char *why, size_t why_size)
+{
+    if (strcmp(base_name(argv[0]), "go"))
+        return -1;
+    if (argv[1] && !strcmp(argv[1], "test"))
+        return 1;
+    snprintf(why, why_size, "go %.64s is not go test", argv[1] ? argv[1] : "without a command");
+    return -1;
+}
+
+static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *notes, char *err, size_t err_size)
+{
+    (void)at;
+    (void)err;
+    (void)err_size;
+    int end = end_of_options(argv, 2);
+    int args = end;
+    for (int i = 2; i < end; i++)
+        if (!strcmp(argv[i], "-args") || !strcmp(argv[i], "--args")) {
+            args = i;
+            break;
+        }
+    bool json = has_arg(argv, 2, args, "-json") || has_arg(argv, 2, args, "--json") ||
+                has_arg(argv, 2, args, "-json=true");
+    bool count = has_arg(argv, 2, args, "-count") || has_arg(argv, 2, args, "--count") ||
+                 has_prefix_arg(argv, 2, args, "-count=") || has_prefix_arg(argv, 2, args, "--count=");
+    push_range(out, argv, 0, 2);
+    if (!json) {
+        push(out, "-json");
+        note_add(notes, "added -json: go test's events name each package and test exactly");
+    }
+    if (!count) {
+        push(out, "-count=1");
+        note_add(notes, "added -count=1: go test replays cached results, which prove nothing");
+    }
+    push_range(out, argv, 2, (int)argv_len(argv));
+    return true;
+}
+
+struct go_event {
+    char *action, *package, *test, *output;
+};
+
+/* A JSON string at *s (after its opening quote), decoded; *s moved past
+ * its closing quote. NULL on malformed input. */
+char *json_string(const char **s)
+{
+    const char *c = *s;
+    size_t cap = 64, n = 0;
+    char *out = xmalloc(cap);
+    for (;;) {
+        if (n + 8 > cap)
+            out = xrealloc(out, cap *= 2);
+        unsigned char ch = (unsigned char)*c;
+        if (!ch) {
+            free(out);
+            return NULL;
+        }
+        c++;
+        if (ch == '"')
+            break;
+        if (ch != '\\') {
+            out[n++] = (char)ch;
+            continue;
+        }
+        ch = (unsigned char)*c++;
+        uint32_t cp;
+        switch (ch) {
+        case '"': case '\\': case '/': out[n++] = (char)ch; continue;
+        case 'b': out[n++] = '\b'; continue;
+        case 'f': out[n++] = '\f'; continue;
+        case 'n': out[n++] = '\n'; continue;
+        case 'r': out[n++] = '\r'; continue;
+        case 't': out[n++] = '\t'; continue;
+        case 'u': {
+            cp = 0;
+            for (int i = 0; i < 4; i++, c++) {
+                char h = *c;
+                int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                      : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+                if (v < 0) {
+                    free(out);
+                    return NULL;
+                }
+                cp = cp * 16 + (uint32_t)v;
+            }
+            /* a surrogate pair; a lone half is U+FFFD */
+            if (cp >= 0xD800 && cp < 0xDC00 && c[0] == '\\' && c[1] == 'u') {
+                uint32_t lo = 0;
+                bool okhex = true;
+                for (int i = 2; i < 6; i++) {
+                    char h = c[i];
+                    int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                          : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+                    if (v < 0) {
+                        okhex = false;
+                        break;
+                    }
+                    lo = lo * 16 + (uint32_t)v;
+                }
+                if (okhex && lo >= 0xDC00 && lo < 0xE000) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    c += 6;
+                }
+            }
+            if ((cp >= 0xD800 && cp < 0xE000) || cp == 0)
+                cp = 0xFFFD;
+            if (cp < 0x80) {
+                out[n++] = (char)cp;
+            } else if (cp < 0x800) {
+                out[n++] = (char)(0xC0 | (cp >> 6));
+                out[n++] = (char)(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
+                out[n++] = (char)(0xE0 | (cp >> 12));
+                out[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                out[n++] = (char)(0x80 | (cp & 0x3F));
+            } else {
+                out[n++] = (char)(0xF0 | (cp >> 18));
+                out[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+                out[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                out[n++] = (char)(0x80 | (cp & 0x3F));
+            }
+            continue;
+        }
+        default:
+            free(out);
+            return NULL;
+        }
+    }
+    out[n] = '\0';
+    *s = c;
+    return out;
+}
+
+/* Skips one JSON value that is not a string (number, true, false, null,
+ * or a nested object or array, strings inside it included); iterative, so
+ * deep nesting costs no stack. */
+bool json_skip(const char **s)
+{
+    const char *c = *s;
+    size_t depth = 0;
+    for (;;) {
+        char ch = *c;
+        if (!ch)
+            return false;
+        if (ch == '"') {
+            c++;
+            char *str = json_string(&c);
+            if (!str)
+                return false;
+            free(str);
+            if (!depth)
+                break;
+            continue;
+        }
+        if (ch == '{' || ch == '[') {
+            depth++;
+        } else if (ch == '}' || ch == ']') {
+            if (!depth)
+                break;
+            if (!--depth) {
+                c++;
+                break;
+            }
+        } else if (!depth && (ch == ',' || ch == ' ')) {
+            break;
+        }
+        c++;
+    }
+    *s = c;
+    return true;
+}
+
+static uint64_t package_hash(void *ctx, size_t i)
+{
+    struct runner_parser *p = ctx;
+    struct go_state *gs = p->state;
+    return runner_hash(14695981039346656037ull, gs->packages[i].name);
+}
+
+/* One test2json event: {"Action":..,"Package":..,"Test":..,"Output":..}. */
+static bool go_event_parse(const char *line, struct go_event *ev)
+{
+    const char *c = line;
+    *ev = (struct go_event){0};
+    if (*c++ != '{')
+        return false;
+    for (;;) {
+        while (*c == ' ')
+            c++;
+        if (*c == '}')
+            return true;
+        if (*c++ != '"')
+            return false;
+        char *key = json_string(&c);
+        if (!key)
+            return false;
+        while (*c == ' ')
+            c++;
+        if (*c++ != ':') {
+            free(key);
+            return false;
+        }
+        while (*c == ' ')
+            c++;
+        char **field = !strcmp(key, "Action") ? &ev->action : !strcmp(key, "Package") ? &ev->package
+                     : !strcmp(key, "Test") ? &ev->test : !strcmp(key, "Output") ? &ev->output : NULL;
+        free(key);
+        if (*c == '"') {
+            c++;
+            char *v = json_string(&c);
+            if (!v)
+                return false;
+            if (field) {
+                free(*field);
+                *field = v;
+            } else {
+                free(v);
+            }
+        } else if (!json_skip(&c)) {
+            return false;
+        }
+        while (*c == ' ')
+            c++;
+        if (*c == ',')
+            c++;
+        else if (*c != '}')
+            return false;
+    }
+}
+
+static size_t go_package(struct runner_parser *p, const char *name)
+{
+    struct go_state *gs = p->state;
+    if (gs->by_package.nslots) {
+        size_t at = runner_hash(14695981039346656037ull, name) & (gs->by_package.nslots - 1);
+        while (gs->by_package.slots[at]) {
+            size_t i = gs->by_package.slots[at] - 1;
+            if (!strcmp(gs->packages[i].name, name))
+                return i;
+            at = (at + 1) & (gs->by_package.nslots - 1);
+        }
+    }
+    if (gs->npackages >= GO_MAX_PACKAGES) {
+        p->truncated = true;
+        return SIZE_MAX;
+    }
+    xgrow((void **)&gs->packages, &gs->cap_packages, gs->npackages + 1, sizeof *gs->packages);
+    size_t i = gs->npackages++;
+    gs->packages[i] = (struct go_package){ .name = xstrdup(name) };
+    runner_table_grow(&gs->by_package, gs->npackages, package_hash, p);
+    size_t at = runner_hash(14695981039346656037ull, name) & (gs->by_package.nslots - 1);
+    while (gs->by_package.slots[at])
+        at = (at + 1) & (gs->by_package.nslots - 1);
+    gs->by_package.slots[at] = i + 1;
+    return i;
+}
+
+/* A package's binary ended: its tests still running had no result of
+ * their own (the binary panicked or was stopped by -timeout); a failed
+ * package none of whose tests failed failed outside them (build, TestMain,
+ * init), which is the package's own result. */
+static void go_package_end(struct runner_parser *p, size_t k, bool failed)
+{
+    struct go_state *gs = p->state;
+    struct go_package *g = &gs->packages[k];
+    for (size_t j = 0; j < g->nstarted; j++)
+        if (p->entries[g->started[j]].running) {
+            result_at(p, g->started[j], g->timed_out ? TEST_TIMED_OUT : TEST_ERRORED);
+            g->bad = true;
+        }
+    g->nstarted = 0;
+    if (failed && !g->bad)
+        test_result(p, g->name, g->name, TEST_ERRORED);
+    g->timed_out = g->bad = false;
+}
+
+static void go_line(struct runner_parser *p, char *line)
+{
+    struct go_state *gs = p->state;
+    struct go_event ev;
+    if (line[0] != '{')
+        return;
+    if (go_event_parse(line, &ev) && ev.action && ev.package && *ev.package) {
+        size_t k = go_package(p, ev.package);
+        if (k != SIZE_MAX) {
+            char *id = ev.test ? xasprintf("%s %s", ev.package, ev.test) : NULL;
+            const char *a = ev.action;
+            if (id && !strcmp(a, "run")) {
+                size_t i = test_started(p, ev.package, id);
+                if (i != SIZE_MAX && p->entries[i].package == SIZE_MAX) {
+                    p->entries[i].package = k;
+                    struct go_package *g = &gs->packages[k];
+                    xgrow((void **)&g->started, &g->cap, g->nstarted + 1, sizeof *g->started);
+                    g->started[g->nstarted++] = i;
+                }
+            } else if (id && (!strcmp(a, "pass") || !strcmp(a, "fail") || !strcmp(a, "skip"))) {
+                size_t i = find_test(p, ev.package, id, false);
+                if (i != SIZE_MAX) {
+                    result_at(p, i, a[0] == 'p' ? TEST_PASSED : a[0] == 'f' ? TEST_FAILED : TEST_SKIPPED);
+                    gs->packages[k].bad |= a[0] == 'f';
+                }
+            } else if (!strcmp(a, "output") && ev.output) {
+                if (strstr(ev.output, "panic: test timed out after"))
+                    gs->packages[k].timed_out = true;
+            } else if (!id && (!strcmp(a, "pass") || !strcmp(a, "fail") || !strcmp(a, "skip"))) {
+                go_package_end(p, k, !strcmp(a, "fail"));
+            }
+            free(id);
+        }
+    }
+    free(ev.action);
+    free(ev.package);
+    free(ev.test);
+    free(ev.output);
+}
+
+static const char *const go_bool_flags[] = {
+    "-v", "-json", "-short", "-failfast", "-race", "-cover", "-a", "-n", "-x", "-work",
+    "-benchmem", "-msan", "-asan", "-trimpath", "-linkshared", "-i", "-c", "-modcacherw", NULL,
+};
+
+static bool go_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                     struct strv *out)
+{
+    const struct runner_test *t = tests[0];
+    int n = (int)argv_len(argv);
+    (void)a;
+    (void)n;
+    if (count != 1)
+        return false;
+    /* go test [flags] [packages] [flags] [-args ...]: the packages are
+     * replaced by the test's, -run (the last one wins) selects the
+     * test and each subtest level by its exact name. */
+    const char *space = strchr(t->id, ' ');
+    if (!space)
+        return false;
+    push_range(out, argv, 0, 2);
+    int i = 2;
+    for (; argv[i]; i++) {
+        const char *f = argv[i];
+        if (!strcmp(f, "-args") || !strcmp(f, "--args"))
+            break;
+        if (f[0] != '-')
+            continue;
+        push(out, f);
+        if (!strchr(f, '=') && !takes_value(go_bool_flags, f[1] == '-' ? f + 1 : f) && argv[i + 1])
+            push(out, argv[++i]);
+    }
+    struct strv parts = {0};
+    push_split(&parts, space + 1, "/");
+    size_t len = 1;
+    for (size_t p = 0; p < parts.n; p++) {
+        char *re = regex_exact(parts.v[p]);
+        free(parts.v[p]);
+        parts.v[p] = re;
+        len += strlen(re) + 1;
+    }
+    char *pattern = xmalloc(len);
+    pattern[0] = '\0';
+    for (size_t p = 0; p < parts.n; p++) {
+        if (p)
+            strcat(pattern, "/");
+        strcat(pattern, parts.v[p]);
+    }
+    strv_free(&parts);
+    strv_push(out, xasprintf("-run=%s", pattern));
+    free(pattern);
+    strv_push(out, xstrndup(t->id, (size_t)(space - t->id)));
+    push_range(out, argv, i, n);
+    return true;
+}
+
+static void *go_state_new(void)
+{
+    return xcalloc(1, sizeof(struct go_state));
+}
+
+static void go_state_free(void *state)
+{
+    struct go_state *gs = state;
+    if (!gs)
+        return;
+    for (size_t i = 0; i < gs->npackages; i++) {
+        free(gs->packages[i].name);
+        free(gs->packages[i].started);
+    }
+    free(gs->packages);
+    free(gs->by_package.slots);
+    free(gs);
+}
+
+static const struct runner_ops go_ops = {
+    .anchor = go_anchor,
+    .command = cmd_go,
+    .line = go_line,
+    .rerun = go_rerun,
+    .state_new = go_state_new,
+    .state_free = go_state_free,
+};
+
+const struct runner runner_go = { RUNNER_GO, "go", "go test", RUNNER_ATTRIBUTE_ALONE, &go_ops };

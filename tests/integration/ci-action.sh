@@ -1,0 +1,224 @@
+#!/bin/sh
+# The GitHub Action (.github/actions/sbx) and the GitLab job
+# (docs/ci/gitlab-ci.yml) run here as their CI systems would run them: the
+# steps read from the YAML (tests/integration/yaml-flat.awk), in order, each in
+# `sh -e` with the variables GitHub (GITHUB_*) or GitLab (CI_*) sets, the
+# action's inputs substituted, GITHUB_PATH honoured between steps, later
+# steps skipped after a failure unless `if: always()`, and the artifact
+# upload done by copying what it names. The project has one false green:
+# the job must fail, the summary and the JUnit file name the test; the same
+# project with the test fixed must pass, so neither check is vacuous. "sbx"
+# is the build tree's: nothing is downloaded.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+
+command -v python3 >/dev/null 2>&1 ||
+    { skip "python3 is not installed (apt-get install python3): the sample project's suite is unittest"; done_testing; }
+
+make_build_tmpdir ci-action
+work=$tmpdir
+mkdir "$work/bin"
+ln -s "$SBX" "$work/bin/sbx"
+flat=$SBX_TOP_SRCDIR/tests/integration/yaml-flat.awk
+action=$SBX_TOP_SRCDIR/.github/actions/sbx
+
+# project DIR lenient|strict: a unittest suite whose network test returns
+# early on EPERM (lenient: the false green) or lets it fail (strict).
+project() {
+    mkdir -p "$1/tests"
+    : >"$1/tests/__init__.py"
+    if [ "$2" = lenient ]; then
+        handler='        except PermissionError:
+            return  # no network here: the test passes without testing'
+    else
+        handler='        except PermissionError:
+            raise'
+    fi
+    cat >"$1/tests/test_net.py" <<PY
+import socket, unittest
+
+class Net(unittest.TestCase):
+    def test_server_replies(self):
+        try:
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+$handler
+        s.listen()
+        c = socket.create_connection(s.getsockname())
+        conn, _ = s.accept()
+        c.sendall(b"ping")
+        self.assertEqual(conn.recv(4), b"ping")
+        for x in (c, conn, s):
+            x.close()
+
+    def test_sum(self):
+        self.assertEqual(1 + 1, 2)
+PY
+}
+
+# --- GitHub -----------------------------------------------------------------
+awk -f "$flat" "$action/action.yml" >"$work/action.flat"
+ok $? "action.yml is in the YAML subset the test reads"
+
+# The value of one flattened key ("" when absent).
+get() { awk -F '\t' -v k="$2" '$1 == k { print substr($0, length(k) + 2) }' "$1"; }
+
+# expr VALUE: GitHub's ${{ inputs.NAME }}, the only expression the action
+# may use (anything else fails, so the test notices a new kind).
+expr_value() {
+    case $1 in
+        *'${{'*)
+            _n=$(printf '%s' "$1" | sed -n 's/^\${{ *inputs\.\([A-Za-z0-9_-]*\) *}}$/\1/p')
+            [ -n "$_n" ] || { echo "unsupported expression: $1" >&2; return 1; }
+            _v=$(get "$work/inputs" "$_n")
+            [ -n "$_v" ] || _v=$(get "$work/action.flat" "inputs.$_n.default")
+            printf '%s' "$_v" ;;
+        *) printf '%s' "$1" ;;
+    esac
+}
+
+# gh_job WORKSPACE INPUT=VALUE...: the action as one job's steps; sets
+# job_status, the artifact under $WORKSPACE/../artifact.
+gh_job() {
+    ws=$1; shift
+    : >"$work/inputs"
+    for kv; do printf '%s\t%s\n' "${kv%%=*}" "${kv#*=}" >>"$work/inputs"; done
+    rt=$ws.runner; mkdir -p "$rt/temp" "$ws.artifact"
+    : >"$rt/summary.md"; : >"$rt/path"; : >"$rt/env"
+    job_status=0; job_path=$work/bin:$PATH
+    n=0
+    while [ -n "$(get "$work/action.flat" "runs.steps.$n.name")" ]; do
+        cond=$(get "$work/action.flat" "runs.steps.$n.if")
+        if [ "$job_status" != 0 ] && [ "$cond" != "always()" ]; then
+            n=$((n + 1)); continue
+        fi
+        : >"$rt/step.env"
+        for k in $(awk -F '\t' -v p="runs.steps.$n.env." 'index($1, p) == 1 { print substr($1, length(p) + 1) }' "$work/action.flat"); do
+            v=$(expr_value "$(get "$work/action.flat" "runs.steps.$n.env.$k")") || return 1
+            printf '%s=%s\n' "$k" "$v" >>"$rt/step.env"
+        done
+        run=$(get "$work/action.flat" "runs.steps.$n.run")
+        uses=$(get "$work/action.flat" "runs.steps.$n.uses")
+        if [ -n "$run" ]; then
+            printf '%s\n' "$run" >"$rt/step.sh"
+            [ "$(get "$work/action.flat" "runs.steps.$n.shell")" = sh ] || { echo "step $n: shell is not sh" >&2; return 1; }
+            # GitHub: shell sh is `sh -e {0}`; the environment of the runner.
+            (
+                cd "$ws" || exit 1
+                while IFS= read -r kv; do export "${kv%%=*}=${kv#*=}"; done <"$rt/step.env"
+                PATH=$job_path CI=true GITHUB_ACTIONS=true GITHUB_WORKSPACE=$ws \
+                GITHUB_ACTION_PATH=$action GITHUB_STEP_SUMMARY=$rt/summary.md \
+                GITHUB_PATH=$rt/path GITHUB_ENV=$rt/env GITHUB_OUTPUT=$rt/output \
+                RUNNER_TEMP=$rt/temp GITHUB_JOB=test GITHUB_RUN_ID=1 \
+                    sh -e "$rt/step.sh"
+            ) >"$rt/step$n.log" 2>&1 || job_status=$?
+            while IFS= read -r d; do job_path=$d:$job_path; done <"$rt/path"
+        elif [ "$uses" = actions/upload-artifact@v4 ]; then
+            get "$work/action.flat" "runs.steps.$n.with.path" | while IFS= read -r p; do
+                p=$(expr_value "$p") || exit 1
+                [ -z "$p" ] || [ ! -e "$ws/$p" ] || cp "$ws/$p" "$ws.artifact/"
+            done
+        else
+            echo "step $n: uses '$uses', which this test cannot run" >&2; return 1
+        fi
+        n=$((n + 1))
+    done
+    summary=$(cat "$rt/summary.md")
+}
+
+project "$work/gh" lenient
+gh_job "$work/gh" command='python3 -m unittest -v'
+isnt "$job_status" 0 "GitHub: the job fails on the false green"
+is "$(get "$work/action.flat" runs.steps.3.if)" "always()" "GitHub: the upload runs after a failed step"
+grep -q '^ok' "$work/gh.runner/step1.log"
+ok $? "GitHub: sbx probe --tap ran as the second step"
+like "$summary" "false-green | tests.test_net.Net.test_server_replies" "GitHub: the step summary names the false green"
+[ -s "$work/gh.artifact/sbx-junit.xml" ] &&
+    grep -q 'name="tests.test_net.Net.test_server_replies"' "$work/gh.artifact/sbx-junit.xml" &&
+    grep -q 'type="false-green"' "$work/gh.artifact/sbx-junit.xml"
+ok $? "GitHub: the uploaded JUnit file has the test as a false-green failure"
+
+project "$work/gh2" strict
+gh_job "$work/gh2" command='python3 -m unittest -v'
+is "$job_status" 0 "GitHub: the same job passes once the test fails on EPERM" ||
+    diag "$(cat "$work/gh2.runner/step2.log")"
+unlike "$summary" "false-green |" "GitHub: no false green in that summary"
+
+# mode: run, with --strict: exit 3 after denials, and the summary says so.
+project "$work/gh3" lenient
+gh_job "$work/gh3" command='python3 -m unittest -v' mode=run profile=restrictive
+is "$job_status" 3 "GitHub, mode run: sbx run --strict fails the job (exit 3) after denials"
+like "$summary" "exit status 3 under profile \`restrictive\`" "GitHub, mode run: the summary gives the status"
+[ -s "$work/gh3.artifact/sbx-run.json" ]
+ok $? "GitHub, mode run: the run record is uploaded"
+
+# A command input with shell syntax is words, never code.
+argv_py='import sys; open(sys.argv[1], "w").write(" ".join(sys.argv[2:]))'
+project "$work/gh4" strict
+printf '%s\n' "$argv_py" >"$work/gh4/argv.py"
+gh_job "$work/gh4" command='python3 argv.py argv.txt "a b" ; touch pwned $(touch pwned2) *'
+is "$job_status" 0 "GitHub: a command input with shell syntax runs" || diag "$(cat "$work/gh4.runner/step2.log")"
+is "$(cat "$work/gh4/argv.txt")" 'a b ; touch pwned $(touch pwned2) *' "GitHub: quotes group words; ';', \$(...), '*' are words"
+[ ! -e "$work/gh4/pwned" ] && [ ! -e "$work/gh4/pwned2" ]
+ok $? "GitHub: nothing ran outside sbx from the command input"
+
+# Vendored into another repository, with no sbx and no .deb: the install
+# step fails saying what to give, rather than build that repository.
+mkdir -p "$work/vendored/.github/actions" "$work/emptybin"
+cp -R "$action" "$work/vendored/.github/actions/sbx"
+echo 'AC_INIT([other], [1])' >"$work/vendored/configure.ac"
+for t in sh cat grep id; do ln -s "$(command -v $t)" "$work/emptybin/$t"; done
+out=$(cd "$work/vendored" && PATH=$work/emptybin GITHUB_ACTION_PATH=$work/vendored/.github/actions/sbx \
+      SBX_ACTION_DEB= sh -e "$work/vendored/.github/actions/sbx/install.sh" 2>&1)
+st=$?
+isnt "$st" 0 "GitHub: vendored, without sbx or a .deb, the install step fails"
+like "$out" "give the .deb (input deb) or install sbx" "and says what to give"
+
+# --- GitLab -----------------------------------------------------------------
+awk -f "$flat" "$SBX_TOP_SRCDIR/docs/ci/gitlab-ci.yml" >"$work/gitlab.flat"
+ok $? "gitlab-ci.yml is in the YAML subset the test reads"
+job=$(awk -F '\t' '$1 ~ /\.script\.0$/ { sub(/\.script\.0$/, "", $1); print $1; exit }' "$work/gitlab.flat")
+
+# gl_job WORKSPACE VAR=VALUE...: before_script and script in one shell (as
+# GitLab's shell executor does, stopping at the first failing line), the
+# job's variables under the pipeline's (which win, as in GitLab).
+gl_job() {
+    ws=$1; shift
+    {
+        awk -F '\t' -v p="$job.variables." 'index($1, p) == 1 {
+            v = substr($0, length($1) + 2); gsub(/'\''/, "'\''\\'\'''\''", v)
+            print "export " substr($1, length(p) + 1) "='\''" v "'\''" }' "$work/gitlab.flat"
+        for kv; do
+            v=$(printf '%s' "${kv#*=}" | sed "s/'/'\\\\''/g")
+            echo "export ${kv%%=*}='$v'"
+        done
+        get "$work/gitlab.flat" "$job.before_script.0"
+        get "$work/gitlab.flat" "$job.before_script.1"
+        for i in 0 1 2 3 4 5 6 7 8 9; do get "$work/gitlab.flat" "$job.script.$i"; done
+    } >"$ws.job.sh"
+    job_status=0
+    (cd "$ws" && PATH=$work/bin:$PATH CI=true GITLAB_CI=true CI_PROJECT_DIR=$ws \
+        CI_JOB_NAME=$job CI_JOB_ID=1 CI_PIPELINE_ID=1 CI_COMMIT_SHA=0000000 \
+        sh -e "$ws.job.sh") >"$ws.log" 2>&1 || job_status=$?
+}
+
+project "$work/gl" lenient
+gl_job "$work/gl" SBX_JOB_COMMAND='python3 -m unittest -v'
+is "$job_status" 3 "GitLab: the job fails (exit 3) on the false green" || diag "$(cat "$work/gl.log")"
+is "$(get "$work/gitlab.flat" "$job.artifacts.when")" always "GitLab: artifacts are kept when the job fails"
+rep=$(get "$work/gitlab.flat" "$job.artifacts.reports.junit")
+[ -n "$rep" ] && grep -q 'name="tests.test_net.Net.test_server_replies"' "$work/gl/$rep" &&
+    grep -q 'type="false-green"' "$work/gl/$rep"
+ok $? "GitLab: the JUnit report names the test as a false-green failure"
+
+project "$work/gl2" strict
+gl_job "$work/gl2" SBX_JOB_COMMAND='python3 -m unittest -v'
+is "$job_status" 0 "GitLab: the same job passes once the test fails on EPERM" || diag "$(cat "$work/gl2.log")"
+
+project "$work/gl3" strict
+printf '%s\n' "$argv_py" >"$work/gl3/argv.py"
+gl_job "$work/gl3" SBX_JOB_COMMAND='python3 argv.py argv.txt ; touch pwned $(touch pwned2) *'
+is "$(cat "$work/gl3/argv.txt")" '; touch pwned $(touch pwned2) *' "GitLab: ';', \$(...), '*' in SBX_JOB_COMMAND are words"
+[ ! -e "$work/gl3/pwned" ] && [ ! -e "$work/gl3/pwned2" ]
+ok $? "GitLab: nothing ran outside sbx from the variable"
+
+done_testing
