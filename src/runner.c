@@ -8,7 +8,8 @@
  *   runner_cargo.c   cargo test
  *   runner_python.c  python -m unittest, pytest
  *   runner_go.c      go test
- *   runner_node.c    node --test
+ *   runner_node.c    node --test, jest, vitest, mocha; npm test, npx
+ *   runner_npm.c     (what a package manager's script runs)
  *   runner_tap.c     prove, make check (automake), a command's own TAP
  * The parsers' shared machinery (the table of tests, lines, positions) is
  * runner_parse.c. */
@@ -25,7 +26,7 @@
  * ever named with --runner). */
 static const struct runner *const runners[] = {
     &runner_cargo, &runner_unittest, &runner_pytest, &runner_go, &runner_node,
-    &runner_prove, &runner_automake, &runner_tap,
+    &runner_jest, &runner_vitest, &runner_mocha, &runner_prove, &runner_automake, &runner_tap,
 };
 #define NRUNNERS (sizeof runners / sizeof runners[0])
 

@@ -21,7 +21,10 @@ enum runner_kind {
     RUNNER_UNITTEST,  /* python -m unittest -v */
     RUNNER_PYTEST,    /* pytest / python -m pytest, also pytest-xdist */
     RUNNER_GO,        /* go test -json */
-    RUNNER_NODE,      /* node --test --test-reporter=tap */
+    RUNNER_NODE,      /* node --test --test-reporter=tap, also via npm test */
+    RUNNER_JEST,      /* jest --json */
+    RUNNER_VITEST,    /* vitest run --reporter=json */
+    RUNNER_MOCHA,     /* mocha --reporter json */
     RUNNER_PROVE,     /* prove -v: TAP under "t/x.t .. " headers */
     RUNNER_AUTOMAKE,  /* make check: automake's "PASS: name" lines */
     RUNNER_TAP,       /* a command that prints TAP itself (--runner tap) */
@@ -49,6 +52,11 @@ struct runner {
     enum runner_attribution attribution;
     const struct runner_ops *ops;  /* runner_impl.h; NULL only in tests' stand-ins */
 };
+
+/* Where the command runs (sbx -C DIR): a package manager's script is
+ * read from its package.json (npm test runs what "scripts.test" says).
+ * NULL or unset: the current directory. */
+void runner_set_project_dir(const char *dir);
 
 /* The runner `argv` starts, or NULL with why (one line, no "sbx:") filled
  * for the fallback message "sbx could not see individual tests: WHY". */
@@ -131,7 +139,8 @@ struct runner_test {
     uint64_t duration_us;
 };
 
-/* Bounds on untrusted output: longer lines are cut, tests beyond the count
+/* Bounds on untrusted output: longer lines are cut (a runner that writes
+ * its report on one line, jest, has a larger bound of its own), tests beyond the count
  * are not recorded (runner_parser_truncated() says so). */
 #define RUNNER_MAX_LINE 65536
 #define RUNNER_MAX_TESTS 200000

@@ -249,7 +249,7 @@ struct runner_parser *runner_parser_new(const struct runner *r)
     p->last_result = SIZE_MAX;
     p->yaml_indent = SIZE_MAX;
     p->tap_plan = -1;
-    p->max_line = RUNNER_MAX_LINE;
+    p->max_line = r->ops && r->ops->max_line ? r->ops->max_line : RUNNER_MAX_LINE;
     p->cap = 256;
     p->line = xmalloc(p->cap);
     if (r->ops && r->ops->state_new)

@@ -13,7 +13,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CORPUS SBX_ABS_SRCDIR "/tests/corpus/runners/"
 
@@ -97,7 +99,7 @@ static void test_detect(void)
        "--runner pytset: did you mean pytest");
     ok(!runner_by_name("nod", &suggestion) && suggestion && !strcmp(suggestion, "node"),
        "--runner nod: did you mean node");
-    ok(!runner_by_name("jest", &suggestion) && !suggestion, "--runner jest: unknown, nothing near");
+    ok(!runner_by_name("karma", &suggestion) && !suggestion, "--runner karma: unknown, nothing near");
     ok(strstr(runner_names(), "automake") && strstr(runner_names(), "tap"), "the names list has them all");
 }
 
@@ -597,6 +599,96 @@ static void test_hostile(void)
     runner_parser_free(p);
 }
 
+/* ---- JavaScript: npm scripts, npx, jest, vitest, mocha ---- */
+
+static void test_js(void)
+{
+    char dir[] = "/var/tmp/sbx-runner-test.XXXXXX";
+    if (!mkdtemp(dir))
+        bail_out("mkdtemp");
+    char *pj = xasprintf("%s/package.json", dir);
+    FILE *f = fopen(pj, "w");
+    if (!f)
+        bail_out("package.json");
+    fputs("{\"scripts\": {\"test\": \"node --test test/\", \"jest\": \"NODE_ENV=test jest --ci\",\n"
+          " \"v\": \"tsc && vitest run\", \"m\": \"mocha spec\", \"lint\": \"eslint .\",\n"
+          " \"odd\": \"jest $(cat args)\"}}\n", f);
+    fclose(f);
+    runner_set_project_dir(dir);
+    static const struct {
+        const char *argv[6];
+        const char *runner;  /* NULL: not recognised */
+        const char *why;
+    } cases[] = {
+        { { "npm", "test", NULL }, "node", NULL },
+        { { "npm", "t", NULL }, "node", NULL },
+        { { "npm", "run", "jest", NULL }, "jest", NULL },
+        { { "npm", "run", "v", NULL }, "vitest", NULL },
+        { { "yarn", "m", NULL }, "mocha", NULL },
+        { { "pnpm", "run", "m", NULL }, "mocha", NULL },
+        { { "npx", "jest", "src", NULL }, "jest", NULL },
+        { { "npx", "--yes", "vitest", NULL }, "vitest", NULL },
+        { { "/usr/bin/mocha", NULL }, "mocha", NULL },
+        { { "npm", "run", "lint", NULL }, NULL, "npm lint runs \"eslint .\", not a test runner" },
+        { { "npm", "run", "odd", NULL }, NULL, "is not plain words" },
+        { { "npm", "run", "nosuch", NULL }, NULL, "package.json has no script \"nosuch\"" },
+        { { "npm", "install", NULL }, NULL, "npm install runs no test script" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char why[256] = "";
+        const struct runner *r = runner_detect((char *const *)cases[i].argv, why, sizeof why);
+        if (cases[i].runner)
+            ok(r && !strcmp(r->name, cases[i].runner), "detect: %s %s is %s", cases[i].argv[0],
+               cases[i].argv[1] ? cases[i].argv[1] : "", cases[i].runner);
+        else
+            ok(!r && strstr(why, cases[i].why), "detect: %s %s is no runner: %s", cases[i].argv[0],
+               cases[i].argv[1], why);
+    }
+    check_removed((const char *[]){ "npm", "run", "jest", NULL }, "npm run jest -- --json", "added --json");
+    check_removed((const char *[]){ "npx", "jest", "src", NULL }, "npx jest --json src", "added --json");
+    check_removed((const char *[]){ "npx", "vitest", "src", NULL }, "npx vitest run --reporter=json src",
+                  "added run --reporter=json");
+    check_removed((const char *[]){ "vitest", "run", "-u", NULL }, "vitest run --reporter=json -u",
+                  "added --reporter=json");
+    check_removed((const char *[]){ "yarn", "m", NULL }, "yarn m --reporter json", "added --reporter json");
+    check_refused((const char *[]){ "npx", "vitest", "watch", NULL }, "never ends");
+    check_refused((const char *[]){ "mocha", "-R", "spec", NULL }, "own reporter");
+    check_refused((const char *[]){ "jest", "--outputFile=r.json", NULL }, "away from stdout");
+    setenv("NODE_OPTIONS", "--max-old-space-size=100", 1);
+    check_removed((const char *[]){ "npm", "test", NULL },
+                  "env NODE_OPTIONS=--max-old-space-size=100 --test-reporter=tap npm test",
+                  "added NODE_OPTIONS=--test-reporter=tap");
+    unsetenv("NODE_OPTIONS");
+
+    /* re-runs: exact names (jest's and mocha's full names), the file;
+     * a group in one run; a baseline that selects no test */
+    struct runner_test a = { .id = "net honest", .unit = "/p/a.test.js", .status = TEST_FAILED };
+    struct runner_test b = { .id = "pure (1+1)", .unit = "/p/b.test.js", .status = TEST_PASSED };
+    check_rerun("jest", (const char *[]){ "npm", "run", "jest", NULL }, a.unit, a.id,
+                "npm run jest -- ^\\/p\\/a\\.test\\.js$ -t ^net honest$ --json");
+    const struct runner_test *const both[] = { &a, &b };
+    char **re = runner_rerun_set_argv(named("jest"), (char *const[]){ "npx", "jest", NULL }, both, 2);
+    char *got = joined(re);
+    is_str(got, "npx jest --json ^\\/p\\/a\\.test\\.js$ ^\\/p\\/b\\.test\\.js$ -t ^(net honest|pure \\(1\\+1\\))$",
+           "jest: two tests in one run");
+    free(got);
+    runner_argv_free(re);
+    re = runner_baseline_argv(named("mocha"), (char *const[]){ "yarn", "m", NULL }, &a);
+    got = joined(re);
+    is_str(got, "yarn m --grep (?!) --reporter json", "mocha: the baseline selects no test");
+    free(got);
+    runner_argv_free(re);
+    check_rerun("node", (const char *[]){ "npm", "test", NULL }, NULL, "group > inner",
+                "node --test --test-reporter=tap --test-name-pattern=^group$ --test-name-pattern=^inner$ test/");
+    check_rerun("vitest", (const char *[]){ "npm", "run", "v", NULL }, "/p/v.test.mjs", "net honest",
+                "npm run v -- /p/v.test.mjs -t ^net honest$ --reporter=json");
+
+    runner_set_project_dir(NULL);
+    unlink(pj);
+    rmdir(dir);
+    free(pj);
+}
+
 int main(void)
 {
     test_detect();
@@ -605,5 +697,6 @@ int main(void)
     test_corpus();
     test_forged_and_odd();
     test_hostile();
+    test_js();
     return done_testing();
 }
