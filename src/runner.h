@@ -165,8 +165,19 @@ bool runner_parser_truncated(const struct runner_parser *p);
 struct runner_counts {
     bool seen;
     uint64_t total;  /* every test it counted, whatever the result */
+    /* its breakdown, where it gives one (prove gives only a total):
+     * failed holds errors too, skipped expected failures and TODOs;
+     * total may exceed their sum (libtest's "measured") */
     uint64_t passed, failed, skipped;
 };
+/* Where each runner's counts come from: cargo "test result:" per binary;
+ * unittest "Ran N tests" and its "OK"/"FAILED (...)"; pytest its closing
+ * "=== ... in 0.1s ===" line; node --test its "# pass N" comments; jest,
+ * vitest and mocha their report's totals; prove "Files=, Tests="; make
+ * check automake's "# PASS:" lines; go test -json gives none (seen stays
+ * false). A test can print lines that look like unittest's or pytest's
+ * (their output is unframed): counts are summed, so a forged summary can
+ * only make them disagree, never hide a test. */
 void runner_parser_counts(const struct runner_parser *p, struct runner_counts *c);
 void runner_parser_free(struct runner_parser *p);
 

@@ -130,6 +130,10 @@ void test_duration(struct runner_parser *p, size_t i, uint64_t us);
 /* A summary line of the runner: adds to its own counts. */
 void runner_count(struct runner_parser *p, uint64_t passed, uint64_t failed, uint64_t skipped, uint64_t other);
 
+/* N of "N word" in a summary line ("3 passed; 1 failed"), 0 without;
+ * *seen set when it is there. */
+uint64_t runner_count_of(const char *line, const char *word, bool *seen);
+
 /* TAP lines, for the families that print TAP (runner_tap.c). */
 void tap_line(struct runner_parser *p, char *line);
 void tap_script_end(struct runner_parser *p);

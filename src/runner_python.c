@@ -23,6 +23,8 @@
 
 struct python_state {
     char *doc_id;        /* unittest: a description line awaiting its docstring line */
+    uint64_t ran;        /* unittest: "Ran N tests", until its "OK"/"FAILED" */
+    bool ran_seen;
     bool summary;        /* pytest: after its "short test summary info" */
 };
 
@@ -234,6 +236,17 @@ static bool unittest_status(const char *s, enum test_status *out)
     return true;
 }
 
+/* N of "key=N" in unittest's closing line, 0 without. */
+static uint64_t unittest_kv(const char *s, const char *key)
+{
+    const char *at = strstr(s, key);
+    uint64_t n = 0;
+    if (at)
+        for (at += strlen(key); *at >= '0' && *at <= '9'; at++)
+            n = n < UINT64_MAX / 16 ? n * 10 + (uint64_t)(*at - '0') : n;
+    return n;
+}
+
 static void unittest_line(struct runner_parser *p, char *line)
 {
     struct python_state *ps = p->state;
@@ -247,6 +260,20 @@ static void unittest_line(struct runner_parser *p, char *line)
     static const struct { const char *prefix; enum test_status st; } report[] = {
         { "FAIL: ", TEST_FAILED }, { "ERROR: ", TEST_ERRORED }, { "UNEXPECTED SUCCESS: ", TEST_FAILED },
     };
+    /* the runner's own count: "Ran 5 tests in 0.01s", then "OK
+     * (skipped=1)" or "FAILED (failures=1, errors=1, skipped=1)" */
+    uint64_t ran;
+    if (s == line && starts(s, "Ran ") && (ran = runner_count_of(s, "tests", NULL) + runner_count_of(s, "test", NULL),
+                                          strstr(s, " in "))) {
+        ps->ran = ran;
+        ps->ran_seen = true;
+    } else if (s == line && ps->ran_seen && (!strcmp(s, "OK") || starts(s, "OK (") || starts(s, "FAILED ("))) {
+        uint64_t failed = unittest_kv(s, "failures=") + unittest_kv(s, "errors=") +
+                          unittest_kv(s, "unexpected successes=");
+        uint64_t skipped = unittest_kv(s, "skipped=") + unittest_kv(s, "expected failures=");
+        runner_count(p, ps->ran > failed + skipped ? ps->ran - failed - skipped : 0, failed, skipped, 0);
+        ps->ran_seen = false;
+    }
     for (size_t i = 0; i < 3; i++)
         if (starts(s, report[i].prefix)) {
             char *id = unittest_desc(s + strlen(report[i].prefix), &rest);
@@ -347,10 +374,30 @@ static void pytest_strip_progress(char *s)
     trim_right(s);
 }
 
+/* "===== 1 failed, 3 passed, 1 skipped in 0.05s =====": the runner's
+ * own count (errors, outside a test's call, count as failures) */
+static bool pytest_counts(struct runner_parser *p, const char *line)
+{
+    size_t n = strlen(line);
+    if (!starts(line, "=") || !n || line[n - 1] != '=' || !strstr(line, " in "))
+        return false;
+    bool seen = false;
+    uint64_t passed = runner_count_of(line, "passed", &seen) + runner_count_of(line, "xpassed", &seen);
+    uint64_t failed = runner_count_of(line, "failed", &seen) + runner_count_of(line, "error", &seen) +
+                      runner_count_of(line, "errors", &seen);
+    uint64_t skipped = runner_count_of(line, "skipped", &seen) + runner_count_of(line, "xfailed", &seen);
+    bool none = strstr(line, "no tests ran") != NULL;
+    if (seen || none)
+        runner_count(p, passed, failed, skipped, 0);
+    return seen || none;
+}
+
 static void pytest_line(struct runner_parser *p, char *line)
 {
     struct python_state *ps = p->state;
     enum test_status st;
+    if (pytest_counts(p, line))
+        return;
     if (strstr(line, "short test summary info") && starts(line, "=")) {
         ps->summary = true;
         return;
@@ -486,15 +533,13 @@ static const char *const pytest_value_options[] = {
     "--cov", "--cov-report", "--tx", "--rsyncdir", "--color", "--code-highlight", NULL,
 };
 
-static bool unittest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
-                           struct strv *out)
+/* unittest: -k may be given many times (a test runs when any pattern
+ * matches it), the user's own -k removed; none: a pattern no dotted
+ * Python name contains. */
+static bool unittest_select(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                            struct strv *out)
 {
-    const struct runner_test *t = tests[0];
     int n = (int)argv_len(argv);
-    (void)a;
-    (void)n;
-    if (count != 1)
-        return false;
     int d = end_of_options(argv, a + 1);
     for (int i = 0; i < d; i++) {
         if (i > a && !strcmp(argv[i], "-k")) {
@@ -505,23 +550,38 @@ static bool unittest_rerun(char *const argv[], int a, const struct runner_test *
             continue;
         push(out, argv[i]);
     }
-    push(out, "-k");
-    strv_push(out, unittest_pattern(t->id));
+    for (size_t i = 0; i < count; i++) {
+        push(out, "-k");
+        strv_push(out, unittest_pattern(tests[i]->id));
+    }
+    if (!count) {
+        push(out, "-k");
+        push(out, "sbx:selects:no:test");
+    }
     push_range(out, argv, d, n);
     return true;
 }
 
-static bool pytest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
-                         struct strv *out)
+static bool unittest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                           struct strv *out)
 {
-    const struct runner_test *t = tests[0];
-    int n = (int)argv_len(argv);
-    (void)a;
-    (void)n;
-    if (count != 1)
-        return false;
-    /* Node ids are relative to pytest's rootdir: this assumes the run
-     * starts there, as the audited one did. */
+    return unittest_select(argv, a, tests, count, out);
+}
+
+static bool unittest_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    (void)t;
+    return unittest_select(argv, a, NULL, 0, out);
+}
+
+/* pytest: the node ids, replacing the user's files and ids (node ids are
+ * relative to pytest's rootdir: this assumes the run starts there, as the
+ * audited one did); none: t's file collected (its imports, its module
+ * code) and every test deselected by a -k no name matches, after the
+ * user's own (the last -k wins). */
+static bool pytest_select(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                          const struct runner_test *t, struct strv *out)
+{
     int d = end_of_options(argv, a + 1);
     push_range(out, argv, 0, a + 1);
     for (int i = a + 1; i < d; i++) {
@@ -531,8 +591,46 @@ static bool pytest_rerun(char *const argv[], int a, const struct runner_test *co
         if (takes_value(pytest_value_options, argv[i]) && argv[i + 1] && i + 1 < d)
             push(out, argv[++i]);
     }
-    push(out, t->id);
+    for (size_t i = 0; i < count; i++)
+        push(out, tests[i]->id);
+    if (!count) {
+        const char *sep = strstr(t->id, "::");
+        strv_push(out, sep ? xstrndup(t->id, (size_t)(sep - t->id)) : xstrdup(t->id));
+        push(out, "-k");
+        push(out, "sbx_selects_no_test");
+    }
     return true;
+}
+
+static bool pytest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                         struct strv *out)
+{
+    return pytest_select(argv, a, tests, count, NULL, out);
+}
+
+static bool pytest_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    return pytest_select(argv, a, NULL, 0, t, out);
+}
+
+static void unittest_finish(struct runner_parser *p)
+{
+    static const char *const fixtures[] = { ".setUpClass", ".tearDownClass", ".setUpModule", ".tearDownModule" };
+    for (size_t i = 0; i < p->n; i++) {
+        const char *id = p->tests[i].id;
+        bool fixture = starts(id, "unittest.loader._FailedTest.") || starts(id, "unittest.loader.ModuleImportFailure.");
+        for (size_t f = 0; f < 4 && !fixture; f++)
+            fixture = ends_with(id, fixtures[f]);
+        if (fixture)
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
+    }
+}
+
+static void pytest_finish(struct runner_parser *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strstr(p->tests[i].id, "::"))
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
 }
 
 static void *python_state_new(void)
@@ -552,7 +650,9 @@ static const struct runner_ops unittest_ops = {
     .anchor = unittest_anchor,
     .command = cmd_unittest,
     .line = unittest_line,
+    .finish = unittest_finish,
     .rerun = unittest_rerun,
+    .baseline = unittest_baseline,
     .state_new = python_state_new,
     .state_free = python_state_free,
 };
@@ -561,7 +661,9 @@ static const struct runner_ops pytest_ops = {
     .anchor = pytest_anchor,
     .command = cmd_pytest,
     .line = pytest_line,
+    .finish = pytest_finish,
     .rerun = pytest_rerun,
+    .baseline = pytest_baseline,
     .state_new = python_state_new,
     .state_free = python_state_free,
 };
