@@ -20,6 +20,7 @@ enum runner_kind {
     RUNNER_CARGO,     /* cargo test: libtest's "test PATH ... ok" lines */
     RUNNER_UNITTEST,  /* python -m unittest -v */
     RUNNER_PYTEST,    /* pytest / python -m pytest, also pytest-xdist */
+    RUNNER_REGRTEST,  /* python -m test -v: CPython's own suite */
     RUNNER_GO,        /* go test -json */
     RUNNER_NODE,      /* node --test --test-reporter=tap, also via npm test */
     RUNNER_JEST,      /* jest --json */
@@ -28,6 +29,7 @@ enum runner_kind {
     RUNNER_PROVE,     /* prove -v: TAP under "t/x.t .. " headers */
     RUNNER_AUTOMAKE,  /* make check: automake's "PASS: name" lines */
     RUNNER_TAP,       /* a command that prints TAP itself (--runner tap) */
+    RUNNER_CTEST,     /* ctest: CMake's "N/M Test #K: name ... Passed" */
 };
 /* (a runner's family, src/runner_FAMILY.c, says more: docs/hacking.md) */
 

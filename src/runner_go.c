@@ -60,6 +60,12 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
     bool count = has_arg(argv, 2, args, "-count") || has_arg(argv, 2, args, "--count") ||
                  has_prefix_arg(argv, 2, args, "-count=") || has_prefix_arg(argv, 2, args, "--count=");
     push_range(out, argv, 0, 2);
+    /* -failfast stops at a failure; the tests after it would have no
+     * result under the stricter profile: removed */
+    bool failfast = has_arg(argv, 2, args, "-failfast") || has_arg(argv, 2, args, "--failfast");
+    if (failfast)
+        note_add(notes, "removed -failfast: go test would stop at a failure, leaving the tests after it "
+                        "without a result");
     if (!json) {
         push(out, "-json");
         note_add(notes, "added -json: go test's events name each package and test exactly");
@@ -68,7 +74,9 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
         push(out, "-count=1");
         note_add(notes, "added -count=1: go test replays cached results, which prove nothing");
     }
-    push_range(out, argv, 2, (int)argv_len(argv));
+    for (int i = 2; argv[i]; i++)
+        if (i >= args || (strcmp(argv[i], "-failfast") && strcmp(argv[i], "--failfast")))
+            push(out, argv[i]);
     return true;
 }
 

@@ -12,7 +12,10 @@
  *
  * The channel: both print a test's own output unframed (unittest) or
  * captured and shown after the results (pytest), so a test can print a
- * line that reads as another's result under unittest. */
+ * line that reads as another's result under unittest.
+ *
+ * CPython's own suite (python -m test, regrtest) is given -v: it prints
+ * unittest's verbose lines, read as unittest's. */
 #include "config.h"
 
 #include "runner_impl.h"
@@ -26,6 +29,7 @@ struct python_state {
     uint64_t ran;        /* unittest: "Ran N tests", until its "OK"/"FAILED" */
     bool ran_seen;
     bool summary;        /* pytest: after its "short test summary info" */
+    bool failures;       /* pytest: in its FAILURES/ERRORS sections */
 };
 
 /* python, python3, python3.11 */
@@ -118,6 +122,108 @@ static int pytest_anchor(char *const argv[], char *why, size_t why_size)
     return python_anchor(argv, why, why_size, programs, modules);
 }
 
+/* CPython's own suite: python -m test (Lib/test/regrtest). */
+static int regrtest_anchor(char *const argv[], char *why, size_t why_size)
+{
+    static const char *const programs[] = { NULL };
+    static const char *const modules[] = { "test", "test.regrtest", NULL };
+    char ignored[256];
+    (void)why;
+    (void)why_size;
+    return python_anchor(argv, ignored, sizeof ignored, programs, modules);
+}
+
+/* regrtest's options that take a value */
+static const char *const regrtest_value_options[] = {
+    "-m", "--match", "-i", "--ignore", "-u", "--use", "-j", "--multiprocess", "--timeout", "--randseed",
+    "-M", "--memlimit", "-R", "--huntrleaks", "--matchfile", "--ignorefile", "--testdir", "-w", "-S",
+    "--start", "-W", "-F", "--forever", "--junit-xml", "--tempdir", "--cleanup", NULL,
+};
+
+/* -v: regrtest prints each test's unittest line ("name (id) ... ok") only
+ * when verbose; without it, one line per module. */
+static bool cmd_regrtest(char *const argv[], int m, struct strv *out, struct strv *notes, char *err,
+                         size_t err_size)
+{
+    (void)err;
+    (void)err_size;
+    int n = (int)argv_len(argv);
+    bool verbose = false;
+    for (int i = m + 1; i < n; i++) {
+        if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-vv"))
+            verbose = true;
+        else if (takes_value(regrtest_value_options, argv[i]))
+            i++;
+    }
+    push_range(out, argv, 0, m + 1);
+    if (!verbose) {
+        push(out, "-v");
+        note_add(notes, "added -v: CPython's regrtest names each test only when verbose");
+    }
+    push_range(out, argv, m + 1, n);
+    return true;
+}
+
+/* The test modules of the ids ("test.test_socket.C.test_x" is test_socket),
+ * each once, then -m ID per test (regrtest matches a full id exactly, and
+ * runs a test when any -m matches); none: -m with an id no test has. The
+ * user's own selections (test names, -m, -i, --matchfile) are replaced. */
+static bool regrtest_select(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                            const struct runner_test *t, struct strv *out)
+{
+    push_range(out, argv, 0, a + 1);
+    for (int i = a + 1; argv[i]; i++) {
+        const char *o = argv[i];
+        bool selection = !strcmp(o, "-m") || !strcmp(o, "--match") || !strcmp(o, "-i") ||
+                         !strcmp(o, "--ignore") || !strcmp(o, "--matchfile") || !strcmp(o, "--ignorefile");
+        if (o[0] != '-')
+            continue;
+        if (!selection)
+            push(out, o);
+        if (takes_value(regrtest_value_options, o) && argv[i + 1]) {
+            if (!selection)
+                push(out, argv[i + 1]);
+            i++;
+        }
+    }
+    size_t from = out->n;
+    const struct runner_test *const *list = count ? tests : &t;
+    for (size_t k = 0; k < (count ? count : 1); k++) {
+        const char *id = list[k]->id;
+        if (!starts(id, "test."))
+            return false;
+        const char *dot = strchr(id + 5, '.');
+        char *module = dot ? xstrndup(id + 5, (size_t)(dot - id - 5)) : xstrdup(id + 5);
+        bool seen = false;
+        for (size_t j = from; j < out->n && !seen; j++)
+            seen = !strcmp(out->v[j], module);
+        if (!seen)
+            strv_push(out, module);
+        else
+            free(module);
+    }
+    for (size_t k = 0; k < count; k++) {
+        push(out, "-m");
+        push(out, tests[k]->id);
+    }
+    if (!count) {
+        push(out, "-m");
+        push(out, "test.sbx.selects.no.test");
+    }
+    return true;
+}
+
+static bool regrtest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                           struct strv *out)
+{
+    return regrtest_select(argv, a, tests, count, tests[0], out);
+}
+
+static bool regrtest_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    return regrtest_select(argv, a, NULL, 0, t, out);
+}
+
 static bool cmd_unittest(char *const argv[], int m, struct strv *out, struct strv *notes, char *err,
                          size_t err_size)
 {
@@ -133,7 +239,19 @@ static bool cmd_unittest(char *const argv[], int m, struct strv *out, struct str
     }
     /* argparse: the last of -v/-q wins, so -v goes after the user's flags
      * (but before "--"); `discover` must stay argv[1] of unittest. */
-    push_range(out, argv, 0, d);
+    /* -f/--failfast stops at the first failure: the tests after it would
+     * have no result under the stricter profile; removed */
+    bool failfast = false;
+    for (int i = 0; i < d; i++) {
+        if (i > m && (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--failfast"))) {
+            failfast = true;
+            continue;
+        }
+        push(out, argv[i]);
+    }
+    if (failfast)
+        note_add(notes, "removed -f/--failfast: unittest would stop at a failure, leaving the tests after "
+                        "it without a result");
     if (!verbose) {
         push(out, "-v");
         note_add(notes, "added -v: unittest names each test only in verbose mode");
@@ -151,9 +269,14 @@ static bool cmd_pytest(char *const argv[], int a0, struct strv *out, struct strv
     };
     int d = end_of_options(argv, a0 + 1);
     long verbosity = 0;
-    bool no_cache = false;
+    bool no_cache = false, stops = false;
     for (int i = a0 + 1; i < d; i++) {
         const char *a = argv[i];
+        /* -x, --exitfirst, --maxfail=N: pytest stops at the first
+         * failures, and a test after them has no result under the
+         * stricter profile (cargo's --no-fail-fast, for pytest) */
+        stops |= !strcmp(a, "--exitfirst") || starts(a, "--maxfail") ||
+                 (a[0] == '-' && a[1] != '-' && strchr(a, 'x') && strspn(a + 1, "vqxsl") == strlen(a + 1));
         for (size_t c = 0; c < sizeof cache_flags / sizeof cache_flags[0]; c++) {
             size_t n = strlen(cache_flags[c]);
             if (!strncmp(a, cache_flags[c], n) && (a[n] == '\0' || a[n] == '='))
@@ -186,6 +309,11 @@ static bool cmd_pytest(char *const argv[], int a0, struct strv *out, struct strv
     if (verbosity > 99)
         verbosity = 99;
     strv_push(out, xasprintf("--verbosity=%ld", verbosity));
+    if (stops) {
+        push(out, "--maxfail=0");
+        note_add(notes, "added --maxfail=0: the command's -x/--maxfail stops pytest at a failure, which "
+                        "would leave the tests after it without a result");
+    }
     note_add(notes, no_cache ? "added --verbosity: pytest names each test only when verbose"
                              : "added -p no:cacheprovider: pytest's cache carries one run's "
                                "failures into the next; --verbosity: pytest names each test "
@@ -296,6 +424,15 @@ static void unittest_line(struct runner_parser *p, char *line)
             doc = NULL;
             rest = "";
         }
+        /* while a test runs (announced, no result yet), a line naming
+         * another test is that test's own output: a test that prints
+         * "other (m.C.other) ... FAIL" must not change other's result
+         * (its own subtests' lines name it, with a "(i=1)" after) */
+        if (id && p->pending != SIZE_MAX && strcmp(p->tests[p->pending].id, id)) {
+            free(id);
+            free(doc);
+            return;
+        }
         if (id) {
             /* startTest() writes "name (id) ... " and flushes, then the
              * test runs: its start, in the output's bytes */
@@ -400,8 +537,19 @@ static void pytest_line(struct runner_parser *p, char *line)
         return;
     if (strstr(line, "short test summary info") && starts(line, "=")) {
         ps->summary = true;
+        ps->failures = false;
         return;
     }
+    /* "===== FAILURES =====" and "===== ERRORS =====": the tracebacks and
+     * the tests' captured output, where a line a test printed
+     * ("test_x.py::test_y FAILED") is no result */
+    if (starts(line, "=") && (strstr(line, "= FAILURES =") || strstr(line, "= ERRORS =") ||
+                              strstr(line, "= warnings summary =") || strstr(line, "= PASSES ="))) {
+        ps->failures = true;
+        return;
+    }
+    if (ps->failures)
+        return;
     if (starts(line, "[gw")) {
         /* "[gw0] [ 41%] PASSED ID" */
         char *c = strchr(line, ']');
@@ -668,6 +816,19 @@ static const struct runner_ops pytest_ops = {
     .state_free = python_state_free,
 };
 
+static const struct runner_ops regrtest_ops = {
+    .anchor = regrtest_anchor,
+    .command = cmd_regrtest,
+    .line = unittest_line,
+    .finish = unittest_finish,
+    .rerun = regrtest_rerun,
+    .baseline = regrtest_baseline,
+    .state_new = python_state_new,
+    .state_free = python_state_free,
+};
+
+const struct runner runner_regrtest = { RUNNER_REGRTEST, "regrtest", "python -m test (CPython's suite)",
+                                        RUNNER_ATTRIBUTE_ALONE, &regrtest_ops };
 const struct runner runner_unittest = { RUNNER_UNITTEST, "unittest", "python -m unittest",
                                         RUNNER_ATTRIBUTE_PLACED, &unittest_ops };
 const struct runner runner_pytest = { RUNNER_PYTEST, "pytest", "pytest or python -m pytest",

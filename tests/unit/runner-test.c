@@ -183,6 +183,17 @@ static void test_command(void)
     check_command(NULL, (const char *[]){ "python3", "-m", "pytest", "-vv", "--", "x", NULL },
                   "python3 -m pytest -vv -p no:cacheprovider --verbosity=2 -- x", "verbos");
     check_refused((const char *[]){ "pytest", "--lf", NULL }, "cache of a previous run");
+    /* stopping at the first failure leaves later tests without a result
+     * under the stricter profile: undone, as cargo's --no-fail-fast */
+    check_command(NULL, (const char *[]){ "pytest", "-xv", "t", NULL },
+                  "pytest -xv t -p no:cacheprovider --verbosity=1 --maxfail=0", "added --maxfail=0");
+    check_removed((const char *[]){ "python3", "-m", "unittest", "-f", "-v", "m", NULL },
+                  "python3 -m unittest -v m", "removed -f/--failfast");
+    check_removed((const char *[]){ "go", "test", "-failfast", "./...", NULL },
+                  "go test -json -count=1 ./...", "removed -failfast");
+    check_removed((const char *[]){ "python3", "-m", "test", "test_socket", NULL },
+                  "python3 -m test -v test_socket", "added -v: CPython's regrtest");
+    check_removed((const char *[]){ "ctest", "-Q", "-j4", NULL }, "ctest -j4", "removed -Q");
     check_refused((const char *[]){ "pytest", "--stepwise", NULL }, "cache of a previous run");
     check_command(NULL, (const char *[]){ "go", "test", "-v", "./...", "-args", "-x", NULL },
                   "go test -json -count=1 -v ./... -args -x", "added -count=1: go test replays cached results");
@@ -807,7 +818,7 @@ static void test_interface(void)
     struct runner_test p1 = { .id = "t/test_x.py::test_a" }, p2 = { .id = "t/test_x.py::C::test_b[1]" };
     const struct runner_test *p12[] = { &p1, &p2 };
     check_argv(runner_rerun_set_argv(named("pytest"), (char *const[]){ "pytest", "-x", "t", NULL }, p12, 2),
-               "pytest -x t/test_x.py::test_a t/test_x.py::C::test_b[1] -p no:cacheprovider --verbosity=1",
+               "pytest -x t/test_x.py::test_a t/test_x.py::C::test_b[1] -p no:cacheprovider --verbosity=1 --maxfail=0",
                "pytest: a group");
     check_argv(runner_baseline_argv(named("pytest"), (char *const[]){ "pytest", "-k", "net", "t", NULL }, &p2),
                "pytest -k net t/test_x.py -k sbx_selects_no_test -p no:cacheprovider --verbosity=1",
@@ -827,6 +838,21 @@ static void test_interface(void)
                "prove -v -l t/a.t t/b.t", "prove: a group, each script once");
     check_argv(runner_rerun_set_argv(named("automake"), (char *const[]){ "make", "check", NULL }, s123, 3),
                "make check TESTS=t/a.t t/b.t AM_COLOR_TESTS=no", "make check: a group");
+    struct runner_test r1 = { .id = "test.test_socket.BasicTCPTest.testRecv" },
+                       r2 = { .id = "test.test_ftplib.TestFTPClass.test_quit" };
+    const struct runner_test *r12[] = { &r1, &r2 };
+    check_argv(runner_rerun_set_argv(named("regrtest"),
+                                     (char *const[]){ "python3", "-m", "test", "-u", "network", "-m", "x*", "test_socket", NULL },
+                                     r12, 2),
+               "python3 -m test -v -u network test_socket test_ftplib -m test.test_socket.BasicTCPTest.testRecv "
+               "-m test.test_ftplib.TestFTPClass.test_quit",
+               "regrtest: a group, by module and full id");
+    check_argv(runner_baseline_argv(named("regrtest"), (char *const[]){ "python3", "-m", "test", NULL }, &r1),
+               "python3 -m test -v test_socket -m test.sbx.selects.no.test", "regrtest: the baseline imports the module");
+    struct runner_test c1 = { .id = "net honest" }, c2 = { .id = "a.b" };
+    const struct runner_test *c12[] = { &c1, &c2 };
+    check_argv(runner_rerun_set_argv(named("ctest"), (char *const[]){ "ctest", "-R", "net", "-j4", NULL }, c12, 2),
+               "ctest -j4 -R ^(net honest|a\\.b)$", "ctest: a group by -R, the user's -R replaced");
     ok(!runner_baseline_argv(named("prove"), (char *const[]){ "prove", "t", NULL }, &s1),
        "prove: no baseline (a script cannot run none of its tests)");
 }
