@@ -14,7 +14,7 @@ trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 SBX_PROFILE_PATH="$SBX_TOP_SRCDIR/profiles"
 export SBX_PROFILE_PATH
 cp -R "$SBX_TOP_SRCDIR/tests/corpus/go-forms" "$SBX_TOP_SRCDIR/tests/corpus/python-forms" \
-    "$SBX_TOP_SRCDIR/tests/corpus/ctest" "$work/"
+    "$SBX_TOP_SRCDIR/tests/corpus/ctest" "$SBX_TOP_SRCDIR/tests/corpus/cargo-ws" "$work/"
 chmod -R u+w "$work"
 
 # judge DESC STATUS VERDICTS CMD...: the audit's exit status and every
@@ -61,6 +61,31 @@ if command -v go >/dev/null 2>&1; then
     chmod -R u+w go-forms 2>/dev/null; rm -rf go-forms
 else
     for i in $(seq 16); do skip "go is not installed for uid $(id -u)"; done
+fi
+
+# cargo: a workspace whose two packages have a test of the same path, a
+# doc-test, -p, --release and a filter (the incident's -q and
+# --test-threads are in audit-tests.sh)
+if command -v cargo >/dev/null 2>&1; then
+    cd "$work/cargo-ws" || exit 1
+    export CARGO_HOME="$work/cargo-ws/.cargo-home" CARGO_TARGET_DIR="$work/cargo-ws/target"
+    cargo test --offline --workspace --no-run -q >"$work/cargo-build.log" 2>&1 ||
+        diag "cargo build: $(tail -n 5 "$work/cargo-build.log")"
+    judge "cargo test -q --workspace (two packages' tests::same told apart, a doc-test)" 3 \
+        "a/src/lib.rs - bind (line 6)=false-green tests::honest=exercised tests::same=false-green tests::same=unaffected" \
+        cargo test --offline -q --workspace
+    is "$(jq -r '[.tests[] | select(.name == "tests::same") | .unit + "=" + .verdict] | sort | join(" ")' "$work/r.json")" \
+        "-p a --lib=false-green -p b_c --lib=unaffected" "cargo --workspace: each package's tests::same by its unit"
+    judge "cargo test -p b-c --release same" 0 "tests::same=unaffected" \
+        cargo test --offline -p b-c --release same
+    cargo test --offline --release --no-run -q >/dev/null 2>&1
+    judge "cargo test --workspace --all-targets -- --test-threads=4" 3 \
+        "tests::honest=exercised tests::same=false-green tests::same=unaffected" \
+        cargo test --offline --workspace --all-targets -- --test-threads=4
+    cd "$work" || exit 1
+    rm -rf "$work/cargo-ws"
+else
+    for i in $(seq 7); do skip "cargo is not installed for uid $(id -u)"; done
 fi
 
 cd "$work/python-forms" || exit 1
