@@ -28,6 +28,7 @@ struct python_state {
     char *doc_id;        /* unittest: a description line awaiting its docstring line */
     uint64_t ran;        /* unittest: "Ran N tests", until its "OK"/"FAILED" */
     bool ran_seen;
+    bool over;           /* unittest: after "Ran N tests"; regrtest: until its next module */
     bool summary;        /* pytest: after its "short test summary info" */
     bool failures;       /* pytest: in its FAILURES/ERRORS sections */
 };
@@ -395,6 +396,7 @@ static void unittest_line(struct runner_parser *p, char *line)
                                           strstr(s, " in "))) {
         ps->ran = ran;
         ps->ran_seen = true;
+        ps->over = true;
     } else if (s == line && ps->ran_seen && (!strcmp(s, "OK") || starts(s, "OK (") || starts(s, "FAILED ("))) {
         uint64_t failed = unittest_kv(s, "failures=") + unittest_kv(s, "errors=") +
                           unittest_kv(s, "unexpected successes=");
@@ -402,7 +404,10 @@ static void unittest_line(struct runner_parser *p, char *line)
         runner_count(p, ps->ran > failed + skipped ? ps->ran - failed - skipped : 0, failed, skipped, 0);
         ps->ran_seen = false;
     }
-    for (size_t i = 0; i < 3; i++)
+    /* regrtest's "0:00:01 load avg: 0.52 [2/3] test_x": the next module */
+    if (s == line && *s >= '0' && *s <= '9' && strstr(s, " [") && strstr(s, "] test"))
+        ps->over = false;
+    for (size_t i = 0; i < 3 && !ps->over; i++)
         if (starts(s, report[i].prefix)) {
             char *id = unittest_desc(s + strlen(report[i].prefix), &rest);
             if (id)
@@ -432,13 +437,16 @@ static void unittest_line(struct runner_parser *p, char *line)
          * printed its last output without a newline, so that its own
          * result never came on a line of its own; a forgery against a
          * later test is not stopped.) */
-        if (id && p->pending != SIZE_MAX && strcmp(p->tests[p->pending].id, id)) {
-            size_t k = find_test(p, NULL, id, false);
-            if (k != SIZE_MAX && p->entries[k].has_result) {
-                free(id);
-                free(doc);
-                return;
-            }
+        /* unittest prints one verbose line per test: a second plain line
+         * about a test that has its result, or any after the run's
+         * "Ran N tests" (a test's stdout, block-buffered off a terminal,
+         * reaches the pipe when the process exits), is a test's output */
+        size_t k = id ? find_test(p, NULL, id, false) : SIZE_MAX;
+        bool had = k != SIZE_MAX && p->entries[k].has_result;
+        if (id && (ps->over || (had && (!*rest || (p->pending != SIZE_MAX && k != p->pending))))) {
+            free(id);
+            free(doc);
+            return;
         }
         if (id) {
             /* startTest() writes "name (id) ... " and flushes, then the
