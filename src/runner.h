@@ -190,15 +190,25 @@ void runner_parser_free(struct runner_parser *p);
  * comments in runner.c). */
 char **runner_rerun_argv(const struct runner *r, char *const argv[], const struct runner_test *t);
 /* One run of exactly tests[0..n) (a group, for bisection when many tests
- * were denied: issue 25); NULL when the runner cannot select a set in one
- * run. With n == 1, what runner_rerun_argv() gives. */
+ * were denied: issue 25); NULL when the runner cannot select that set in
+ * one run. With n == 1, what runner_rerun_argv() gives. What each allows:
+ * cargo a group of one test binary (unit); go one package and one subtest
+ * depth (subtests of different parents run their cross product: more
+ * than asked, never less); prove and make check the groups' scripts, each
+ * once; unittest, pytest, regrtest, node, jest, vitest, mocha, ctest any
+ * group; --runner tap none. */
 char **runner_rerun_set_argv(const struct runner *r, char *const argv[],
                              const struct runner_test *const tests[], size_t n);
 /* The run that starts as test t's re-run would (the interpreter, the
  * imports, the collection, t's module and class set up where the runner
  * allows selecting that and no test) and runs no test: what it has
  * denied is the suite's start-up's, not t's (issue 33). NULL when the
- * runner cannot select nothing. */
+ * runner cannot select nothing (prove, make check, ctest, --runner tap).
+ * cargo: t's binary with a filter no test path matches; unittest and
+ * regrtest: a pattern no test id matches (the modules are imported, no
+ * setUpModule runs); pytest: t's file collected, every test deselected
+ * (pytest exits 5); go: -run=^$ (init and TestMain run); node, jest,
+ * vitest, mocha: a name pattern that matches nothing (the files load). */
 char **runner_baseline_argv(const struct runner *r, char *const argv[], const struct runner_test *t);
 void runner_argv_free(char **argv);
 
