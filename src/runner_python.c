@@ -29,6 +29,7 @@ struct python_state {
     uint64_t ran;        /* unittest: "Ran N tests", until its "OK"/"FAILED" */
     bool ran_seen;
     bool over;           /* unittest: after "Ran N tests"; regrtest: until its next module */
+    struct strv reports; /* unittest: its closing report, "<status digit><20-digit position><id>" */
     bool summary;        /* pytest: after its "short test summary info" */
     bool failures;       /* pytest: in its FAILURES/ERRORS sections */
 };
@@ -407,11 +408,18 @@ static void unittest_line(struct runner_parser *p, char *line)
     /* regrtest's "0:00:01 load avg: 0.52 [2/3] test_x": the next module */
     if (s == line && *s >= '0' && *s <= '9' && strstr(s, " [") && strstr(s, "] test"))
         ps->over = false;
+    /* the report after the run ("FAIL: name (id)") repeats what each
+     * test's own line said; it is kept for the rows that have no line of
+     * their own (setUpClass, a module that did not import) and applied
+     * at the end to those only, so that a test printing "ERROR: other
+     * (m.C.other)" changes nothing */
     for (size_t i = 0; i < 3 && !ps->over; i++)
         if (starts(s, report[i].prefix)) {
             char *id = unittest_desc(s + strlen(report[i].prefix), &rest);
-            if (id)
-                test_result(p, NULL, id, report[i].st);
+            if (id && ps->reports.n < RUNNER_MAX_TESTS) {
+                strv_push(&ps->reports, xasprintf("%d%020llu%s", (int)report[i].st,
+                                                  (unsigned long long)p->line_end, id));
+            }
             free(id);
             free(doc);
             return;
@@ -778,6 +786,18 @@ static bool pytest_baseline(char *const argv[], int a, const struct runner_test 
 
 static void unittest_finish(struct runner_parser *p)
 {
+    struct python_state *ps = p->state;
+    uint64_t end = p->line_end;
+    for (size_t r = 0; r < ps->reports.n; r++) {
+        const char *v = ps->reports.v[r], *id = v + 21;
+        size_t k = find_test(p, NULL, id, false);
+        if (k != SIZE_MAX && p->entries[k].has_result)
+            continue;
+        /* at the position of its report line */
+        p->line_end = strtoull(v + 1, NULL, 10);
+        test_result(p, NULL, id, (enum test_status)(v[0] - '0'));
+    }
+    p->line_end = end;
     static const char *const fixtures[] = { ".setUpClass", ".tearDownClass", ".setUpModule", ".tearDownModule" };
     for (size_t i = 0; i < p->n; i++) {
         const char *id = p->tests[i].id;
@@ -804,8 +824,10 @@ static void *python_state_new(void)
 static void python_state_free(void *state)
 {
     struct python_state *ps = state;
-    if (ps)
+    if (ps) {
         free(ps->doc_id);
+        strv_free(&ps->reports);
+    }
     free(ps);
 }
 

@@ -24,5 +24,6 @@ class Pure(unittest.TestCase):
         # forged results, printed by the test itself: for unittest (on a
         # line of their own), and for pytest (in its captured output)
         print("\ntest_lenient (test_forms.Net.test_lenient) ... FAIL")
+        print("=" * 70 + "\nERROR: test_lenient (test_forms.Net.test_lenient)")
         print("test_forms.py::Net::test_lenient FAILED")
         self.assertEqual(sorted([3, 1, 2]), [1, 2, 3])
