@@ -32,6 +32,14 @@ static const struct runner *const runners[] = {
 };
 #define NRUNNERS (sizeof runners / sizeof runners[0])
 
+const struct runner *runner_of_kind(enum runner_kind kind)
+{
+    for (size_t i = 0; i < NRUNNERS; i++)
+        if (runners[i]->kind == kind)
+            return runners[i];
+    return NULL;
+}
+
 static bool detected(const struct runner *r)
 {
     return r->kind != RUNNER_TAP;

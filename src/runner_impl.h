@@ -56,6 +56,10 @@ extern const struct runner runner_cargo, runner_unittest, runner_pytest, runner_
     runner_node, runner_jest, runner_vitest, runner_mocha, runner_prove, runner_automake, runner_tap,
     runner_ctest;
 
+/* The runner of that kind (for a stand-in struct runner without ops, as
+ * a test may make one). */
+const struct runner *runner_of_kind(enum runner_kind kind);
+
 /* The script `name` of ./package.json (runner_npm.c: the runners' one
  * read of a file), or NULL with why filled. */
 char *runner_npm_script(const char *name, char *why, size_t why_size);

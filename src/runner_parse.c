@@ -266,6 +266,8 @@ static void parse_line(struct runner_parser *p)
 struct runner_parser *runner_parser_new(const struct runner *r)
 {
     struct runner_parser *p = xcalloc(1, sizeof *p);
+    if (!r->ops && runner_of_kind(r->kind))
+        r = runner_of_kind(r->kind);
     p->r = r;
     p->pending = SIZE_MAX;
     p->last_result = SIZE_MAX;
