@@ -303,6 +303,16 @@ is "$?" 143 "SIGTERM during the re-runs: exit 143"
 like "$(cat "$work/sig.out")" "interrupted by SIGTERM during the re-runs of single tests under restrictive" \
     "the phase is named: the re-runs"
 
+# ---- an environment path the sandbox empties is said at the start, by
+# run and by audit (a private /tmp)
+PYTHONPATH=/tmp/sbx-nowhere:/usr/lib run_sbx run -p qa -- true
+like "$err" "warning: PYTHONPATH names /tmp/sbx-nowhere, which the sandbox replaces with an empty tmpfs (tmpfs /tmp" \
+    "run: PYTHONPATH under the private /tmp is warned about"
+PYTHONPATH=/tmp/sbx-nowhere run_sbx audit -- python3 -m unittest test_fds.Fds.test_pure
+like "$err" "warning: PYTHONPATH names /tmp/sbx-nowhere" "audit: the same warning at the start"
+PYTHONPATH=/usr/lib run_sbx run -p qa -- true
+unlike "$err" "warning: PYTHONPATH" "a visible directory: no warning"
+
 # ---- for CI: --junit, --tap, $GITHUB_STEP_SUMMARY; the names are the
 # command's, escaped for each format; the files are sbx's, written
 # outside the sandbox: a link planted at the name is replaced, never
