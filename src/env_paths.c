@@ -26,18 +26,11 @@ static bool is_path_var(const char *name, size_t len)
     return false;
 }
 
-/* The deepest entry whose path holds dir (mount_plan_hiding()'s rule),
- * when it leaves dir empty: a fresh tmpfs or a hidden directory, at dir
- * or above it. */
+/* When the entry that decides dir leaves it empty: a fresh tmpfs or a
+ * hidden directory, at dir or above it. */
 static const struct mount_entry *emptied(const struct mount_plan *plan, const char *dir)
 {
-    const struct mount_entry *decides = NULL;
-    for (size_t i = 0; i < plan->n; i++) {
-        const struct mount_entry *e = &plan->v[i];
-        if (mount_path_within(dir, e->path) &&
-            (!decides || mount_path_depth(e->path) >= mount_path_depth(decides->path)))
-            decides = e;
-    }
+    const struct mount_entry *decides = mount_plan_deciding(plan, dir);
     if (decides && (decides->op == MOUNT_OP_TMPFS || decides->op == MOUNT_OP_HIDE ||
                     decides->op == MOUNT_OP_ROOT_TMPFS))
         return decides;
