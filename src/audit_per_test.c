@@ -341,6 +341,7 @@ struct reruns {
     size_t capped;                /* tests not re-run for a bound */
     bool tty;                     /* progress on one updating line */
     bool inexact;                 /* a run's denials overflowed its ledger's table */
+    uint64_t quickest_us;         /* the quickest re-run that ended by itself: the runner's start */
     const char *whole_limit;      /* "EMFILE": the whole run's output shows it reached one */
     struct denial_tally *own_sum; /* every run alone's own denials, start-up left out */
     /* What every run alone under --against denied (the start-up makes its
@@ -352,6 +353,8 @@ struct reruns {
     bool all_rerun;               /* every test whose verdict depends on its denials was re-run */
     unsigned last_quarter;
 };
+
+#define AUDIT_RERUN_FLOOR_MIN_MS 2000
 
 static bool budget_left(const struct reruns *a)
 {
@@ -365,7 +368,19 @@ static bool budget_left(const struct reruns *a)
 static uint64_t rerun_bound_ms(const struct reruns *a, uint64_t own_us)
 {
     uint64_t us = own_us ? own_us : a->default_test_us;
-    uint64_t ms = us / 1000 * AUDIT_AGAINST_FACTOR + AUDIT_AGAINST_FLOOR_MS;
+    /* the floor is the runner's own start: 10 s until a re-run showed
+     * what it costs here (3 x the quickest, at least 2 s), so that a
+     * suite whose tests hang one after another (a fixture that waits
+     * for a server that never bound) costs seconds a test, not tens */
+    uint64_t floor_ms = AUDIT_AGAINST_FLOOR_MS;
+    if (a->quickest_us) {
+        floor_ms = a->quickest_us / 1000 * AUDIT_AGAINST_FACTOR;
+        if (floor_ms < AUDIT_RERUN_FLOOR_MIN_MS)
+            floor_ms = AUDIT_RERUN_FLOOR_MIN_MS;
+        if (floor_ms > AUDIT_AGAINST_FLOOR_MS)
+            floor_ms = AUDIT_AGAINST_FLOOR_MS;
+    }
+    uint64_t ms = us / 1000 * AUDIT_AGAINST_FACTOR + floor_ms;
     if (a->whole_bound_ms && ms > a->whole_bound_ms)
         ms = a->whole_bound_ms;
     if (a->deadline_ms) {
@@ -437,6 +452,9 @@ static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv,
                                        label, true, rerun_bound_ms(a, own_us), res, &st, kept,
                                        kept_len, NULL);
     log_verbosity = verbosity;
+    if (res->command_ran && !res->timed_out && res->duration_us &&
+        (!a->quickest_us || res->duration_us < a->quickest_us))
+        a->quickest_us = res->duration_us;
     if (have)
         runner_command_free(&rc);
     return p;
@@ -704,9 +722,12 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
         char what[64];
         snprintf(what, sizeof what, "%zu of %zu with a result", got, k);
         progress(a, "(a set)", what);
+        bool hung = res.timed_out;
         runner_parser_free(p);
         sandbox_result_free(&res);
-        if (!got)
+        /* a run stopped by its bound: the tests after the one that hung
+         * are run alone, each with its own bound, not the set's again */
+        if (!got || hung)
             break;
     }
     free(set);
