@@ -81,6 +81,7 @@ int cmd_audit(int argc, char **argv)
     cli_load_profile(&profiles[0], names[0], &c);
     cli_load_profile(&profiles[1], names[1], &c);
     char *cwd = cli_command_cwd(&c);
+    runner_set_project_dir(cwd);  /* npm test: its package.json */
 
     /* Test by test when sbx knows the runner (audit_per_test.c); else the
      * command as a whole, saying so. */

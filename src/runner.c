@@ -6,10 +6,12 @@
  * each family is a file of its own implementing runner_impl.h's
  * operations (docs/hacking.md, "Adding a test runner"):
  *   runner_cargo.c   cargo test
- *   runner_python.c  python -m unittest, pytest
+ *   runner_python.c  python -m unittest, pytest, python -m test (CPython)
  *   runner_go.c      go test
- *   runner_node.c    node --test
+ *   runner_node.c    node --test, jest, vitest, mocha; npm test, npx
+ *   runner_npm.c     (what a package manager's script runs)
  *   runner_tap.c     prove, make check (automake), a command's own TAP
+ *   runner_ctest.c   ctest
  * The parsers' shared machinery (the table of tests, lines, positions) is
  * runner_parse.c. */
 #include "config.h"
@@ -24,8 +26,9 @@
  * anchor() accepts the command wins; tap, which accepts anything, is only
  * ever named with --runner). */
 static const struct runner *const runners[] = {
-    &runner_cargo, &runner_unittest, &runner_pytest, &runner_go, &runner_node,
-    &runner_prove, &runner_automake, &runner_tap,
+    &runner_cargo, &runner_unittest, &runner_pytest, &runner_regrtest, &runner_go, &runner_node,
+    &runner_jest, &runner_vitest, &runner_mocha, &runner_prove, &runner_automake, &runner_ctest,
+    &runner_tap,
 };
 #define NRUNNERS (sizeof runners / sizeof runners[0])
 

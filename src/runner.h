@@ -20,11 +20,16 @@ enum runner_kind {
     RUNNER_CARGO,     /* cargo test: libtest's "test PATH ... ok" lines */
     RUNNER_UNITTEST,  /* python -m unittest -v */
     RUNNER_PYTEST,    /* pytest / python -m pytest, also pytest-xdist */
+    RUNNER_REGRTEST,  /* python -m test -v: CPython's own suite */
     RUNNER_GO,        /* go test -json */
-    RUNNER_NODE,      /* node --test --test-reporter=tap */
+    RUNNER_NODE,      /* node --test --test-reporter=tap, also via npm test */
+    RUNNER_JEST,      /* jest --json */
+    RUNNER_VITEST,    /* vitest run --reporter=json */
+    RUNNER_MOCHA,     /* mocha --reporter json */
     RUNNER_PROVE,     /* prove -v: TAP under "t/x.t .. " headers */
     RUNNER_AUTOMAKE,  /* make check: automake's "PASS: name" lines */
     RUNNER_TAP,       /* a command that prints TAP itself (--runner tap) */
+    RUNNER_CTEST,     /* ctest: CMake's "N/M Test #K: name ... Passed" */
 };
 /* (a runner's family, src/runner_FAMILY.c, says more: docs/hacking.md) */
 
@@ -49,6 +54,11 @@ struct runner {
     enum runner_attribution attribution;
     const struct runner_ops *ops;  /* runner_impl.h; NULL only in tests' stand-ins */
 };
+
+/* Where the command runs (sbx -C DIR): a package manager's script is
+ * read from its package.json (npm test runs what "scripts.test" says).
+ * NULL or unset: the current directory. */
+void runner_set_project_dir(const char *dir);
 
 /* The runner `argv` starts, or NULL with why (one line, no "sbx:") filled
  * for the fallback message "sbx could not see individual tests: WHY". */
@@ -131,7 +141,8 @@ struct runner_test {
     uint64_t duration_us;
 };
 
-/* Bounds on untrusted output: longer lines are cut, tests beyond the count
+/* Bounds on untrusted output: longer lines are cut (a runner that writes
+ * its report on one line, jest, has a larger bound of its own), tests beyond the count
  * are not recorded (runner_parser_truncated() says so). */
 #define RUNNER_MAX_LINE 65536
 #define RUNNER_MAX_TESTS 200000
@@ -156,8 +167,19 @@ bool runner_parser_truncated(const struct runner_parser *p);
 struct runner_counts {
     bool seen;
     uint64_t total;  /* every test it counted, whatever the result */
+    /* its breakdown, where it gives one (prove gives only a total):
+     * failed holds errors too, skipped expected failures and TODOs;
+     * total may exceed their sum (libtest's "measured") */
     uint64_t passed, failed, skipped;
 };
+/* Where each runner's counts come from: cargo "test result:" per binary;
+ * unittest "Ran N tests" and its "OK"/"FAILED (...)"; pytest its closing
+ * "=== ... in 0.1s ===" line; node --test its "# pass N" comments; jest,
+ * vitest and mocha their report's totals; prove "Files=, Tests="; make
+ * check automake's "# PASS:" lines; go test -json gives none (seen stays
+ * false). A test can print lines that look like unittest's or pytest's
+ * (their output is unframed): counts are summed, so a forged summary can
+ * only make them disagree, never hide a test. */
 void runner_parser_counts(const struct runner_parser *p, struct runner_counts *c);
 void runner_parser_free(struct runner_parser *p);
 
@@ -168,15 +190,25 @@ void runner_parser_free(struct runner_parser *p);
  * comments in runner.c). */
 char **runner_rerun_argv(const struct runner *r, char *const argv[], const struct runner_test *t);
 /* One run of exactly tests[0..n) (a group, for bisection when many tests
- * were denied: issue 25); NULL when the runner cannot select a set in one
- * run. With n == 1, what runner_rerun_argv() gives. */
+ * were denied: issue 25); NULL when the runner cannot select that set in
+ * one run. With n == 1, what runner_rerun_argv() gives. What each allows:
+ * cargo a group of one test binary (unit); go one package and one subtest
+ * depth (subtests of different parents run their cross product: more
+ * than asked, never less); prove and make check the groups' scripts, each
+ * once; unittest, pytest, regrtest, node, jest, vitest, mocha, ctest any
+ * group; --runner tap none. */
 char **runner_rerun_set_argv(const struct runner *r, char *const argv[],
                              const struct runner_test *const tests[], size_t n);
 /* The run that starts as test t's re-run would (the interpreter, the
  * imports, the collection, t's module and class set up where the runner
  * allows selecting that and no test) and runs no test: what it has
  * denied is the suite's start-up's, not t's (issue 33). NULL when the
- * runner cannot select nothing. */
+ * runner cannot select nothing (prove, make check, ctest, --runner tap).
+ * cargo: t's binary with a filter no test path matches; unittest and
+ * regrtest: a pattern no test id matches (the modules are imported, no
+ * setUpModule runs); pytest: t's file collected, every test deselected
+ * (pytest exits 5); go: -run=^$ (init and TestMain run); node, jest,
+ * vitest, mocha: a name pattern that matches nothing (the files load). */
 char **runner_baseline_argv(const struct runner *r, char *const argv[], const struct runner_test *t);
 void runner_argv_free(char **argv);
 

@@ -182,6 +182,12 @@ static void cargo_line(struct runner_parser *p, char *line)
         p->pending = SIZE_MAX;
         return;
     }
+    if (starts(line, "test result: ")) {
+        /* "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured;
+         * 3 filtered out; finished in 0.00s" */
+        runner_count(p, runner_count_of(line, "passed", NULL), runner_count_of(line, "failed", NULL),
+                     runner_count_of(line, "ignored", NULL), runner_count_of(line, "measured", NULL));
+    }
     if (starts(line, "running ") || starts(line, "test result: ")) {
         cs->failures = false;
         cs->summary |= line[5] == 'r';
@@ -193,7 +199,7 @@ static void cargo_line(struct runner_parser *p, char *line)
      * result, named by its target option. */
     if (starts(line, "Caused by:") || strstr(line, "process didn't exit successfully: ")) {
         if (!cs->summary && p->unit && strstr(line, "process didn't"))
-            test_result(p, p->unit, p->unit, TEST_ERRORED);
+            test_kind(p, test_result(p, p->unit, p->unit, TEST_ERRORED), RUNNER_TEST_FIXTURE);
         return;
     }
     if (!strcmp(line, "failures:")) {
@@ -242,13 +248,17 @@ static void cargo_line(struct runner_parser *p, char *line)
     }
 }
 
-static bool cargo_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
-                        struct strv *out)
+/* tests[0..count) all of one unit (a group of one test binary: libtest
+ * runs a test when any filter matches it), or, with count 0, none of
+ * t's binary: a filter no test path can match (paths are Rust
+ * identifiers joined by "::"). */
+static bool cargo_select(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                         const struct runner_test *t, struct strv *out)
 {
-    const struct runner_test *t = tests[0];
     int n = (int)argv_len(argv);
-    if (count != 1)
-        return false;
+    for (size_t i = 0; i < count; i++)
+        if ((!t->unit) != (!tests[i]->unit) || (t->unit && strcmp(t->unit, tests[i]->unit)))
+            return false;
     /* The test binary's filter with --exact matches whole test paths;
      * a filter the user gave (cargo test NAME) then also needs to be
      * exact, so it no longer widens the run. The unit (--lib, --test
@@ -287,9 +297,25 @@ static bool cargo_rerun(char *const argv[], int a, const struct runner_test *con
      * the parenthesis, so as a substring it matches only itself */
     if (!t->unit || !ends_with(t->unit, "--doc"))
         push(out, "--exact");
-    push(out, t->id);
+    for (size_t i = 0; i < count; i++)
+        push(out, tests[i]->id);
+    if (!count)
+        push(out, "sbx-selects-no-test");
     return true;
 }
+
+static bool cargo_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                        struct strv *out)
+{
+    return cargo_select(argv, a, tests, count, tests[0], out);
+}
+
+static bool cargo_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    return cargo_select(argv, a, NULL, 0, t, out);
+}
+
+
 
 static void *cargo_state_new(void)
 {
@@ -301,6 +327,7 @@ static const struct runner_ops cargo_ops = {
     .command = cmd_cargo,
     .line = cargo_line,
     .rerun = cargo_rerun,
+    .baseline = cargo_baseline,
     .state_new = cargo_state_new,
     .state_free = free,
 };

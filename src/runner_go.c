@@ -60,6 +60,12 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
     bool count = has_arg(argv, 2, args, "-count") || has_arg(argv, 2, args, "--count") ||
                  has_prefix_arg(argv, 2, args, "-count=") || has_prefix_arg(argv, 2, args, "--count=");
     push_range(out, argv, 0, 2);
+    /* -failfast stops at a failure; the tests after it would have no
+     * result under the stricter profile: removed */
+    bool failfast = has_arg(argv, 2, args, "-failfast") || has_arg(argv, 2, args, "--failfast");
+    if (failfast)
+        note_add(notes, "removed -failfast: go test would stop at a failure, leaving the tests after it "
+                        "without a result");
     if (!json) {
         push(out, "-json");
         note_add(notes, "added -json: go test's events name each package and test exactly");
@@ -68,12 +74,15 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
         push(out, "-count=1");
         note_add(notes, "added -count=1: go test replays cached results, which prove nothing");
     }
-    push_range(out, argv, 2, (int)argv_len(argv));
+    for (int i = 2; argv[i]; i++)
+        if (i >= args || (strcmp(argv[i], "-failfast") && strcmp(argv[i], "--failfast")))
+            push(out, argv[i]);
     return true;
 }
 
 struct go_event {
     char *action, *package, *test, *output;
+    uint64_t elapsed_us;  /* "Elapsed": seconds, on a result */
 };
 
 /* A JSON string at *s (after its opening quote), decoded; *s moved past
@@ -240,6 +249,7 @@ static bool go_event_parse(const char *line, struct go_event *ev)
             c++;
         char **field = !strcmp(key, "Action") ? &ev->action : !strcmp(key, "Package") ? &ev->package
                      : !strcmp(key, "Test") ? &ev->test : !strcmp(key, "Output") ? &ev->output : NULL;
+        bool elapsed = !strcmp(key, "Elapsed");
         free(key);
         if (*c == '"') {
             c++;
@@ -252,8 +262,12 @@ static bool go_event_parse(const char *line, struct go_event *ev)
             } else {
                 free(v);
             }
-        } else if (!json_skip(&c)) {
-            return false;
+        } else {
+            const char *value = c;
+            if (!json_skip(&c))
+                return false;
+            if (elapsed)
+                ev->elapsed_us = runner_decimal_us(value, 1000000);
         }
         while (*c == ' ')
             c++;
@@ -305,8 +319,10 @@ static void go_package_end(struct runner_parser *p, size_t k, bool failed)
             g->bad = true;
         }
     g->nstarted = 0;
+    /* the package's own row: its binary failed outside its tests
+     * (build, TestMain, init, os.Exit before a test ended) */
     if (failed && !g->bad)
-        test_result(p, g->name, g->name, TEST_ERRORED);
+        test_kind(p, test_result(p, g->name, g->name, TEST_ERRORED), RUNNER_TEST_FIXTURE);
     g->timed_out = g->bad = false;
 }
 
@@ -323,6 +339,13 @@ static void go_line(struct runner_parser *p, char *line)
             const char *a = ev.action;
             if (id && !strcmp(a, "run")) {
                 size_t i = test_started(p, ev.package, id);
+                /* "TestX/sub": a subtest of TestX */
+                const char *slash = strrchr(ev.test, '/');
+                if (slash) {
+                    char *parent = xasprintf("%s %.*s", ev.package, (int)(slash - ev.test), ev.test);
+                    test_parent(p, i, parent);
+                    free(parent);
+                }
                 if (i != SIZE_MAX && p->entries[i].package == SIZE_MAX) {
                     p->entries[i].package = k;
                     struct go_package *g = &gs->packages[k];
@@ -333,6 +356,7 @@ static void go_line(struct runner_parser *p, char *line)
                 size_t i = find_test(p, ev.package, id, false);
                 if (i != SIZE_MAX) {
                     result_at(p, i, a[0] == 'p' ? TEST_PASSED : a[0] == 'f' ? TEST_FAILED : TEST_SKIPPED);
+                    test_duration(p, i, ev.elapsed_us);
                     gs->packages[k].bad |= a[0] == 'f';
                 }
             } else if (!strcmp(a, "output") && ev.output) {
@@ -355,21 +379,46 @@ static const char *const go_bool_flags[] = {
     "-benchmem", "-msan", "-asan", "-trimpath", "-linkshared", "-i", "-c", "-modcacherw", NULL,
 };
 
-static bool go_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
-                     struct strv *out)
+/* go test [flags] [packages] [flags] [-args ...]: the packages are
+ * replaced by the tests' one, and -run (the last one wins) selects each
+ * subtest level by its exact name. A group is of one package and one
+ * depth; at each level the names of the group are alternatives, so a
+ * group of subtests of different parents runs their cross product (a
+ * superset: more than asked, never less). None: -run=^$, under which the
+ * test binary starts (init, TestMain) and runs no test. */
+static bool go_select(char *const argv[], const struct runner_test *const tests[], size_t count,
+                      const struct runner_test *t, struct strv *out)
 {
-    const struct runner_test *t = tests[0];
     int n = (int)argv_len(argv);
-    (void)a;
-    (void)n;
-    if (count != 1)
-        return false;
-    /* go test [flags] [packages] [flags] [-args ...]: the packages are
-     * replaced by the test's, -run (the last one wins) selects the
-     * test and each subtest level by its exact name. */
     const char *space = strchr(t->id, ' ');
     if (!space)
         return false;
+    size_t plen = (size_t)(space - t->id);
+    size_t depth = 0;
+    struct strv *levels = NULL;
+    for (size_t k = 0; k < count; k++) {
+        const char *sp = strchr(tests[k]->id, ' ');
+        if (!sp || (size_t)(sp - tests[k]->id) != plen || strncmp(tests[k]->id, t->id, plen))
+            goto mixed;
+        struct strv parts = {0};
+        push_split(&parts, sp + 1, "/");
+        if (!k) {
+            depth = parts.n;
+            levels = xcalloc(depth, sizeof *levels);
+        }
+        if (parts.n != depth) {
+            strv_free(&parts);
+            goto mixed;
+        }
+        for (size_t l = 0; l < depth; l++) {
+            bool seen = false;
+            for (size_t j = 0; j < levels[l].n && !seen; j++)
+                seen = !strcmp(levels[l].v[j], parts.v[l]);
+            if (!seen)
+                push(&levels[l], parts.v[l]);
+        }
+        strv_free(&parts);
+    }
     push_range(out, argv, 0, 2);
     int i = 2;
     for (; argv[i]; i++) {
@@ -382,28 +431,46 @@ static bool go_rerun(char *const argv[], int a, const struct runner_test *const 
         if (!strchr(f, '=') && !takes_value(go_bool_flags, f[1] == '-' ? f + 1 : f) && argv[i + 1])
             push(out, argv[++i]);
     }
-    struct strv parts = {0};
-    push_split(&parts, space + 1, "/");
-    size_t len = 1;
-    for (size_t p = 0; p < parts.n; p++) {
-        char *re = regex_exact(parts.v[p]);
-        free(parts.v[p]);
-        parts.v[p] = re;
-        len += strlen(re) + 1;
+    struct strv pattern = {0};
+    for (size_t l = 0; l < depth; l++)
+        strv_push(&pattern, regex_any((const char *const *)levels[l].v, levels[l].n));
+    size_t len = 8;
+    for (size_t l = 0; l < pattern.n; l++)
+        len += strlen(pattern.v[l]) + 1;
+    char *run = xmalloc(len), *o = stpcpy(run, count ? "-run=" : "-run=^$");
+    for (size_t l = 0; l < pattern.n; l++) {
+        if (l)
+            *o++ = '/';
+        o = stpcpy(o, pattern.v[l]);
     }
-    char *pattern = xmalloc(len);
-    pattern[0] = '\0';
-    for (size_t p = 0; p < parts.n; p++) {
-        if (p)
-            strcat(pattern, "/");
-        strcat(pattern, parts.v[p]);
-    }
-    strv_free(&parts);
-    strv_push(out, xasprintf("-run=%s", pattern));
-    free(pattern);
-    strv_push(out, xstrndup(t->id, (size_t)(space - t->id)));
+    strv_free(&pattern);
+    push(out, run);
+    free(run);
+    strv_push(out, xstrndup(t->id, plen));
     push_range(out, argv, i, n);
+    for (size_t l = 0; l < depth; l++)
+        strv_free(&levels[l]);
+    free(levels);
     return true;
+mixed:
+    if (levels)
+        for (size_t l = 0; l < depth; l++)
+            strv_free(&levels[l]);
+    free(levels);
+    return false;
+}
+
+static bool go_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                     struct strv *out)
+{
+    (void)a;
+    return go_select(argv, tests, count, tests[0], out);
+}
+
+static bool go_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    (void)a;
+    return go_select(argv, NULL, 0, t, out);
 }
 
 static void *go_state_new(void)
@@ -430,6 +497,7 @@ static const struct runner_ops go_ops = {
     .command = cmd_go,
     .line = go_line,
     .rerun = go_rerun,
+    .baseline = go_baseline,
     .state_new = go_state_new,
     .state_free = go_state_free,
 };

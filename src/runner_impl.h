@@ -43,6 +43,9 @@ struct runner_ops {
     /* The run that starts as t's re-run would and selects no test
      * (optional: NULL where the runner cannot select nothing). */
     bool (*baseline)(char *const argv[], int at, const struct runner_test *t, struct strv *out);
+    /* The longest line it reads (0: RUNNER_MAX_LINE): jest writes its
+     * whole report on one line. */
+    size_t max_line;
     /* Per-runner parser state (optional): made with the parser, freed with it. */
     void *(*state_new)(void);
     void (*state_free)(void *state);
@@ -52,6 +55,10 @@ struct runner_ops {
 extern const struct runner runner_cargo, runner_unittest, runner_pytest, runner_regrtest, runner_go,
     runner_node, runner_jest, runner_vitest, runner_mocha, runner_prove, runner_automake, runner_tap,
     runner_ctest;
+
+/* The script `name` of ./package.json (runner_npm.c: the runners' one
+ * read of a file), or NULL with why filled. */
+char *runner_npm_script(const char *name, char *why, size_t why_size);
 
 /* ---- the parser: shared state and the table of tests (runner_parse.c) ---- */
 
@@ -122,6 +129,10 @@ void test_parent(struct runner_parser *p, size_t i, const char *parent);
 void test_duration(struct runner_parser *p, size_t i, uint64_t us);
 /* A summary line of the runner: adds to its own counts. */
 void runner_count(struct runner_parser *p, uint64_t passed, uint64_t failed, uint64_t skipped, uint64_t other);
+
+/* N of "N word" in a summary line ("3 passed; 1 failed"), 0 without;
+ * *seen set when it is there. */
+uint64_t runner_count_of(const char *line, const char *word, bool *seen);
 
 /* TAP lines, for the families that print TAP (runner_tap.c). */
 void tap_line(struct runner_parser *p, char *line);

@@ -1,91 +1,762 @@
-/* node: node's built-in test runner (node --test), runner_impl.h's
- * operations.
+/* node: node's built-in test runner (node --test), jest, vitest and mocha,
+ * typed directly, through npx, or as a package manager's script (npm
+ * test, npm run NAME, yarn NAME, pnpm NAME: the script in package.json,
+ * runner_npm.c); runner_impl.h's operations.
  *
- * Given --test-reporter=tap: node 20's default reporter is spec on a
- * terminal, tap only on a pipe; the user's own reporter is refused (two
- * reporters need two destinations).
+ * What each is given, and why:
+ *   node --test  --test-reporter=tap: node 20's default reporter is spec on
+ *                a terminal, tap only on a pipe; the user's own reporter is
+ *                refused (two reporters need two destinations). Through a
+ *                script, in NODE_OPTIONS (env NODE_OPTIONS=... npm test):
+ *                what npm appends after "--" would follow the script's
+ *                file arguments, where node reads it as a file.
+ *   jest         --json: the results as one JSON document on stdout at
+ *                the end of the run (jest's own lines go to stderr).
+ *   vitest       run --reporter=json: the same document (vitest writes
+ *                jest's format); "run", since vitest alone watches on a
+ *                terminal and never ends.
+ *   mocha        --reporter json: one JSON document on stdout at the end.
+ * Through a script the flags go after "--" (npm) or at the end (yarn,
+ * pnpm): npm appends them to the script's command line.
  *
  * The channel: node --test runs each file in a child process and reads
- * its results from the child's own channel; what a test prints on stdout
- * reaches node's TAP as a "#" comment, not as a result line. */
+ * its results from the child's own protocol; what a test prints reaches
+ * node's TAP as a "#" comment, never as a result line. jest, vitest and
+ * mocha print the test's own output on the same stdout, so a test can
+ * print a document that looks like theirs: only the LAST document counts,
+ * which the runner writes once every test has ended, so a forgery must
+ * come after it, from a process that outlives the runner. What this does
+ * not stop: a vitest or jest configuration that sends the JSON to a file
+ * (outputFile), which leaves no document at all (the runner's counts are
+ * then missing, and the audit sees no test). */
 #include "config.h"
 
 #include "runner_impl.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int node_anchor(char *const argv[], char *why, size_t why_size)
+#define JS_DOC_MAX (64u << 20)
+
+enum js_kind { JS_NODE, JS_JEST, JS_VITEST, JS_MOCHA };
+
+/* How the command starts the runner. */
+struct js_inv {
+    enum js_kind kind;
+    int at;             /* direct (pm NULL): the runner's program in argv;
+                         * through a script: the script's name in argv */
+    const char *pm;     /* "npm", "yarn", "pnpm": through a script */
+    struct strv words;  /* the script's words, through a script */
+    size_t prog;        /* the runner's program in words */
+};
+
+static bool js_program(char *const words[], size_t i, enum js_kind *k)
 {
-    const char *prog = base_name(argv[0]);
-    if (strcmp(prog, "node") && strcmp(prog, "nodejs"))
-        return -1;
-    /* node's own options end at the script */
-    for (int i = 1; argv[i] && argv[i][0] == '-'; i++)
-        if (!strcmp(argv[i], "--test"))
+    const char *p = base_name(words[i]);
+    if (!strcmp(p, "jest") || !strcmp(p, "jest.js"))
+        *k = JS_JEST;
+    else if (!strcmp(p, "vitest") || !strcmp(p, "vitest.mjs"))
+        *k = JS_VITEST;
+    else if (!strcmp(p, "mocha") || !strcmp(p, "_mocha"))
+        *k = JS_MOCHA;
+    else if (!strcmp(p, "node") || !strcmp(p, "nodejs")) {
+        /* node's own options end at the script */
+        for (size_t j = i + 1; words[j] && words[j][0] == '-'; j++)
+            if (!strcmp(words[j], "--test")) {
+                *k = JS_NODE;
+                return true;
+            }
+        return false;
+    } else
+        return false;
+    return true;
+}
+
+/* npx [options] PROGRAM: the index of PROGRAM, or -1. */
+static int after_npx(char *const words[], int i)
+{
+    for (i++; words[i]; i++) {
+        if (!strcmp(words[i], "--"))
+            return words[i + 1] ? i + 1 : -1;
+        if (words[i][0] != '-')
             return i;
-    snprintf(why, why_size, "node runs a script, not node --test");
+        if ((!strcmp(words[i], "-p") || !strcmp(words[i], "--package") || !strcmp(words[i], "-c")) &&
+            words[i + 1])
+            i++;
+    }
     return -1;
 }
 
-static bool cmd_node(char *const argv[], int t, struct strv *out, struct strv *notes, char *err,
-                     size_t err_size)
+/* An environment assignment NAME=value (a script's prefix). */
+static bool assignment(const char *w)
 {
-    for (int i = 1; argv[i] && argv[i][0] == '-'; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--test-reporter=tap") ||
-            (!strcmp(a, "--test-reporter") && argv[i + 1] && !strcmp(argv[i + 1], "tap"))) {
-            push_range(out, argv, 0, (int)argv_len(argv));
-            return true;
-        }
-        if (!strncmp(a, "--test-reporter", 15) && (a[15] == '\0' || a[15] == '='))
-            return refuse(err, err_size,
-                          "node %s: sbx reads node's TAP reporter on stdout; drop the command's "
-                          "own reporter", a);
-    }
-    push_range(out, argv, 0, t + 1);
-    push(out, "--test-reporter=tap");
-    note_add(notes, "added --test-reporter=tap: node's default reporter on a terminal (spec) is "
-                    "for people");
-    push_range(out, argv, t + 1, (int)argv_len(argv));
+    const char *eq = strchr(w, '=');
+    if (!eq || eq == w)
+        return false;
+    for (const char *c = w; c < eq; c++)
+        if (!(*c == '_' || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+              (c > w && *c >= '0' && *c <= '9')))
+            return false;
     return true;
 }
 
-static bool node_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
-                       struct strv *out)
+/* The script's words, when it is plain words (the command after its last
+ * "&&", which runs last and gets what npm appends); false with why. */
+static bool script_words(const char *script, struct strv *words, char *why, size_t why_size)
 {
-    const struct runner_test *t = tests[0];
-    int n = (int)argv_len(argv);
-    (void)a;
-    (void)n;
-    if (count != 1)
+    const char *s = script, *last = NULL;
+    for (const char *at = strstr(s, "&&"); at; at = strstr(at + 2, "&&"))
+        last = at + 2;
+    if (last)
+        s = last;
+    if (strpbrk(s, "'\"`$\\|;<>(){}*?&#~")) {
+        snprintf(why, why_size, "the script \"%.80s\" is not plain words", script);
         return false;
-    /* node 20 matches --test-name-pattern against each test's own name
-     * and runs a test when any pattern matches: one exact pattern per
-     * level runs the test and its ancestors (and any other test that
-     * bears one of those names). A matching test runs all its t.test()
-     * subtests, so a subtest's siblings run too (describe/it children
-     * are selected one by one); the others print "# SKIP test name
-     * does not match pattern". */
-    push_range(out, argv, 0, a + 1);
-    struct strv parts = {0};
-    push_split(&parts, t->id, " > ");
-    for (size_t p = 0; p < parts.n; p++) {
-        char *re = regex_exact(parts.v[p]);
-        strv_push(out, xasprintf("--test-name-pattern=%s", re));
+    }
+    while (*s) {
+        s += strspn(s, " \t\n");
+        size_t n = strcspn(s, " \t\n");
+        if (n)
+            strv_push(words, xstrndup(s, n));
+        s += n;
+    }
+    if (!words->n) {
+        snprintf(why, why_size, "the script \"%.80s\" is empty", script);
+        return false;
+    }
+    return true;
+}
+
+static bool via_script(char *const argv[], struct js_inv *inv, char *why, size_t why_size)
+{
+    const char *pm = base_name(argv[0]);
+    int i = 1;
+    while (argv[i] && argv[i][0] == '-')
+        i++;
+    if (!argv[i])
+        return false;
+    const char *sub = argv[i];
+    int name_at = i;
+    if (!strcmp(sub, "run") || !strcmp(sub, "run-script") || (!strcmp(pm, "npm") && !strcmp(sub, "rum"))) {
+        name_at = i + 1;
+        while (argv[name_at] && argv[name_at][0] == '-')
+            name_at++;
+        if (!argv[name_at])
+            return false;
+    } else if (strcmp(sub, "test") && strcmp(sub, "t") && !(!strcmp(pm, "npm") && !strcmp(sub, "tst")) &&
+               !strcmp(pm, "npm")) {
+        snprintf(why, why_size, "npm %.64s runs no test script", sub);
+        return false;
+    }
+    const char *name = argv[name_at] == sub && (!strcmp(sub, "t") || !strcmp(sub, "tst")) ? "test"
+                                                                                       : argv[name_at];
+    char *script = runner_npm_script(name, why, why_size);
+    if (!script)
+        return false;
+    struct strv words = {0};
+    bool ok = script_words(script, &words, why, why_size);
+    size_t w = 0;
+    if (ok) {
+        while (w < words.n && assignment(words.v[w]))
+            w++;
+        if (w < words.n && !strcmp(words.v[w], "cross-env"))
+            for (w++; w < words.n && assignment(words.v[w]); w++)
+                ;
+        if (w < words.n && (!strcmp(words.v[w], "npx") || !strcmp(words.v[w], "pnpx"))) {
+            int p = after_npx(words.v, (int)w);
+            w = p < 0 ? words.n : (size_t)p;
+        }
+        ok = w < words.n && js_program(words.v, w, &inv->kind);
+        if (!ok)
+            snprintf(why, why_size, "%s %s runs \"%.80s\", not a test runner sbx knows", pm, name, script);
+    }
+    free(script);
+    if (!ok) {
+        strv_free(&words);
+        return false;
+    }
+    inv->at = name_at;
+    inv->pm = !strcmp(pm, "npm") ? "npm" : !strcmp(pm, "yarn") ? "yarn" : "pnpm";
+    inv->words = words;
+    inv->prog = w;
+    return true;
+}
+
+/* How argv starts a JavaScript test runner; false (why filled where the
+ * program is a package manager or npx) when it does not. */
+static bool js_classify(char *const argv[], struct js_inv *inv, char *why, size_t why_size)
+{
+    *inv = (struct js_inv){ .at = -1 };
+    const char *prog = base_name(argv[0]);
+    if (js_program(argv, 0, &inv->kind)) {
+        inv->at = 0;
+        return true;
+    }
+    if (!strcmp(prog, "node") || !strcmp(prog, "nodejs")) {
+        snprintf(why, why_size, "node runs a script, not node --test");
+        return false;
+    }
+    int p = -1;
+    if (!strcmp(prog, "npx") || !strcmp(prog, "pnpx"))
+        p = after_npx(argv, 0);
+    else if (!strcmp(prog, "npm") && argv[1] && (!strcmp(argv[1], "exec") || !strcmp(argv[1], "x")))
+        p = after_npx(argv, 1);
+    else if (!strcmp(prog, "npm") || !strcmp(prog, "yarn") || !strcmp(prog, "pnpm"))
+        return via_script(argv, inv, why, why_size);
+    else
+        return false;
+    if (p >= 0 && js_program(argv, (size_t)p, &inv->kind)) {
+        inv->at = p;
+        return true;
+    }
+    snprintf(why, why_size, "%s runs %.64s, not a test runner sbx knows", prog, p >= 0 ? argv[p] : "nothing");
+    return false;
+}
+
+static void js_inv_free(struct js_inv *inv)
+{
+    strv_free(&inv->words);
+}
+
+static int js_anchor(enum js_kind kind, char *const argv[], char *why, size_t why_size)
+{
+    struct js_inv inv;
+    char ignored[256];
+    /* only node's says why, so that the reason is given once */
+    bool ok = js_classify(argv, &inv, kind == JS_NODE ? why : ignored, kind == JS_NODE ? why_size : sizeof ignored);
+    int at = ok && inv.kind == kind ? inv.at : -1;
+    js_inv_free(&inv);
+    return at;
+}
+
+static int node_anchor(char *const argv[], char *why, size_t why_size)
+{
+    return js_anchor(JS_NODE, argv, why, why_size);
+}
+
+static int jest_anchor(char *const argv[], char *why, size_t why_size)
+{
+    return js_anchor(JS_JEST, argv, why, why_size);
+}
+
+static int vitest_anchor(char *const argv[], char *why, size_t why_size)
+{
+    return js_anchor(JS_VITEST, argv, why, why_size);
+}
+
+static int mocha_anchor(char *const argv[], char *why, size_t why_size)
+{
+    return js_anchor(JS_MOCHA, argv, why, why_size);
+}
+
+/* The runner's own arguments: after its program (direct) or the script's
+ * words after it (through a script: what the script passes, then what the
+ * user appended after the script's name). */
+static bool js_has(const struct js_inv *inv, char *const argv[], const char *prefix, bool exact)
+{
+    char *const *lists[2] = { inv->pm ? inv->words.v + inv->prog + 1 : argv + inv->at + 1,
+                              inv->pm ? argv + inv->at + 1 : NULL };
+    for (int l = 0; l < 2; l++)
+        for (char *const *a = lists[l]; a && *a; a++)
+            if (exact ? !strcmp(*a, prefix) : starts(*a, prefix))
+                return true;
+    return false;
+}
+
+static const char *js_value(const struct js_inv *inv, char *const argv[], const char *opt)
+{
+    char *const *lists[2] = { inv->pm ? inv->words.v + inv->prog + 1 : argv + inv->at + 1,
+                              inv->pm ? argv + inv->at + 1 : NULL };
+    size_t n = strlen(opt);
+    const char *v = NULL;
+    for (int l = 0; l < 2; l++)
+        for (char *const *a = lists[l]; a && *a; a++) {
+            if (!strcmp(*a, opt) && a[1])
+                v = a[1];
+            else if (!strncmp(*a, opt, n) && (*a)[n] == '=')
+                v = *a + n + 1;
+        }
+    return v;
+}
+
+/* argv with `add` appended where the runner reads it: after the program
+ * (direct, `after_prog` more words after it), after the script's
+ * arguments (npm: after a "--"). */
+static void js_append(const struct js_inv *inv, char *const argv[], int after_prog, char *const add[],
+                      size_t nadd, struct strv *out)
+{
+    int n = (int)argv_len(argv);
+    if (!inv->pm) {
+        push_range(out, argv, 0, inv->at + 1 + after_prog);
+        for (size_t i = 0; i < nadd; i++)
+            push(out, add[i]);
+        push_range(out, argv, inv->at + 1 + after_prog, n);
+        return;
+    }
+    push_range(out, argv, 0, n);
+    if (!strcmp(inv->pm, "npm") && !has_arg(argv, inv->at + 1, n, "--"))
+        push(out, "--");
+    for (size_t i = 0; i < nadd; i++)
+        push(out, add[i]);
+}
+
+/* node --test through a script: NODE_OPTIONS, which node reads wherever
+ * the script's arguments end; the caller's own NODE_OPTIONS kept. */
+static void node_options(char *const argv[], const char *add, struct strv *out)
+{
+    const char *mine = getenv("NODE_OPTIONS");
+    push(out, "env");
+    strv_push(out, xasprintf("NODE_OPTIONS=%s%s%s", mine ? mine : "", mine && *mine ? " " : "", add));
+    push_range(out, argv, 0, (int)argv_len(argv));
+}
+
+static bool js_command(char *const argv[], int at, struct strv *out, struct strv *notes, char *err,
+                       size_t err_size)
+{
+    struct js_inv inv;
+    char why[256];
+    (void)at;
+    if (!js_classify(argv, &inv, why, sizeof why))
+        return refuse(err, err_size, "%s", why);
+    bool done = true;
+    const char *rep;
+    switch (inv.kind) {
+    case JS_NODE:
+        rep = js_value(&inv, argv, "--test-reporter");
+        if (rep && strcmp(rep, "tap")) {
+            done = refuse(err, err_size, "node --test-reporter %s: sbx reads node's TAP reporter on stdout; "
+                                         "drop the command's own reporter", rep);
+        } else if (rep) {
+            push_range(out, argv, 0, (int)argv_len(argv));
+        } else if (inv.pm) {
+            const char *mine = getenv("NODE_OPTIONS");
+            if (mine && strstr(mine, "--test-reporter")) {
+                done = refuse(err, err_size, "NODE_OPTIONS sets a test reporter: sbx reads node's TAP "
+                                             "reporter on stdout; drop it");
+                break;
+            }
+            node_options(argv, "--test-reporter=tap", out);
+            note_add(notes, "added NODE_OPTIONS=--test-reporter=tap: node's default reporter on a "
+                            "terminal (spec) is for people");
+        } else {
+            char *const add[] = { "--test-reporter=tap" };
+            int t = at;
+            for (int i = inv.at + 1; argv[i] && argv[i][0] == '-'; i++)
+                if (!strcmp(argv[i], "--test"))
+                    t = i;
+            push_range(out, argv, 0, t + 1);
+            push(out, add[0]);
+            push_range(out, argv, t + 1, (int)argv_len(argv));
+            note_add(notes, "added --test-reporter=tap: node's default reporter on a terminal (spec) is "
+                            "for people");
+        }
+        break;
+    case JS_JEST:
+        if (js_has(&inv, argv, "--outputFile", false)) {
+            done = refuse(err, err_size, "jest --outputFile sends the results away from stdout, where sbx "
+                                         "reads them: drop it");
+            break;
+        }
+        if (js_has(&inv, argv, "--json", true)) {
+            push_range(out, argv, 0, (int)argv_len(argv));
+            break;
+        }
+        js_append(&inv, argv, 0, (char *const[]){ "--json" }, 1, out);
+        note_add(notes, "added --json: jest's JSON report names each test and its result");
+        break;
+    case JS_VITEST: {
+        if (js_has(&inv, argv, "--outputFile", false)) {
+            done = refuse(err, err_size, "vitest --outputFile sends the results away from stdout, where "
+                                         "sbx reads them: drop it");
+            break;
+        }
+        char *const *own = inv.pm ? inv.words.v + inv.prog + 1 : argv + inv.at + 1;
+        bool watch = own[0] && (!strcmp(own[0], "watch") || !strcmp(own[0], "dev"));
+        bool run = own[0] && !strcmp(own[0], "run");
+        if (watch) {
+            done = refuse(err, err_size, "vitest %s watches for changes and never ends: use vitest run", own[0]);
+            break;
+        }
+        if (!run && inv.pm) {
+            /* what npm appends comes after the script's words: "run" can
+             * only be added in front, which a script does not allow; off
+             * a terminal vitest runs once */
+            js_append(&inv, argv, 0, (char *const[]){ "--reporter=json" }, 1, out);
+            note_add(notes, "added --reporter=json: vitest's JSON report names each test and its result");
+        } else if (!run) {
+            js_append(&inv, argv, 0, (char *const[]){ "run", "--reporter=json" }, 2, out);
+            note_add(notes, "added run --reporter=json: vitest alone watches for changes; its JSON report "
+                            "names each test and its result");
+        } else {
+            js_append(&inv, argv, inv.pm ? 0 : 1, (char *const[]){ "--reporter=json" }, 1, out);
+            note_add(notes, "added --reporter=json: vitest's JSON report names each test and its result");
+        }
+        break;
+    }
+    case JS_MOCHA: {
+        const char *r = js_value(&inv, argv, "--reporter");
+        const char *r2 = js_value(&inv, argv, "-R");
+        if ((r && strcmp(r, "json")) || (r2 && strcmp(r2, "json"))) {
+            done = refuse(err, err_size, "mocha --reporter %s: sbx reads mocha's JSON reporter on stdout; "
+                                         "drop the command's own reporter", r ? r : r2);
+            break;
+        }
+        if (js_has(&inv, argv, "--reporter-option", false) || js_has(&inv, argv, "-O", true)) {
+            done = refuse(err, err_size, "mocha --reporter-option: sbx reads mocha's JSON reporter on "
+                                         "stdout as it is; drop it");
+            break;
+        }
+        if (r || r2) {
+            push_range(out, argv, 0, (int)argv_len(argv));
+            break;
+        }
+        js_append(&inv, argv, 0, (char *const[]){ "--reporter", "json" }, 2, out);
+        note_add(notes, "added --reporter json: mocha's JSON report names each test and its result");
+        break;
+    }
+    }
+    js_inv_free(&inv);
+    return done;
+}
+
+/* ---- re-runs ---- */
+
+/* node: one exact pattern per level of each test. node 20 matches
+ * --test-name-pattern against each test's own name and runs a test when
+ * any pattern matches: the test and its ancestors run (and any other test
+ * that bears one of those names). A matching test runs all its t.test()
+ * subtests, so a subtest's siblings run too (describe/it children are
+ * selected one by one); the others print "# SKIP test name does not match
+ * pattern". Through a script the script's own words are run (npm cannot
+ * put the patterns before the script's file arguments), with its
+ * environment assignments. */
+static bool node_select(char *const argv[], const struct js_inv *inv, char *const patterns[], size_t np,
+                        struct strv *out)
+{
+    char *const *words = inv->pm ? inv->words.v : argv;
+    size_t prog = inv->pm ? inv->prog : (size_t)inv->at;
+    if (inv->pm && prog > 0)
+        push(out, "env");
+    for (size_t i = 0; i < prog; i++)
+        if (!inv->pm || assignment(words[i]))
+            push(out, words[i]);
+    size_t t = prog;
+    for (size_t i = prog + 1; words[i] && words[i][0] == '-'; i++)
+        if (!strcmp(words[i], "--test"))
+            t = i;
+    for (size_t i = prog; i <= t; i++)
+        push(out, words[i]);
+    for (size_t i = 0; i < np; i++)
+        strv_push(out, xasprintf("--test-name-pattern=%s", patterns[i]));
+    for (size_t i = t + 1; words[i]; i++)
+        push(out, words[i]);
+    if (inv->pm)
+        for (int i = inv->at + 1; argv[i]; i++)
+            if (strcmp(argv[i], "--"))
+                push(out, argv[i]);
+    return true;
+}
+
+/* jest, vitest: the files (jest: a regular expression on the path; vitest:
+ * a part of the path) and -t, a regular expression on the full name (the
+ * titles joined by spaces, the id here); mocha: --grep on the same. */
+static bool js_select(char *const argv[], const struct js_inv *inv, const struct runner_test *const tests[],
+                      size_t n, const char *name_re, struct strv *out)
+{
+    struct strv add = {0};
+    if (inv->kind != JS_MOCHA) {
+        struct strv files = {0};
+        for (size_t i = 0; i < n; i++) {
+            bool seen = !tests[i]->unit;
+            for (size_t k = 0; k < files.n && !seen; k++)
+                seen = !strcmp(files.v[k], tests[i]->unit);
+            if (!seen)
+                push(&files, tests[i]->unit);
+        }
+        for (size_t k = 0; k < files.n; k++)
+            strv_push(&add, inv->kind == JS_JEST ? regex_exact(files.v[k]) : xstrdup(files.v[k]));
+        strv_free(&files);
+    }
+    push(&add, inv->kind == JS_MOCHA ? "--grep" : "-t");
+    push(&add, name_re);
+    int after = !inv->pm && inv->kind == JS_VITEST && argv[inv->at + 1] && !strcmp(argv[inv->at + 1], "run");
+    js_append(inv, argv, after, add.v, add.n, out);
+    strv_free(&add);
+    return true;
+}
+
+static bool js_rerun(char *const argv[], int at, const struct runner_test *const tests[], size_t n,
+                     struct strv *out)
+{
+    struct js_inv inv;
+    char why[256];
+    (void)at;
+    if (!js_classify(argv, &inv, why, sizeof why))
+        return false;
+    bool done;
+    if (inv.kind == JS_NODE) {
+        struct strv patterns = {0};
+        for (size_t i = 0; i < n; i++) {
+            struct strv parts = {0};
+            push_split(&parts, tests[i]->id, " > ");
+            for (size_t p = 0; p < parts.n; p++)
+                strv_push(&patterns, regex_exact(parts.v[p]));
+            strv_free(&parts);
+        }
+        done = node_select(argv, &inv, patterns.v, patterns.n, out);
+        strv_free(&patterns);
+    } else {
+        const char **names = xcalloc(n, sizeof *names);
+        for (size_t i = 0; i < n; i++)
+            names[i] = tests[i]->id;
+        char *re = regex_any(names, n);
+        free(names);
+        done = js_select(argv, &inv, tests, n, re, out);
         free(re);
     }
-    strv_free(&parts);
-    push_range(out, argv, a + 1, n);
-    return true;
+    js_inv_free(&inv);
+    return done;
+}
+
+/* A pattern no name matches ("(?!)" fails everywhere in JavaScript's
+ * RegExp): the files load, their top-level code and imports run, no test. */
+static bool js_baseline(char *const argv[], int at, const struct runner_test *t, struct strv *out)
+{
+    struct js_inv inv;
+    char why[256];
+    (void)at;
+    if (!js_classify(argv, &inv, why, sizeof why))
+        return false;
+    bool done = inv.kind == JS_NODE ? node_select(argv, &inv, (char *const[]){ "(?!)" }, 1, out)
+                                    : js_select(argv, &inv, (const struct runner_test *const[]){ t }, 1, "(?!)", out);
+    js_inv_free(&inv);
+    return done;
+}
+
+/* ---- jest's, vitest's and mocha's JSON documents ---- */
+
+struct js_state {
+    struct strv lines;  /* mocha: the document being read, line by line */
+    size_t size;
+    char *doc;          /* the last whole document */
+};
+
+static void *js_state_new(void)
+{
+    return xcalloc(1, sizeof(struct js_state));
+}
+
+static void js_state_free(void *state)
+{
+    struct js_state *s = state;
+    if (!s)
+        return;
+    strv_free(&s->lines);
+    free(s->doc);
+    free(s);
+}
+
+static void js_keep(struct js_state *s, char *doc)
+{
+    free(s->doc);
+    s->doc = doc;
+}
+
+/* jest and vitest write the document on one line, "{"num..." at its start */
+static void jest_line(struct runner_parser *p, char *line)
+{
+    if (starts(line, "{\"num"))
+        js_keep(p->state, xstrdup(line));
+}
+
+/* mocha writes it indented, from a "{" line to a "}" line */
+static void mocha_line(struct runner_parser *p, char *line)
+{
+    struct js_state *s = p->state;
+    if (!strcmp(line, "{")) {
+        strv_free(&s->lines);
+        s->size = 0;
+    }
+    if (!s->lines.n && strcmp(line, "{"))
+        return;
+    s->size += strlen(line) + 1;
+    if (s->size > JS_DOC_MAX) {
+        strv_free(&s->lines);
+        s->size = 0;
+        return;
+    }
+    /* mocha ends its document with "}" and no newline, so what is
+     * written next (npm's "npm error" on stderr) joins that line */
+    bool last = line[0] == '}';
+    push(&s->lines, last ? "}" : line);
+    if (!last)
+        return;
+    char *doc = xmalloc(s->size + 1), *o = doc;
+    for (size_t i = 0; i < s->lines.n; i++) {
+        o = stpcpy(o, s->lines.v[i]);
+        *o++ = '\n';
+    }
+    *o = '\0';
+    js_keep(s, doc);
+    strv_free(&s->lines);
+    s->size = 0;
+}
+
+static struct json_object *js_parse(const char *doc)
+{
+    struct json_tokener *tok = json_tokener_new_ex(1024);
+    if (!tok)
+        return NULL;
+    struct json_object *o = json_tokener_parse_ex(tok, doc, (int)strlen(doc));
+    json_tokener_free(tok);
+    return o;
+}
+
+static const char *js_str(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+               ? json_object_get_string(v) : NULL;
+}
+
+static uint64_t js_u64(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        return 0;
+    double d = json_object_get_double(v);
+    return d > 0 && d < 1e15 ? (uint64_t)d : 0;
+}
+
+static double js_double(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) ||
+        !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        return 0;
+    double d = json_object_get_double(v);
+    return d > 0 && d < 1e12 ? d : 0;
+}
+
+static struct json_object *js_array(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array) ? v : NULL;
+}
+
+static void jest_finish(struct runner_parser *p)
+{
+    struct js_state *s = p->state;
+    struct json_object *root = s->doc ? js_parse(s->doc) : NULL;
+    if (!root || !json_object_is_type(root, json_type_object)) {
+        json_object_put(root);
+        return;
+    }
+    uint64_t passed = js_u64(root, "numPassedTests"), failed = js_u64(root, "numFailedTests");
+    uint64_t skipped = js_u64(root, "numPendingTests") + js_u64(root, "numTodoTests");
+    uint64_t total = js_u64(root, "numTotalTests");
+    runner_count(p, passed, failed, skipped, total > passed + failed + skipped ? total - passed - failed - skipped : 0);
+    struct json_object *files = js_array(root, "testResults");
+    size_t nf = files ? json_object_array_length(files) : 0;
+    for (size_t f = 0; f < nf; f++) {
+        struct json_object *file = json_object_array_get_idx(files, f);
+        const char *name = js_str(file, "name");
+        struct json_object *cases = js_array(file, "assertionResults");
+        size_t nc = cases ? json_object_array_length(cases) : 0;
+        if (!name)
+            continue;
+        /* a file that failed with no test to show for it (it did not
+         * load: a syntax error, an import that threw): the suite's, a
+         * fixture row (its "message" otherwise repeats its tests'
+         * failures) */
+        const char *fstatus = js_str(file, "status");
+        if (fstatus && !strcmp(fstatus, "failed") && !nc) {
+            size_t i = test_result(p, name, name, TEST_ERRORED);
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
+        }
+        for (size_t c = 0; c < nc; c++) {
+            struct json_object *tc = json_object_array_get_idx(cases, c);
+            const char *full = js_str(tc, "fullName"), *st = js_str(tc, "status");
+            if (!full || !st)
+                continue;
+            enum test_status status = !strcmp(st, "passed") ? TEST_PASSED
+                                    : !strcmp(st, "failed") ? TEST_FAILED : TEST_SKIPPED;
+            size_t i = test_result(p, name, full, status);
+            test_duration(p, i, (uint64_t)(js_double(tc, "duration") * 1000));
+        }
+    }
+    json_object_put(root);
+}
+
+static void mocha_rows(struct runner_parser *p, struct json_object *list, enum test_status status)
+{
+    size_t n = list ? json_object_array_length(list) : 0;
+    for (size_t k = 0; k < n; k++) {
+        struct json_object *tc = json_object_array_get_idx(list, k);
+        const char *full = js_str(tc, "fullTitle"), *title = js_str(tc, "title");
+        if (!full)
+            continue;
+        size_t i = test_result(p, js_str(tc, "file"), full, status);
+        /* '"before all" hook for "x"': a hook's failure, the suite's */
+        if (title && title[0] == '"' && strstr(title, "\" hook"))
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
+        test_duration(p, i, js_u64(tc, "duration") * 1000);
+    }
+}
+
+static void mocha_finish(struct runner_parser *p)
+{
+    struct js_state *s = p->state;
+    struct json_object *root = s->doc ? js_parse(s->doc) : NULL, *stats;
+    if (!root || !json_object_is_type(root, json_type_object)) {
+        json_object_put(root);
+        return;
+    }
+    if (json_object_object_get_ex(root, "stats", &stats)) {
+        uint64_t passed = js_u64(stats, "passes"), failed = js_u64(stats, "failures");
+        uint64_t skipped = js_u64(stats, "pending"), total = js_u64(stats, "tests");
+        runner_count(p, passed, failed, skipped,
+                     total > passed + failed + skipped ? total - passed - failed - skipped : 0);
+    }
+    mocha_rows(p, js_array(root, "passes"), TEST_PASSED);
+    mocha_rows(p, js_array(root, "pending"), TEST_SKIPPED);
+    mocha_rows(p, js_array(root, "failures"), TEST_FAILED);
+    json_object_put(root);
 }
 
 static const struct runner_ops node_ops = {
     .anchor = node_anchor,
-    .command = cmd_node,
+    .command = js_command,
     .line = tap_line,
-    .rerun = node_rerun,
+    .rerun = js_rerun,
+    .baseline = js_baseline,
+};
+
+/* jest and vitest: the same report, the same operations */
+#define JEST_REPORT_OPS(anchor_of)                                                                 \
+    {                                                                                              \
+        .anchor = anchor_of, .command = js_command, .line = jest_line, .finish = jest_finish,      \
+        .rerun = js_rerun, .baseline = js_baseline, .state_new = js_state_new,                     \
+        .state_free = js_state_free, .max_line = JS_DOC_MAX,                                       \
+    }
+static const struct runner_ops jest_ops = JEST_REPORT_OPS(jest_anchor);
+static const struct runner_ops vitest_ops = JEST_REPORT_OPS(vitest_anchor);
+
+static const struct runner_ops mocha_ops = {
+    .anchor = mocha_anchor,
+    .command = js_command,
+    .line = mocha_line,
+    .finish = mocha_finish,
+    .rerun = js_rerun,
+    .baseline = js_baseline,
+    .state_new = js_state_new,
+    .state_free = js_state_free,
 };
 
 const struct runner runner_node = { RUNNER_NODE, "node", "node --test", RUNNER_ATTRIBUTE_ALONE, &node_ops };
+const struct runner runner_jest = { RUNNER_JEST, "jest", "jest", RUNNER_ATTRIBUTE_ALONE, &jest_ops };
+const struct runner runner_vitest = { RUNNER_VITEST, "vitest", "vitest", RUNNER_ATTRIBUTE_ALONE, &vitest_ops };
+const struct runner runner_mocha = { RUNNER_MOCHA, "mocha", "mocha", RUNNER_ATTRIBUTE_ALONE, &mocha_ops };

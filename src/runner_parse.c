@@ -175,6 +175,28 @@ void runner_count(struct runner_parser *p, uint64_t passed, uint64_t failed, uin
     c->total += passed + failed + skipped + other;
 }
 
+uint64_t runner_count_of(const char *line, const char *word, bool *seen)
+{
+    size_t wl = strlen(word);
+    for (const char *at = strstr(line, word); at; at = strstr(at + 1, word)) {
+        char after = at[wl];
+        if ((after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z') || at - line < 2 || at[-1] != ' ')
+            continue;
+        const char *d = at - 1;
+        while (d > line && d[-1] >= '0' && d[-1] <= '9')
+            d--;
+        if (d == at - 1)
+            continue;
+        uint64_t n = 0;
+        for (; d < at - 1; d++)
+            n = n < UINT64_MAX / 16 ? n * 10 + (uint64_t)(*d - '0') : n;
+        if (seen)
+            *seen = true;
+        return n;
+    }
+    return 0;
+}
+
 uint64_t runner_decimal_us(const char *s, uint64_t per_unit_us)
 {
     uint64_t whole = 0, frac = 0, scale = 1;
@@ -249,7 +271,7 @@ struct runner_parser *runner_parser_new(const struct runner *r)
     p->last_result = SIZE_MAX;
     p->yaml_indent = SIZE_MAX;
     p->tap_plan = -1;
-    p->max_line = RUNNER_MAX_LINE;
+    p->max_line = r->ops && r->ops->max_line ? r->ops->max_line : RUNNER_MAX_LINE;
     p->cap = 256;
     p->line = xmalloc(p->cap);
     if (r->ops && r->ops->state_new)
@@ -310,6 +332,14 @@ void runner_parser_finish(struct runner_parser *p, bool killed)
     for (size_t i = 0; i < p->n; i++)
         if (p->entries[i].running)
             result_at(p, i, killed ? TEST_TIMED_OUT : TEST_ERRORED);
+    /* a parent reported after its subtests (TAP prints the subtests
+     * first) */
+    for (size_t i = 0; i < p->n; i++)
+        if (p->tests[i].parent) {
+            size_t k = find_test(p, p->tests[i].unit, p->tests[i].parent, false);
+            if (k != SIZE_MAX && p->tests[k].kind == RUNNER_TEST_CASE)
+                p->tests[k].kind = RUNNER_TEST_PARENT;
+        }
     p->finished = true;
 }
 

@@ -12,7 +12,10 @@
  *
  * The channel: both print a test's own output unframed (unittest) or
  * captured and shown after the results (pytest), so a test can print a
- * line that reads as another's result under unittest. */
+ * line that reads as another's result under unittest.
+ *
+ * CPython's own suite (python -m test, regrtest) is given -v: it prints
+ * unittest's verbose lines, read as unittest's. */
 #include "config.h"
 
 #include "runner_impl.h"
@@ -23,7 +26,11 @@
 
 struct python_state {
     char *doc_id;        /* unittest: a description line awaiting its docstring line */
+    uint64_t ran;        /* unittest: "Ran N tests", until its "OK"/"FAILED" */
+    bool ran_seen;
+    bool over;           /* unittest: after "Ran N tests"; regrtest: until its next module */
     bool summary;        /* pytest: after its "short test summary info" */
+    bool failures;       /* pytest: in its FAILURES/ERRORS sections */
 };
 
 /* python, python3, python3.11 */
@@ -116,6 +123,108 @@ static int pytest_anchor(char *const argv[], char *why, size_t why_size)
     return python_anchor(argv, why, why_size, programs, modules);
 }
 
+/* CPython's own suite: python -m test (Lib/test/regrtest). */
+static int regrtest_anchor(char *const argv[], char *why, size_t why_size)
+{
+    static const char *const programs[] = { NULL };
+    static const char *const modules[] = { "test", "test.regrtest", NULL };
+    char ignored[256];
+    (void)why;
+    (void)why_size;
+    return python_anchor(argv, ignored, sizeof ignored, programs, modules);
+}
+
+/* regrtest's options that take a value */
+static const char *const regrtest_value_options[] = {
+    "-m", "--match", "-i", "--ignore", "-u", "--use", "-j", "--multiprocess", "--timeout", "--randseed",
+    "-M", "--memlimit", "-R", "--huntrleaks", "--matchfile", "--ignorefile", "--testdir", "-w", "-S",
+    "--start", "-W", "-F", "--forever", "--junit-xml", "--tempdir", "--cleanup", NULL,
+};
+
+/* -v: regrtest prints each test's unittest line ("name (id) ... ok") only
+ * when verbose; without it, one line per module. */
+static bool cmd_regrtest(char *const argv[], int m, struct strv *out, struct strv *notes, char *err,
+                         size_t err_size)
+{
+    (void)err;
+    (void)err_size;
+    int n = (int)argv_len(argv);
+    bool verbose = false;
+    for (int i = m + 1; i < n; i++) {
+        if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-vv"))
+            verbose = true;
+        else if (takes_value(regrtest_value_options, argv[i]))
+            i++;
+    }
+    push_range(out, argv, 0, m + 1);
+    if (!verbose) {
+        push(out, "-v");
+        note_add(notes, "added -v: CPython's regrtest names each test only when verbose");
+    }
+    push_range(out, argv, m + 1, n);
+    return true;
+}
+
+/* The test modules of the ids ("test.test_socket.C.test_x" is test_socket),
+ * each once, then -m ID per test (regrtest matches a full id exactly, and
+ * runs a test when any -m matches); none: -m with an id no test has. The
+ * user's own selections (test names, -m, -i, --matchfile) are replaced. */
+static bool regrtest_select(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                            const struct runner_test *t, struct strv *out)
+{
+    push_range(out, argv, 0, a + 1);
+    for (int i = a + 1; argv[i]; i++) {
+        const char *o = argv[i];
+        bool selection = !strcmp(o, "-m") || !strcmp(o, "--match") || !strcmp(o, "-i") ||
+                         !strcmp(o, "--ignore") || !strcmp(o, "--matchfile") || !strcmp(o, "--ignorefile");
+        if (o[0] != '-')
+            continue;
+        if (!selection)
+            push(out, o);
+        if (takes_value(regrtest_value_options, o) && argv[i + 1]) {
+            if (!selection)
+                push(out, argv[i + 1]);
+            i++;
+        }
+    }
+    size_t from = out->n;
+    const struct runner_test *const *list = count ? tests : &t;
+    for (size_t k = 0; k < (count ? count : 1); k++) {
+        const char *id = list[k]->id;
+        if (!starts(id, "test."))
+            return false;
+        const char *dot = strchr(id + 5, '.');
+        char *module = dot ? xstrndup(id + 5, (size_t)(dot - id - 5)) : xstrdup(id + 5);
+        bool seen = false;
+        for (size_t j = from; j < out->n && !seen; j++)
+            seen = !strcmp(out->v[j], module);
+        if (!seen)
+            strv_push(out, module);
+        else
+            free(module);
+    }
+    for (size_t k = 0; k < count; k++) {
+        push(out, "-m");
+        push(out, tests[k]->id);
+    }
+    if (!count) {
+        push(out, "-m");
+        push(out, "test.sbx.selects.no.test");
+    }
+    return true;
+}
+
+static bool regrtest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                           struct strv *out)
+{
+    return regrtest_select(argv, a, tests, count, tests[0], out);
+}
+
+static bool regrtest_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    return regrtest_select(argv, a, NULL, 0, t, out);
+}
+
 static bool cmd_unittest(char *const argv[], int m, struct strv *out, struct strv *notes, char *err,
                          size_t err_size)
 {
@@ -131,7 +240,19 @@ static bool cmd_unittest(char *const argv[], int m, struct strv *out, struct str
     }
     /* argparse: the last of -v/-q wins, so -v goes after the user's flags
      * (but before "--"); `discover` must stay argv[1] of unittest. */
-    push_range(out, argv, 0, d);
+    /* -f/--failfast stops at the first failure: the tests after it would
+     * have no result under the stricter profile; removed */
+    bool failfast = false;
+    for (int i = 0; i < d; i++) {
+        if (i > m && (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--failfast"))) {
+            failfast = true;
+            continue;
+        }
+        push(out, argv[i]);
+    }
+    if (failfast)
+        note_add(notes, "removed -f/--failfast: unittest would stop at a failure, leaving the tests after "
+                        "it without a result");
     if (!verbose) {
         push(out, "-v");
         note_add(notes, "added -v: unittest names each test only in verbose mode");
@@ -149,9 +270,14 @@ static bool cmd_pytest(char *const argv[], int a0, struct strv *out, struct strv
     };
     int d = end_of_options(argv, a0 + 1);
     long verbosity = 0;
-    bool no_cache = false;
+    bool no_cache = false, stops = false;
     for (int i = a0 + 1; i < d; i++) {
         const char *a = argv[i];
+        /* -x, --exitfirst, --maxfail=N: pytest stops at the first
+         * failures, and a test after them has no result under the
+         * stricter profile (cargo's --no-fail-fast, for pytest) */
+        stops |= !strcmp(a, "--exitfirst") || starts(a, "--maxfail") ||
+                 (a[0] == '-' && a[1] != '-' && strchr(a, 'x') && strspn(a + 1, "vqxsl") == strlen(a + 1));
         for (size_t c = 0; c < sizeof cache_flags / sizeof cache_flags[0]; c++) {
             size_t n = strlen(cache_flags[c]);
             if (!strncmp(a, cache_flags[c], n) && (a[n] == '\0' || a[n] == '='))
@@ -184,6 +310,11 @@ static bool cmd_pytest(char *const argv[], int a0, struct strv *out, struct strv
     if (verbosity > 99)
         verbosity = 99;
     strv_push(out, xasprintf("--verbosity=%ld", verbosity));
+    if (stops) {
+        push(out, "--maxfail=0");
+        note_add(notes, "added --maxfail=0: the command's -x/--maxfail stops pytest at a failure, which "
+                        "would leave the tests after it without a result");
+    }
     note_add(notes, no_cache ? "added --verbosity: pytest names each test only when verbose"
                              : "added -p no:cacheprovider: pytest's cache carries one run's "
                                "failures into the next; --verbosity: pytest names each test "
@@ -234,6 +365,17 @@ static bool unittest_status(const char *s, enum test_status *out)
     return true;
 }
 
+/* N of "key=N" in unittest's closing line, 0 without. */
+static uint64_t unittest_kv(const char *s, const char *key)
+{
+    const char *at = strstr(s, key);
+    uint64_t n = 0;
+    if (at)
+        for (at += strlen(key); *at >= '0' && *at <= '9'; at++)
+            n = n < UINT64_MAX / 16 ? n * 10 + (uint64_t)(*at - '0') : n;
+    return n;
+}
+
 static void unittest_line(struct runner_parser *p, char *line)
 {
     struct python_state *ps = p->state;
@@ -247,7 +389,25 @@ static void unittest_line(struct runner_parser *p, char *line)
     static const struct { const char *prefix; enum test_status st; } report[] = {
         { "FAIL: ", TEST_FAILED }, { "ERROR: ", TEST_ERRORED }, { "UNEXPECTED SUCCESS: ", TEST_FAILED },
     };
-    for (size_t i = 0; i < 3; i++)
+    /* the runner's own count: "Ran 5 tests in 0.01s", then "OK
+     * (skipped=1)" or "FAILED (failures=1, errors=1, skipped=1)" */
+    uint64_t ran;
+    if (s == line && starts(s, "Ran ") && (ran = runner_count_of(s, "tests", NULL) + runner_count_of(s, "test", NULL),
+                                          strstr(s, " in "))) {
+        ps->ran = ran;
+        ps->ran_seen = true;
+        ps->over = true;
+    } else if (s == line && ps->ran_seen && (!strcmp(s, "OK") || starts(s, "OK (") || starts(s, "FAILED ("))) {
+        uint64_t failed = unittest_kv(s, "failures=") + unittest_kv(s, "errors=") +
+                          unittest_kv(s, "unexpected successes=");
+        uint64_t skipped = unittest_kv(s, "skipped=") + unittest_kv(s, "expected failures=");
+        runner_count(p, ps->ran > failed + skipped ? ps->ran - failed - skipped : 0, failed, skipped, 0);
+        ps->ran_seen = false;
+    }
+    /* regrtest's "0:00:01 load avg: 0.52 [2/3] test_x": the next module */
+    if (s == line && *s >= '0' && *s <= '9' && strstr(s, " [") && strstr(s, "] test"))
+        ps->over = false;
+    for (size_t i = 0; i < 3 && !ps->over; i++)
         if (starts(s, report[i].prefix)) {
             char *id = unittest_desc(s + strlen(report[i].prefix), &rest);
             if (id)
@@ -268,6 +428,25 @@ static void unittest_line(struct runner_parser *p, char *line)
             id = doc;  /* "First docstring line ... ok" */
             doc = NULL;
             rest = "";
+        }
+        /* while a test runs (announced, no result yet), a line naming
+         * a test that already has its result is the running test's own
+         * output: a test that prints "other (m.C.other) ... FAIL" does
+         * not change the result of a test that ran before it. (A line
+         * naming a test not yet run is taken: the running test may have
+         * printed its last output without a newline, so that its own
+         * result never came on a line of its own; a forgery against a
+         * later test is not stopped.) */
+        /* unittest prints one verbose line per test: a second plain line
+         * about a test that has its result, or any after the run's
+         * "Ran N tests" (a test's stdout, block-buffered off a terminal,
+         * reaches the pipe when the process exits), is a test's output */
+        size_t k = id ? find_test(p, NULL, id, false) : SIZE_MAX;
+        bool had = k != SIZE_MAX && p->entries[k].has_result;
+        if (id && (ps->over || (had && (!*rest || (p->pending != SIZE_MAX && k != p->pending))))) {
+            free(id);
+            free(doc);
+            return;
         }
         if (id) {
             /* startTest() writes "name (id) ... " and flushes, then the
@@ -347,14 +526,45 @@ static void pytest_strip_progress(char *s)
     trim_right(s);
 }
 
+/* "===== 1 failed, 3 passed, 1 skipped in 0.05s =====": the runner's
+ * own count (errors, outside a test's call, count as failures) */
+static bool pytest_counts(struct runner_parser *p, const char *line)
+{
+    size_t n = strlen(line);
+    if (!starts(line, "=") || !n || line[n - 1] != '=' || !strstr(line, " in "))
+        return false;
+    bool seen = false;
+    uint64_t passed = runner_count_of(line, "passed", &seen) + runner_count_of(line, "xpassed", &seen);
+    uint64_t failed = runner_count_of(line, "failed", &seen) + runner_count_of(line, "error", &seen) +
+                      runner_count_of(line, "errors", &seen);
+    uint64_t skipped = runner_count_of(line, "skipped", &seen) + runner_count_of(line, "xfailed", &seen);
+    bool none = strstr(line, "no tests ran") != NULL;
+    if (seen || none)
+        runner_count(p, passed, failed, skipped, 0);
+    return seen || none;
+}
+
 static void pytest_line(struct runner_parser *p, char *line)
 {
     struct python_state *ps = p->state;
     enum test_status st;
+    if (pytest_counts(p, line))
+        return;
     if (strstr(line, "short test summary info") && starts(line, "=")) {
         ps->summary = true;
+        ps->failures = false;
         return;
     }
+    /* "===== FAILURES =====" and "===== ERRORS =====": the tracebacks and
+     * the tests' captured output, where a line a test printed
+     * ("test_x.py::test_y FAILED") is no result */
+    if (starts(line, "=") && (strstr(line, "= FAILURES =") || strstr(line, "= ERRORS =") ||
+                              strstr(line, "= warnings summary =") || strstr(line, "= PASSES ="))) {
+        ps->failures = true;
+        return;
+    }
+    if (ps->failures)
+        return;
     if (starts(line, "[gw")) {
         /* "[gw0] [ 41%] PASSED ID" */
         char *c = strchr(line, ']');
@@ -486,12 +696,13 @@ static const char *const pytest_value_options[] = {
     "--cov", "--cov-report", "--tx", "--rsyncdir", "--color", "--code-highlight", NULL,
 };
 
-static bool unittest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
-                           struct strv *out)
+/* unittest: -k may be given many times (a test runs when any pattern
+ * matches it), the user's own -k removed; none: a pattern no dotted
+ * Python name contains. */
+static bool unittest_select(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                            struct strv *out)
 {
     int n = (int)argv_len(argv);
-    (void)a;
-    (void)n;
     int d = end_of_options(argv, a + 1);
     for (int i = 0; i < d; i++) {
         if (i > a && !strcmp(argv[i], "-k")) {
@@ -502,27 +713,38 @@ static bool unittest_rerun(char *const argv[], int a, const struct runner_test *
             continue;
         push(out, argv[i]);
     }
-    /* unittest runs the tests that match any -k: a set in one run (the
-     * audit's bisection, issue 25) */
-    for (size_t k = 0; k < count; k++) {
+    for (size_t i = 0; i < count; i++) {
         push(out, "-k");
-        strv_push(out, unittest_pattern(tests[k]->id));
+        strv_push(out, unittest_pattern(tests[i]->id));
+    }
+    if (!count) {
+        push(out, "-k");
+        push(out, "sbx:selects:no:test");
     }
     push_range(out, argv, d, n);
     return true;
 }
 
-static bool pytest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
-                         struct strv *out)
+static bool unittest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                           struct strv *out)
 {
-    const struct runner_test *t = tests[0];
-    int n = (int)argv_len(argv);
-    (void)a;
-    (void)n;
-    if (count != 1)
-        return false;
-    /* Node ids are relative to pytest's rootdir: this assumes the run
-     * starts there, as the audited one did. */
+    return unittest_select(argv, a, tests, count, out);
+}
+
+static bool unittest_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    (void)t;
+    return unittest_select(argv, a, NULL, 0, out);
+}
+
+/* pytest: the node ids, replacing the user's files and ids (node ids are
+ * relative to pytest's rootdir: this assumes the run starts there, as the
+ * audited one did); none: t's file collected (its imports, its module
+ * code) and every test deselected by a -k no name matches, after the
+ * user's own (the last -k wins). */
+static bool pytest_select(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                          const struct runner_test *t, struct strv *out)
+{
     int d = end_of_options(argv, a + 1);
     push_range(out, argv, 0, a + 1);
     for (int i = a + 1; i < d; i++) {
@@ -532,8 +754,46 @@ static bool pytest_rerun(char *const argv[], int a, const struct runner_test *co
         if (takes_value(pytest_value_options, argv[i]) && argv[i + 1] && i + 1 < d)
             push(out, argv[++i]);
     }
-    push(out, t->id);
+    for (size_t i = 0; i < count; i++)
+        push(out, tests[i]->id);
+    if (!count) {
+        const char *sep = strstr(t->id, "::");
+        strv_push(out, sep ? xstrndup(t->id, (size_t)(sep - t->id)) : xstrdup(t->id));
+        push(out, "-k");
+        push(out, "sbx_selects_no_test");
+    }
     return true;
+}
+
+static bool pytest_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
+                         struct strv *out)
+{
+    return pytest_select(argv, a, tests, count, NULL, out);
+}
+
+static bool pytest_baseline(char *const argv[], int a, const struct runner_test *t, struct strv *out)
+{
+    return pytest_select(argv, a, NULL, 0, t, out);
+}
+
+static void unittest_finish(struct runner_parser *p)
+{
+    static const char *const fixtures[] = { ".setUpClass", ".tearDownClass", ".setUpModule", ".tearDownModule" };
+    for (size_t i = 0; i < p->n; i++) {
+        const char *id = p->tests[i].id;
+        bool fixture = starts(id, "unittest.loader._FailedTest.") || starts(id, "unittest.loader.ModuleImportFailure.");
+        for (size_t f = 0; f < 4 && !fixture; f++)
+            fixture = ends_with(id, fixtures[f]);
+        if (fixture)
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
+    }
+}
+
+static void pytest_finish(struct runner_parser *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strstr(p->tests[i].id, "::"))
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
 }
 
 static void *python_state_new(void)
@@ -553,7 +813,9 @@ static const struct runner_ops unittest_ops = {
     .anchor = unittest_anchor,
     .command = cmd_unittest,
     .line = unittest_line,
+    .finish = unittest_finish,
     .rerun = unittest_rerun,
+    .baseline = unittest_baseline,
     .state_new = python_state_new,
     .state_free = python_state_free,
 };
@@ -562,11 +824,26 @@ static const struct runner_ops pytest_ops = {
     .anchor = pytest_anchor,
     .command = cmd_pytest,
     .line = pytest_line,
+    .finish = pytest_finish,
     .rerun = pytest_rerun,
+    .baseline = pytest_baseline,
     .state_new = python_state_new,
     .state_free = python_state_free,
 };
 
+static const struct runner_ops regrtest_ops = {
+    .anchor = regrtest_anchor,
+    .command = cmd_regrtest,
+    .line = unittest_line,
+    .finish = unittest_finish,
+    .rerun = regrtest_rerun,
+    .baseline = regrtest_baseline,
+    .state_new = python_state_new,
+    .state_free = python_state_free,
+};
+
+const struct runner runner_regrtest = { RUNNER_REGRTEST, "regrtest", "python -m test (CPython's suite)",
+                                        RUNNER_ATTRIBUTE_ALONE, &regrtest_ops };
 const struct runner runner_unittest = { RUNNER_UNITTEST, "unittest", "python -m unittest",
                                         RUNNER_ATTRIBUTE_PLACED, &unittest_ops };
 const struct runner runner_pytest = { RUNNER_PYTEST, "pytest", "pytest or python -m pytest",

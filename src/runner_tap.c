@@ -48,7 +48,7 @@ static void tap_clear_stack(struct runner_parser *p, size_t from)
 void tap_script_end(struct runner_parser *p)
 {
     if (p->unit && p->tap_plan > 0 && (long long)p->tap_count < p->tap_plan)
-        test_result(p, p->unit, p->unit, TEST_ERRORED);
+        test_kind(p, test_result(p, p->unit, p->unit, TEST_ERRORED), RUNNER_TEST_FIXTURE);
 }
 
 static void tap_script_start(struct runner_parser *p, char *name)
@@ -140,6 +140,16 @@ void tap_line(struct runner_parser *p, char *line)
     char *s = line + indent;
     enum test_status st;
     char *name;
+    /* prove's closing "Files=4, Tests=10, 0 wallclock secs": a total
+     * without its breakdown */
+    if (p->r->kind == RUNNER_PROVE && starts(line, "Files=") && strstr(line, ", Tests=")) {
+        uint64_t v = 0;
+        const char *t = strstr(line, ", Tests=") + 8;
+        for (; *t >= '0' && *t <= '9'; t++)
+            v = v < UINT64_MAX / 16 ? v * 10 + (uint64_t)(*t - '0') : v;
+        runner_count(p, 0, 0, 0, v);
+        return;
+    }
     if (p->r->kind == RUNNER_PROVE && indent == 0 && prove_header(line)) {
         tap_script_start(p, line);
         return;
@@ -151,6 +161,8 @@ void tap_line(struct runner_parser *p, char *line)
     if (p->yaml_indent != SIZE_MAX) {
         if (indent == p->yaml_indent && !strcmp(s, "..."))
             p->yaml_indent = SIZE_MAX;
+        else if (p->r->kind == RUNNER_NODE && starts(s, "duration_ms: ") && p->last_result != SIZE_MAX)
+            test_duration(p, p->last_result, runner_decimal_us(s + 13, 1000));
         else if (p->r->kind == RUNNER_NODE && starts(s, "failureType: ") && p->last_result != SIZE_MAX) {
             if (strstr(s, "testTimeoutFailure"))
                 result_at(p, p->last_result, TEST_TIMED_OUT);
@@ -184,6 +196,12 @@ void tap_line(struct runner_parser *p, char *line)
             o += sprintf(o, "%s > ", p->tap_stack[i] ? p->tap_stack[i] : "?");
         strcpy(o, name);
         p->last_result = test_result(p, p->unit, id, st);
+        if (level > 0 && o - id >= 3) {
+            /* a subtest: its parent is the path without its own name */
+            char *parent = xstrndup(id, (size_t)(o - id) - 3);
+            test_parent(p, p->last_result, parent);
+            free(parent);
+        }
         free(id);
         free(name);
         tap_clear_stack(p, level);
@@ -214,6 +232,18 @@ void tap_line(struct runner_parser *p, char *line)
         }
         return;
     }
+    /* node's closing counts: "# tests 5", "# pass 3", "# fail 1",
+     * "# skipped 1", "# todo 0", "# cancelled 0" (top level only) */
+    if (level == 0 && indent == 0 && p->r->kind == RUNNER_NODE && starts(s, "# ")) {
+        static const char *const words[] = { "# pass ", "# fail ", "# skipped ", "# todo ", "# cancelled " };
+        for (size_t w = 0; w < 5; w++) {
+            uint64_t v;
+            if (starts(s, words[w]) && parse_u64(s + strlen(words[w]), &v)) {
+                runner_count(p, w == 0 ? v : 0, w == 1 || w == 4 ? v : 0, w == 2 || w == 3 ? v : 0, 0);
+                return;
+            }
+        }
+    }
     if (level == 0 && starts(s, "Bail out!")) {
         if (p->r->kind == RUNNER_PROVE)
             p->tap_done = true;
@@ -223,6 +253,17 @@ void tap_line(struct runner_parser *p, char *line)
 
 static void automake_line(struct runner_parser *p, char *line)
 {
+    /* the harness's own counts: "# TOTAL: 5", "# PASS:  3", ... */
+    if (starts(line, "# ") && strchr(line, ':')) {
+        static const char *const words[] = { "# PASS:", "# FAIL:", "# SKIP:", "# XFAIL:", "# XPASS:", "# ERROR:" };
+        for (size_t w = 0; w < 6; w++) {
+            uint64_t v;
+            if (starts(line, words[w]) && parse_u64(skip_spaces(line + strlen(words[w])), &v)) {
+                runner_count(p, w == 0 ? v : 0, w == 1 || w == 4 || w == 5 ? v : 0, w == 2 || w == 3 ? v : 0, 0);
+                return;
+            }
+        }
+    }
     static const struct { const char *w; enum test_status st; } words[] = {
         { "PASS: ", TEST_PASSED }, { "FAIL: ", TEST_FAILED }, { "XFAIL: ", TEST_SKIPPED },
         { "XPASS: ", TEST_FAILED }, { "SKIP: ", TEST_SKIPPED }, { "ERROR: ", TEST_ERRORED },
@@ -258,6 +299,22 @@ static void automake_line(struct runner_parser *p, char *line)
 }
 
 /* ---- prove ---- */
+
+/* The scripts of tests[0..n), each once; false when one has none. */
+static bool push_units(const struct runner_test *const tests[], size_t n, struct strv *out)
+{
+    size_t from = out->n;
+    for (size_t i = 0; i < n; i++) {
+        if (!tests[i]->unit)
+            return false;
+        bool seen = false;
+        for (size_t k = from; k < out->n && !seen; k++)
+            seen = !strcmp(out->v[k], tests[i]->unit);
+        if (!seen)
+            push(out, tests[i]->unit);
+    }
+    return true;
+}
 
 static int prove_anchor(char *const argv[], char *why, size_t why_size)
 {
@@ -302,18 +359,12 @@ static const char *const prove_value_options[] = {
     "--harness", "--rules", "--source", "--archive", "--trap", NULL,
 };
 
+/* TAP cannot run one test of a script: the scripts of the tests are
+ * re-run, each once, the user's options kept. */
 static bool prove_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
                         struct strv *out)
 {
-    const struct runner_test *t = tests[0];
-    int n = (int)argv_len(argv);
     (void)a;
-    (void)n;
-    if (count != 1)
-        return false;
-    /* TAP cannot run one test of a script: the script is re-run. */
-    if (!t->unit)
-        return false;
     push(out, argv[0]);
     for (int i = 1; argv[i]; i++) {
         if (!strcmp(argv[i], "--") || !strcmp(argv[i], "::"))
@@ -324,8 +375,7 @@ static bool prove_rerun(char *const argv[], int a, const struct runner_test *con
         if (takes_value(prove_value_options, argv[i]) && argv[i + 1])
             push(out, argv[++i]);
     }
-    push(out, t->unit);
-    return true;
+    return push_units(tests, count, out);
 }
 
 /* ---- make check ---- */
@@ -368,18 +418,25 @@ static bool cmd_automake(char *const argv[], int at, struct strv *out, struct st
 static bool automake_rerun(char *const argv[], int a, const struct runner_test *const tests[], size_t count,
                            struct strv *out)
 {
-    const struct runner_test *t = tests[0];
     int n = (int)argv_len(argv);
     (void)a;
-    (void)n;
-    if (count != 1)
-        return false;
-    if (!t->unit)
-        return false;
     for (int i = 0; i < n; i++)
         if (strncmp(argv[i], "TESTS=", 6))
             push(out, argv[i]);
-    strv_push(out, xasprintf("TESTS=%s", t->unit));
+    struct strv units = {0};
+    if (!push_units(tests, count, &units))
+        return false;
+    size_t len = 7;
+    for (size_t i = 0; i < units.n; i++)
+        len += strlen(units.v[i]) + 1;
+    char *v = xmalloc(len), *o = stpcpy(v, "TESTS=");
+    for (size_t i = 0; i < units.n; i++) {
+        if (i)
+            *o++ = ' ';
+        o = stpcpy(o, units.v[i]);
+    }
+    strv_free(&units);
+    strv_push(out, v);
     return true;
 }
 

@@ -24,6 +24,10 @@ TESTS += tests/unit/capture-test
 # sbx audit test by test, end to end (src/audit_per_test.c).
 TESTS += tests/integration/audit-tests.sh
 EXTRA_DIST += tests/integration/audit-tests.sh
+TESTS += tests/integration/audit-js.sh
+EXTRA_DIST += tests/integration/audit-js.sh
+TESTS += tests/integration/audit-runners.sh
+EXTRA_DIST += tests/integration/audit-runners.sh
 # Signals stop an audit; the --against run is bounded (issue 16).
 check_PROGRAMS += tests/helpers/bind-or-wait
 TESTS += tests/integration/audit-signals.sh tests/integration/audit-timeout.sh

@@ -13,7 +13,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CORPUS SBX_ABS_SRCDIR "/tests/corpus/runners/"
 
@@ -97,7 +99,7 @@ static void test_detect(void)
        "--runner pytset: did you mean pytest");
     ok(!runner_by_name("nod", &suggestion) && suggestion && !strcmp(suggestion, "node"),
        "--runner nod: did you mean node");
-    ok(!runner_by_name("jest", &suggestion) && !suggestion, "--runner jest: unknown, nothing near");
+    ok(!runner_by_name("karma", &suggestion) && !suggestion, "--runner karma: unknown, nothing near");
     ok(strstr(runner_names(), "automake") && strstr(runner_names(), "tap"), "the names list has them all");
 }
 
@@ -181,6 +183,17 @@ static void test_command(void)
     check_command(NULL, (const char *[]){ "python3", "-m", "pytest", "-vv", "--", "x", NULL },
                   "python3 -m pytest -vv -p no:cacheprovider --verbosity=2 -- x", "verbos");
     check_refused((const char *[]){ "pytest", "--lf", NULL }, "cache of a previous run");
+    /* stopping at the first failure leaves later tests without a result
+     * under the stricter profile: undone, as cargo's --no-fail-fast */
+    check_command(NULL, (const char *[]){ "pytest", "-xv", "t", NULL },
+                  "pytest -xv t -p no:cacheprovider --verbosity=1 --maxfail=0", "added --maxfail=0");
+    check_removed((const char *[]){ "python3", "-m", "unittest", "-f", "-v", "m", NULL },
+                  "python3 -m unittest -v m", "removed -f/--failfast");
+    check_removed((const char *[]){ "go", "test", "-failfast", "./...", NULL },
+                  "go test -json -count=1 ./...", "removed -failfast");
+    check_removed((const char *[]){ "python3", "-m", "test", "test_socket", NULL },
+                  "python3 -m test -v test_socket", "added -v: CPython's regrtest");
+    check_removed((const char *[]){ "ctest", "-Q", "-j4", NULL }, "ctest -j4", "removed -Q");
     check_refused((const char *[]){ "pytest", "--stepwise", NULL }, "cache of a previous run");
     check_command(NULL, (const char *[]){ "go", "test", "-v", "./...", "-args", "-x", NULL },
                   "go test -json -count=1 -v ./... -args -x", "added -count=1: go test replays cached results");
@@ -597,6 +610,253 @@ static void test_hostile(void)
     runner_parser_free(p);
 }
 
+/* ---- JavaScript: npm scripts, npx, jest, vitest, mocha ---- */
+
+static void test_js(void)
+{
+    char dir[] = "/var/tmp/sbx-runner-test.XXXXXX";
+    if (!mkdtemp(dir))
+        bail_out("mkdtemp");
+    char *pj = xasprintf("%s/package.json", dir);
+    FILE *f = fopen(pj, "w");
+    if (!f)
+        bail_out("package.json");
+    fputs("{\"scripts\": {\"test\": \"node --test test/\", \"jest\": \"NODE_ENV=test jest --ci\",\n"
+          " \"v\": \"tsc && vitest run\", \"m\": \"mocha spec\", \"lint\": \"eslint .\",\n"
+          " \"odd\": \"jest $(cat args)\"}}\n", f);
+    fclose(f);
+    runner_set_project_dir(dir);
+    static const struct {
+        const char *argv[6];
+        const char *runner;  /* NULL: not recognised */
+        const char *why;
+    } cases[] = {
+        { { "npm", "test", NULL }, "node", NULL },
+        { { "npm", "t", NULL }, "node", NULL },
+        { { "npm", "run", "jest", NULL }, "jest", NULL },
+        { { "npm", "run", "v", NULL }, "vitest", NULL },
+        { { "yarn", "m", NULL }, "mocha", NULL },
+        { { "pnpm", "run", "m", NULL }, "mocha", NULL },
+        { { "npx", "jest", "src", NULL }, "jest", NULL },
+        { { "npx", "--yes", "vitest", NULL }, "vitest", NULL },
+        { { "/usr/bin/mocha", NULL }, "mocha", NULL },
+        { { "npm", "run", "lint", NULL }, NULL, "npm lint runs \"eslint .\", not a test runner" },
+        { { "npm", "run", "odd", NULL }, NULL, "is not plain words" },
+        { { "npm", "run", "nosuch", NULL }, NULL, "package.json has no script \"nosuch\"" },
+        { { "npm", "install", NULL }, NULL, "npm install runs no test script" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char why[256] = "";
+        const struct runner *r = runner_detect((char *const *)cases[i].argv, why, sizeof why);
+        if (cases[i].runner)
+            ok(r && !strcmp(r->name, cases[i].runner), "detect: %s %s is %s", cases[i].argv[0],
+               cases[i].argv[1] ? cases[i].argv[1] : "", cases[i].runner);
+        else
+            ok(!r && strstr(why, cases[i].why), "detect: %s %s is no runner: %s", cases[i].argv[0],
+               cases[i].argv[1], why);
+    }
+    check_removed((const char *[]){ "npm", "run", "jest", NULL }, "npm run jest -- --json", "added --json");
+    check_removed((const char *[]){ "npx", "jest", "src", NULL }, "npx jest --json src", "added --json");
+    check_removed((const char *[]){ "npx", "vitest", "src", NULL }, "npx vitest run --reporter=json src",
+                  "added run --reporter=json");
+    check_removed((const char *[]){ "vitest", "run", "-u", NULL }, "vitest run --reporter=json -u",
+                  "added --reporter=json");
+    check_removed((const char *[]){ "yarn", "m", NULL }, "yarn m --reporter json", "added --reporter json");
+    check_refused((const char *[]){ "npx", "vitest", "watch", NULL }, "never ends");
+    check_refused((const char *[]){ "mocha", "-R", "spec", NULL }, "own reporter");
+    check_refused((const char *[]){ "jest", "--outputFile=r.json", NULL }, "away from stdout");
+    setenv("NODE_OPTIONS", "--max-old-space-size=100", 1);
+    check_removed((const char *[]){ "npm", "test", NULL },
+                  "env NODE_OPTIONS=--max-old-space-size=100 --test-reporter=tap npm test",
+                  "added NODE_OPTIONS=--test-reporter=tap");
+    unsetenv("NODE_OPTIONS");
+
+    /* re-runs: exact names (jest's and mocha's full names), the file;
+     * a group in one run; a baseline that selects no test */
+    struct runner_test a = { .id = "net honest", .unit = "/p/a.test.js", .status = TEST_FAILED };
+    struct runner_test b = { .id = "pure (1+1)", .unit = "/p/b.test.js", .status = TEST_PASSED };
+    check_rerun("jest", (const char *[]){ "npm", "run", "jest", NULL }, a.unit, a.id,
+                "npm run jest -- ^\\/p\\/a\\.test\\.js$ -t ^net honest$ --json");
+    const struct runner_test *const both[] = { &a, &b };
+    char **re = runner_rerun_set_argv(named("jest"), (char *const[]){ "npx", "jest", NULL }, both, 2);
+    char *got = joined(re);
+    is_str(got, "npx jest --json ^\\/p\\/a\\.test\\.js$ ^\\/p\\/b\\.test\\.js$ -t ^(net honest|pure \\(1\\+1\\))$",
+           "jest: two tests in one run");
+    free(got);
+    runner_argv_free(re);
+    re = runner_baseline_argv(named("mocha"), (char *const[]){ "yarn", "m", NULL }, &a);
+    got = joined(re);
+    is_str(got, "yarn m --grep (?!) --reporter json", "mocha: the baseline selects no test");
+    free(got);
+    runner_argv_free(re);
+    check_rerun("node", (const char *[]){ "npm", "test", NULL }, NULL, "group > inner",
+                "node --test --test-reporter=tap --test-name-pattern=^group$ --test-name-pattern=^inner$ test/");
+    check_rerun("vitest", (const char *[]){ "npm", "run", "v", NULL }, "/p/v.test.mjs", "net honest",
+                "npm run v -- /p/v.test.mjs -t ^net honest$ --reporter=json");
+
+    runner_set_project_dir(NULL);
+    unlink(pj);
+    rmdir(dir);
+    free(pj);
+}
+
+/* ---- what runner.h's second round asks: counts, kinds, parents,
+ * durations, groups, baselines ---- */
+
+static struct runner_parser *parse_corpus(const char *runner, const char *file)
+{
+    char *path = xasprintf(CORPUS "%s", file);
+    size_t len;
+    char *text = read_file_text(path, 1 << 22, &len);
+    if (!text)
+        bail_out("cannot read the corpus");
+    struct runner_parser *p = runner_parser_new(named(runner));
+    runner_parser_feed(p, text, len);
+    runner_parser_finish(p, false);
+    free(text);
+    free(path);
+    return p;
+}
+
+static const struct runner_test *row(struct runner_parser *p, const char *id)
+{
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].id, id))
+            return &t[i];
+    return NULL;
+}
+
+static void check_counts(const char *runner, const char *file, uint64_t total, uint64_t passed,
+                         uint64_t failed, uint64_t skipped)
+{
+    struct runner_parser *p = parse_corpus(runner, file);
+    struct runner_counts c;
+    runner_parser_counts(p, &c);
+    ok(c.seen && c.total == total && c.passed == passed && c.failed == failed && c.skipped == skipped,
+       "%s: the runner's own counts, %llu = %llu passed + %llu failed + %llu skipped (got %s%llu = %llu + %llu + %llu)",
+       file, (unsigned long long)total, (unsigned long long)passed, (unsigned long long)failed,
+       (unsigned long long)skipped, c.seen ? "" : "none, ", (unsigned long long)c.total,
+       (unsigned long long)c.passed, (unsigned long long)c.failed, (unsigned long long)c.skipped);
+    runner_parser_free(p);
+}
+
+static void check_argv(char **argv, const char *want, const char *what)
+{
+    char *got = joined(argv);
+    is_str(got, want, "%s: %s", what, want);
+    free(got);
+    runner_argv_free(argv);
+}
+
+static void test_interface(void)
+{
+    check_counts("cargo", "cargo.out", 10, 7, 2, 1);
+    check_counts("unittest", "unittest.out", 10, 3, 5, 2);
+    check_counts("pytest", "pytest.out", 18, 11, 4, 3);
+    check_counts("pytest", "pytest-xdist.out", 18, 11, 4, 3);
+    check_counts("node", "node.out", 14, 8, 4, 2);
+    check_counts("automake", "automake.out", 11, 4, 3, 4);
+    check_counts("prove", "prove.out", 10, 0, 0, 0);
+    struct runner_parser *p = parse_corpus("go", "go.out");
+    struct runner_counts c;
+    runner_parser_counts(p, &c);
+    ok(!c.seen, "go test -json: no counts of its own");
+    const struct runner_test *t = row(p, "example.com/corpus TestSub/ok");
+    ok(t && t->parent && !strcmp(t->parent, "example.com/corpus TestSub") && t->kind == RUNNER_TEST_CASE,
+       "go: a subtest's parent is its test");
+    t = row(p, "example.com/corpus TestSub/with_space/deeper");
+    ok(t && t->parent && !strcmp(t->parent, "example.com/corpus TestSub/with_space"),
+       "go: a subtest's subtest's parent is the subtest");
+    t = row(p, "example.com/corpus TestSub");
+    ok(t && t->kind == RUNNER_TEST_PARENT && !t->parent, "go: the test with subtests is a parent");
+    size_t n, timed = 0;
+    const struct runner_test *all = runner_parser_tests(p, &n);
+    for (size_t i = 0; i < n; i++)
+        timed += all[i].duration_us > 0;
+    ok(timed > 0, "go: durations from the events' Elapsed (%zu of %zu)", timed, n);
+    runner_parser_free(p);
+
+    p = parse_corpus("unittest", "unittest.out");
+    t = row(p, "test_units.TestSetupFails.setUpClass");
+    ok(t && t->kind == RUNNER_TEST_FIXTURE, "unittest: setUpClass is a fixture row");
+    t = row(p, "test_units.TestPlain.test_pass");
+    ok(t && t->kind == RUNNER_TEST_CASE, "unittest: a test is a case");
+    runner_parser_free(p);
+
+    p = parse_corpus("node", "node.out");
+    all = runner_parser_tests(p, &n);
+    size_t parents = 0, timed_node = 0;
+    for (size_t i = 0; i < n; i++) {
+        parents += all[i].kind == RUNNER_TEST_PARENT;
+        timed_node += all[i].duration_us > 0;
+    }
+    ok(parents > 0 && timed_node > 0, "node: parents of subtests (%zu) and durations (%zu of %zu)", parents,
+       timed_node, n);
+    runner_parser_free(p);
+
+    /* a group in one run, and a run that selects none */
+    struct runner_test a = { .id = "tests::adds", .unit = "-p runner_corpus --lib" };
+    struct runner_test b = { .id = "tests::panics", .unit = "-p runner_corpus --lib" };
+    struct runner_test other = { .id = "adds", .unit = "--test net" };
+    const struct runner_test *ab[] = { &a, &b }, *mixed[] = { &a, &other };
+    check_argv(runner_rerun_set_argv(named("cargo"), (char *const[]){ "cargo", "test", "-q", NULL }, ab, 2),
+               "cargo test --no-fail-fast -p runner[-_]corpus --lib -- --exact tests::adds tests::panics",
+               "cargo: a group of one binary");
+    ok(!runner_rerun_set_argv(named("cargo"), (char *const[]){ "cargo", "test", NULL }, mixed, 2),
+       "cargo: no group across binaries");
+    check_argv(runner_baseline_argv(named("cargo"), (char *const[]){ "cargo", "test", NULL }, &a),
+               "cargo test --no-fail-fast -p runner[-_]corpus --lib -- --exact sbx-selects-no-test",
+               "cargo: the baseline");
+    struct runner_test u1 = { .id = "m.C.test_a" }, u2 = { .id = "m.C.test_b" };
+    const struct runner_test *u12[] = { &u1, &u2 };
+    check_argv(runner_rerun_set_argv(named("unittest"), (char *const[]){ "python3", "-m", "unittest", "m", NULL }, u12, 2),
+               "python3 -m unittest m -k [m*].C.test_a -k [m*].C.test_b -v", "unittest: a group");
+    check_argv(runner_baseline_argv(named("unittest"), (char *const[]){ "python3", "-m", "unittest", "m", NULL }, &u1),
+               "python3 -m unittest m -k sbx:selects:no:test -v", "unittest: the baseline");
+    struct runner_test p1 = { .id = "t/test_x.py::test_a" }, p2 = { .id = "t/test_x.py::C::test_b[1]" };
+    const struct runner_test *p12[] = { &p1, &p2 };
+    check_argv(runner_rerun_set_argv(named("pytest"), (char *const[]){ "pytest", "-x", "t", NULL }, p12, 2),
+               "pytest -x t/test_x.py::test_a t/test_x.py::C::test_b[1] -p no:cacheprovider --verbosity=1 --maxfail=0",
+               "pytest: a group");
+    check_argv(runner_baseline_argv(named("pytest"), (char *const[]){ "pytest", "-k", "net", "t", NULL }, &p2),
+               "pytest -k net t/test_x.py -k sbx_selects_no_test -p no:cacheprovider --verbosity=1",
+               "pytest: the baseline collects the test's file and runs nothing");
+    struct runner_test g1 = { .id = "ex.com/p TestA" }, g2 = { .id = "ex.com/p TestB" }, g3 = { .id = "ex.com/q TestC" };
+    const struct runner_test *g12[] = { &g1, &g2 }, *g13[] = { &g1, &g3 };
+    check_argv(runner_rerun_set_argv(named("go"), (char *const[]){ "go", "test", "./...", NULL }, g12, 2),
+               "go test -json -count=1 -run=^(TestA|TestB)$ ex.com/p", "go: a group of one package");
+    ok(!runner_rerun_set_argv(named("go"), (char *const[]){ "go", "test", "./...", NULL }, g13, 2),
+       "go: no group across packages");
+    check_argv(runner_baseline_argv(named("go"), (char *const[]){ "go", "test", "-v", "./...", NULL }, &g1),
+               "go test -json -count=1 -v -run=^$ ex.com/p", "go: the baseline runs TestMain and no test");
+    struct runner_test s1 = { .id = "a.t: x", .unit = "t/a.t" }, s2 = { .id = "b.t: y", .unit = "t/b.t" },
+                       s3 = { .id = "a.t: z", .unit = "t/a.t" };
+    const struct runner_test *s123[] = { &s1, &s2, &s3 };
+    check_argv(runner_rerun_set_argv(named("prove"), (char *const[]){ "prove", "-l", "t", NULL }, s123, 3),
+               "prove -v -l t/a.t t/b.t", "prove: a group, each script once");
+    check_argv(runner_rerun_set_argv(named("automake"), (char *const[]){ "make", "check", NULL }, s123, 3),
+               "make check TESTS=t/a.t t/b.t AM_COLOR_TESTS=no", "make check: a group");
+    struct runner_test r1 = { .id = "test.test_socket.BasicTCPTest.testRecv" },
+                       r2 = { .id = "test.test_ftplib.TestFTPClass.test_quit" };
+    const struct runner_test *r12[] = { &r1, &r2 };
+    check_argv(runner_rerun_set_argv(named("regrtest"),
+                                     (char *const[]){ "python3", "-m", "test", "-u", "network", "-m", "x*", "test_socket", NULL },
+                                     r12, 2),
+               "python3 -m test -v -u network test_socket test_ftplib -m test.test_socket.BasicTCPTest.testRecv "
+               "-m test.test_ftplib.TestFTPClass.test_quit",
+               "regrtest: a group, by module and full id");
+    check_argv(runner_baseline_argv(named("regrtest"), (char *const[]){ "python3", "-m", "test", NULL }, &r1),
+               "python3 -m test -v test_socket -m test.sbx.selects.no.test", "regrtest: the baseline imports the module");
+    struct runner_test c1 = { .id = "net honest" }, c2 = { .id = "a.b" };
+    const struct runner_test *c12[] = { &c1, &c2 };
+    check_argv(runner_rerun_set_argv(named("ctest"), (char *const[]){ "ctest", "-R", "net", "-j4", NULL }, c12, 2),
+               "ctest -j4 -R ^(net honest|a\\.b)$", "ctest: a group by -R, the user's -R replaced");
+    ok(!runner_baseline_argv(named("prove"), (char *const[]){ "prove", "t", NULL }, &s1),
+       "prove: no baseline (a script cannot run none of its tests)");
+}
+
 int main(void)
 {
     test_detect();
@@ -605,5 +865,7 @@ int main(void)
     test_corpus();
     test_forged_and_odd();
     test_hostile();
+    test_js();
+    test_interface();
     return done_testing();
 }

@@ -1,0 +1,3 @@
+module example.com/forms
+
+go 1.19

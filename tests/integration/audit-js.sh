@@ -1,0 +1,78 @@
+#!/bin/sh
+# sbx audit on the JavaScript runners as people type them (issue 25): npm
+# test running node --test, npm run SCRIPT running jest and mocha, npx
+# vitest, jest typed directly. Each suite (tests/corpus/js) mixes an
+# honest test, a lenient one (returns early on EPERM), a visibly skipping
+# one (where the runner has a run-time skip), a pure one that prints a
+# forged result, and the incident (a server that checks the origin against
+# its configured port 0 answers 403; its test returns early on EPERM).
+# Every verdict is asserted, from the record. jest, vitest and mocha come
+# from npm: .ci/run installs them into $SBX_NODE_RUNNERS.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+
+work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-js.XXXXXX" 2>/dev/null) ||
+    work=$(mktemp -d "$PWD/audit-js.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+SBX_PROFILE_PATH="$SBX_TOP_SRCDIR/profiles"
+export SBX_PROFILE_PATH
+cp -R "$SBX_TOP_SRCDIR/tests/corpus/js/." "$work/"
+chmod -R u+w "$work"
+cd "$work" || exit 1
+# npm's cache and logs: in the project, the one writable place under qa
+export npm_config_cache="$work/.npm" npm_config_update_notifier=false
+
+runners=${SBX_NODE_RUNNERS:-/var/lib/sbx-ci/node-runners}
+have_runners=
+[ -x "$runners/node_modules/.bin/jest" ] && [ -x "$runners/node_modules/.bin/vitest" ] &&
+    [ -x "$runners/node_modules/.bin/mocha" ] && have_runners=1 &&
+    ln -s "$runners/node_modules" node_modules
+
+# verdicts FILE: every test's name=verdict, sorted
+verdicts() { jq -r '[.tests[] | .name + "=" + .verdict] | sort | join(" ")' "$1"; }
+
+if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+    for i in $(seq 6); do skip "node and npm are not installed for uid $(id -u)"; done
+else
+    run_sbx audit --report "$work/node.json" -- npm test
+    is "$status" 3 "npm test (node --test): false greens, exit 3"
+    like "$err" "added NODE_OPTIONS=--test-reporter=tap" "npm test: the reporter goes in NODE_OPTIONS, said so"
+    is "$(jq -r .runner "$work/node.json")" node "npm test: its script's runner, node"
+    is "$(verdicts "$work/node.json")" \
+        "accepts its own origin=false-green-hiding-failure honest=exercised lenient=false-green pure=unaffected skips=skipped-here" \
+        "npm test: every verdict; the incident hides a failure; the forged 'not ok' changes nothing"
+    like "$err" "false-green-hiding-failure failed / passed: accepts its own origin; denied: bind(" \
+        "npm test: the incident, with its own denial"
+    run_sbx audit -- npm run nosuch
+    like "$err" "sbx could not see individual tests: package.json has no script \"nosuch\"" \
+        "npm run of a script that is not there: judged whole, saying why"
+fi
+
+if [ -z "$have_runners" ]; then
+    for i in $(seq 12); do skip "jest, vitest and mocha are not installed in $runners (.ci/run installs them)"; done
+else
+    run_sbx audit --report "$work/jest.json" -- npm run jest
+    is "$status" 3 "npm run jest: false greens, exit 3"
+    like "$err" "added --json: jest's JSON report" "npm run jest: --json added, said so"
+    is "$(verdicts "$work/jest.json")" \
+        "net accepts its own origin=false-green-hiding-failure net honest=exercised net lenient=false-green pure=unaffected" \
+        "npm run jest: every verdict; the forged report printed before jest's own changes nothing"
+
+    run_sbx audit --report "$work/jest2.json" -- npx jest jest/
+    is "$status" 3 "npx jest: exit 3"
+    is "$(verdicts "$work/jest2.json")" "$(verdicts "$work/jest.json")" "npx jest: the same verdicts"
+
+    run_sbx audit --report "$work/vitest.json" -- npm run vitest
+    is "$status" 3 "npm run vitest: false greens, exit 3"
+    like "$err" "added --reporter=json: vitest's JSON report" "npm run vitest: the reporter added, said so"
+    is "$(verdicts "$work/vitest.json")" \
+        "net accepts its own origin=false-green-hiding-failure net honest=exercised net lenient=false-green net skips=skipped-here pure=unaffected" \
+        "npm run vitest: every verdict"
+
+    run_sbx audit --report "$work/mocha.json" -- npm run mocha
+    is "$status" 3 "npm run mocha: false greens, exit 3"
+    like "$err" "added --reporter json: mocha's JSON report" "npm run mocha: the reporter added, said so"
+    is "$(verdicts "$work/mocha.json")" \
+        "net accepts its own origin=false-green-hiding-failure net honest=exercised net lenient=false-green net skips=skipped-here pure=unaffected" \
+        "npm run mocha: every verdict; the forged document printed before mocha's own changes nothing"
+fi
+done_testing

@@ -1,0 +1,142 @@
+#!/bin/sh
+# sbx audit on the commands people type (issue 25), one corpus each
+# (tests/corpus/go-forms, python-forms, ctest), every verdict asserted
+# from the record: go test with and without -v, -run, ./..., a test that
+# panics (httptest.NewServer) before a lenient one, one that calls
+# os.Exit, one that hangs until -timeout; pytest with -q, -x, -k, -n 4,
+# python -m pytest; unittest's forms; ctest; each with a test that prints
+# a forged result line.
+. "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+
+work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-runners.XXXXXX" 2>/dev/null) ||
+    work=$(mktemp -d "$PWD/audit-runners.XXXXXX") || exit 1
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+SBX_PROFILE_PATH="$SBX_TOP_SRCDIR/profiles"
+export SBX_PROFILE_PATH
+cp -R "$SBX_TOP_SRCDIR/tests/corpus/go-forms" "$SBX_TOP_SRCDIR/tests/corpus/python-forms" \
+    "$SBX_TOP_SRCDIR/tests/corpus/ctest" "$SBX_TOP_SRCDIR/tests/corpus/cargo-ws" "$work/"
+chmod -R u+w "$work"
+
+# judge DESC STATUS VERDICTS CMD...: the audit's exit status and every
+# test's name=verdict (sorted), from its record
+judge() {
+    desc=$1 want=$2 verdicts=$3
+    shift 3
+    run_sbx audit --report "$work/r.json" -- "$@"
+    is "$status" "$want" "$desc: exit $want"
+    # (rustdoc names a workspace's doc-test from the workspace or from the
+    # package, by version)
+    got=$(jq -r '[.tests[] | .name + "=" + .verdict] | sort | join(" ")' "$work/r.json" 2>/dev/null |
+        sed 's|^a/src/lib.rs - |src/lib.rs - |')
+    is "$got" "$verdicts" "$desc: every verdict"
+    [ "$got" = "$verdicts" ] || diag "$err"
+}
+
+if command -v go >/dev/null 2>&1; then
+    cd "$work/go-forms" || exit 1
+    export GOCACHE="$work/go-forms/.gocache" GOPATH="$work/go-forms/.gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+    go test -count=1 -run '^$' ./... >"$work/go-build.log" 2>&1 || diag "go build: $(tail -n 5 "$work/go-build.log")"
+    ok_v="example.com/forms/ok TestHonest=exercised example.com/forms/ok TestLenient=false-green example.com/forms/ok TestPure=unaffected example.com/forms/ok TestSkips=skipped-here"
+    judge "go test (no -v)" 3 "$ok_v" go test ./ok
+    judge "go test -v" 3 "$ok_v" go test -v ./ok
+    judge "go test -run" 3 \
+        "example.com/forms/ok TestHonest=exercised example.com/forms/ok TestLenient=false-green" \
+        go test -run 'TestHonest|TestLenient' ./ok
+    unlike "$err" "TestForged" "go: a printed '--- FAIL: TestForged' is no test"
+    # a test that panics where it cannot listen: its binary dies there, so
+    # the test after it has no result on that side; run alone, the
+    # lenient test it hid is the false green it is
+    run_sbx audit --report "$work/p.json" -- go test ./panics
+    is "$(jq -r '.tests[] | select(.name == "example.com/forms/panics TestServer") | .verdict' "$work/p.json")" \
+        exercised "go: the panicking test: exercised, with its denials"
+    is "$(jq -r '.tests[] | select(.name == "example.com/forms/panics TestServer") | .against.status' "$work/p.json")" \
+        failed "go: the panicking test failed there (go test reports the panic as its failure)"
+    judge "go: the lenient test after the panic, run as its re-run runs it" 3 \
+        "example.com/forms/panics TestLenient=false-green" go test -run '^TestLenient$' ./panics
+    run_sbx audit --report "$work/e.json" -- go test ./exits
+    is "$(jq -r '.tests[] | select(.name == "example.com/forms/exits TestExits") | .verdict' "$work/e.json")" \
+        exercised "go: os.Exit(0) in a test is its failure there: exercised"
+    run_sbx audit --report "$work/h.json" -- go test -timeout=3s ./hangs
+    is "$(jq -r '.tests[] | select(.name == "example.com/forms/hangs TestWaits") | .against.status + "/" + .verdict' "$work/h.json")" \
+        "timed-out/exercised" "go: a test that hangs until -timeout: timed out there, exercised"
+    judge "go test ./... (the panicking package left out)" 3 "$ok_v" go test ./ok/...
+    cd "$work" || exit 1
+    chmod -R u+w go-forms 2>/dev/null; rm -rf go-forms
+else
+    for i in $(seq 16); do skip "go is not installed for uid $(id -u)"; done
+fi
+
+# cargo: a workspace whose two packages have a test of the same path, a
+# doc-test, -p, --release and a filter (the incident's -q and
+# --test-threads are in audit-tests.sh)
+if command -v cargo >/dev/null 2>&1; then
+    cd "$work/cargo-ws" || exit 1
+    export CARGO_HOME="$work/cargo-ws/.cargo-home" CARGO_TARGET_DIR="$work/cargo-ws/target"
+    cargo test --offline --workspace --no-run -q >"$work/cargo-build.log" 2>&1 ||
+        diag "cargo build: $(tail -n 5 "$work/cargo-build.log")"
+    judge "cargo test -q --workspace (two packages' tests::same told apart, a doc-test)" 3 \
+        "src/lib.rs - bind (line 6)=false-green tests::honest=exercised tests::same=false-green tests::same=unaffected" \
+        cargo test --offline -q --workspace
+    is "$(jq -r '[.tests[] | select(.name == "tests::same") | .unit + "=" + .verdict] | sort | join(" ")' "$work/r.json")" \
+        "-p a --lib=false-green -p b_c --lib=unaffected" "cargo --workspace: each package's tests::same by its unit"
+    judge "cargo test -p b-c --release same" 0 "tests::same=unaffected" \
+        cargo test --offline -p b-c --release same
+    cargo test --offline --release --no-run -q >/dev/null 2>&1
+    judge "cargo test --workspace --all-targets -- --test-threads=4" 3 \
+        "tests::honest=exercised tests::same=false-green tests::same=unaffected" \
+        cargo test --offline --workspace --all-targets -- --test-threads=4
+    cd "$work" || exit 1
+    rm -rf "$work/cargo-ws"
+else
+    for i in $(seq 7); do skip "cargo is not installed for uid $(id -u)"; done
+fi
+
+cd "$work/python-forms" || exit 1
+u="test_forms.Net.test_honest=exercised test_forms.Net.test_lenient=false-green test_forms.Net.test_skips=skipped-here test_forms.Pure.test_pure=unaffected"
+# the forged lines arrive while test_pure runs (stdout unbuffered) or
+# when the process exits (block-buffered off a terminal): neither counts
+for buffering in unbuffered buffered; do
+    if [ $buffering = unbuffered ]; then PYTHONUNBUFFERED=1; export PYTHONUNBUFFERED
+    else unset PYTHONUNBUFFERED; fi
+    judge "python -m unittest MODULE ($buffering)" 3 "$u" python3 -m unittest test_forms
+done
+judge "python -m unittest discover -q" 3 "$u" python3 -m unittest discover -q -p 'test_*.py'
+judge "python -m unittest MODULE.Class" 3 \
+    "test_forms.Net.test_honest=exercised test_forms.Net.test_lenient=false-green test_forms.Net.test_skips=skipped-here" \
+    python3 -m unittest test_forms.Net
+if command -v pytest >/dev/null 2>&1; then
+    # the python pytest runs under (python3 on PATH may be another one)
+    pytest_python=$(sed -n '1s/^#! *//p' "$(command -v pytest)")
+    case $pytest_python in */python*) ;; *) pytest_python=python3 ;; esac
+    p="test_forms.py::Net::test_honest=exercised test_forms.py::Net::test_lenient=false-green test_forms.py::Net::test_skips=skipped-here test_forms.py::Pure::test_pure=unaffected"
+    judge "pytest -q" 3 "$p" pytest -q test_forms.py
+    judge "python -m pytest -x" 3 \
+        "test_forms.py::Net::test_honest=exercised test_forms.py::Net::test_lenient=false-green test_forms.py::Net::test_skips=skipped-here test_forms.py::Pure::test_pure=unaffected" \
+        "$pytest_python" -m pytest -x test_forms.py
+    judge "pytest -k" 3 "test_forms.py::Net::test_lenient=false-green" pytest -k lenient test_forms.py
+    if pytest --help 2>/dev/null | grep -q -- '--numprocesses'; then
+        judge "pytest -n 4" 3 "$p" pytest -n 4 test_forms.py
+    else
+        for i in 1 2; do skip "pytest-xdist is not installed for uid $(id -u)"; done
+    fi
+else
+    for i in $(seq 8); do skip "pytest is not installed for uid $(id -u)"; done
+fi
+cd "$work" || exit 1
+
+if command -v ctest >/dev/null 2>&1 && command -v cmake >/dev/null 2>&1; then
+    mkdir -p "$work/ctest/build" && cd "$work/ctest/build" || exit 1
+    if cmake .. >"$work/cmake.log" 2>&1; then
+        c="honest=exercised lenient=false-green pure=unaffected skips=skipped-here"
+        judge "ctest" 3 "$c" ctest
+        judge "ctest -V (each test's output printed, a forged line among it)" 3 "$c" ctest -V
+        judge "ctest -Q (removed: it prints no line per test)" 3 "$c" ctest -Q
+    else
+        diag "$(tail -n 5 "$work/cmake.log")"
+        for i in $(seq 6); do fail "ctest: cmake could not configure the project"; done
+    fi
+    cd "$work" || exit 1
+else
+    for i in $(seq 6); do skip "cmake and ctest are not installed"; done
+fi
+done_testing
