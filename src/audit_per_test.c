@@ -496,8 +496,10 @@ static const struct denial_tally *baseline_of(struct reruns *a, const struct run
         struct sandbox_result res;
         struct runner_parser *p = rerun_argv(a, 1, argv, 0, "baseline", &res, NULL, NULL);
         *sig = audit_stop_requested(&res);
-        size_t ran;
-        runner_parser_tests(p, &ran);
+        size_t nt, ran = 0;
+        const struct runner_test *v = runner_parser_tests(p, &nt);
+        for (size_t i = 0; i < nt; i++)
+            ran += v[i].kind == RUNNER_TEST_CASE && v[i].status != TEST_SKIPPED;
         tally = denial_tally_new();
         /* a run that ran a test selected more than nothing: no baseline */
         if (!res.command_ran || ran || !denial_tally_add(tally, res.ledger)) {
