@@ -1685,17 +1685,13 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             snprintf(t->denied_text, sizeof t->denied_text, "%s", suite_text);
         }
     }
-    size_t rows = 0;
     for (size_t i = 0; i < n; i++) {
         const struct judged_test *t = &tests[i];
         /* fixtures are the suite's, parents counted through their subtests */
-        if (t->kind == RUNNER_TEST_FIXTURE || (t->kind == RUNNER_TEST_PARENT && t->subtests) ||
-            (t->subtests && t->parent == 0 && t->kind == RUNNER_TEST_PARENT))
+        if (t->kind == RUNNER_TEST_FIXTURE || (t->kind == RUNNER_TEST_PARENT && t->subtests))
             continue;
         counts[t->verdict]++;
-        rows++;
     }
-    (void)rows;
 
     char startup_text[256], between_text[256];
     denial_tally_describe(alone.startup, startup_text, sizeof startup_text);
