@@ -1379,7 +1379,7 @@ static bool write_ci(const struct audit_ci_outputs *ci, const struct runner *r,
             .seconds = (double)t->own_us / 1e6,
         };
     }
-    bool ok = audit_ci_write(ci, r->command, summary, rows, n);
+    bool ok = audit_ci_write(ci, r->name, summary, rows, n);
     free(rows);
     free(notes);
     return ok;
