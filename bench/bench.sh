@@ -345,10 +345,10 @@ if part audit; then
         esac
         t0=$(ms); "$SBX" run -q --profile qa -- $cmd >/dev/null 2>&1; t1=$(ms)
         "$SBX" run -q --profile restrictive -- $cmd >/dev/null 2>&1; t2=$(ms)
-        "$SBX" audit -- $cmd >/dev/null 2>"$adir/audit.err"; t3=$(ms)
+        "$SBX" audit --report "$adir/audit.json" -- $cmd >/dev/null 2>"$adir/audit.err"; t3=$(ms)
         both=$((t2 - t0)) audit=$((t3 - t2))
         echo "  run under qa + under restrictive   $both ms"
-        echo "  sbx audit                          $audit ms ($(grep -c '^sbx: audit: \[' "$adir/audit.err") tests re-run alone)"
+        echo "  sbx audit                          $audit ms ($(jq -r .per_test.reruns "$adir/audit.json") re-runs)"
         echo "  ratio audit/(both runs): $(awk -v a=$audit -v b=$both 'BEGIN { printf "%.1f", a / b }') (target <= 2.5)"
         grep '^sbx: audit: [0-9]* tests:' "$adir/audit.err" | sed 's/^/  /'
     }

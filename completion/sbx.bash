@@ -11,7 +11,7 @@
 
 _sbx_run_options='--profile --chdir --rw --ro --tmpfs --hide --setenv --unsetenv
     --keepenv --nofile --timeout --network --outbound --allow --fallback --report --strict --verbose --quiet --help'
-_sbx_audit_options="$_sbx_run_options --against --against-timeout --runner"
+_sbx_audit_options="$_sbx_run_options --against --against-timeout --runner --junit --tap"
 _sbx_probe_options='--json --tap --profile'
 
 # Options of run/audit/probe that take a value (the next word).
@@ -19,7 +19,10 @@ _sbx_option_takes_value()
 {
     case $1 in
         -p|--profile|--against|--against-timeout|--runner|-C|--chdir|--rw|--ro|--tmpfs|--hide|--setenv|\
-        --unsetenv|--keepenv|--nofile|--timeout|--network|--allow|--fallback|--report) return 0 ;;
+        --unsetenv|--keepenv|--nofile|--timeout|--network|--allow|--fallback|--report|--junit) return 0 ;;
+        # audit's --tap writes a FILE; probe's prints TAP (no value). $sub
+        # is the caller's (bash's dynamic scope).
+        --tap) [[ ${sub-} == audit ]] && return 0 ;;
     esac
     return 1
 }
@@ -60,7 +63,7 @@ _sbx_complete_value()
         -C|--chdir)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -d -- "$cur")) ;;
-        --rw|--ro|--tmpfs|--hide|--report)
+        --rw|--ro|--tmpfs|--hide|--report|--junit|--tap)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -f -- "$cur")) ;;
         --network)

@@ -341,6 +341,7 @@ struct reruns {
     size_t capped;                /* tests not re-run for a bound */
     bool tty;                     /* progress on one updating line */
     bool inexact;                 /* a run's denials overflowed its ledger's table */
+    uint64_t quickest_us;         /* the quickest re-run that ended by itself: the runner's start */
     const char *whole_limit;      /* "EMFILE": the whole run's output shows it reached one */
     struct denial_tally *own_sum; /* every run alone's own denials, start-up left out */
     /* What every run alone under --against denied (the start-up makes its
@@ -352,6 +353,8 @@ struct reruns {
     bool all_rerun;               /* every test whose verdict depends on its denials was re-run */
     unsigned last_quarter;
 };
+
+#define AUDIT_RERUN_FLOOR_MIN_MS 2000
 
 static bool budget_left(const struct reruns *a)
 {
@@ -365,7 +368,19 @@ static bool budget_left(const struct reruns *a)
 static uint64_t rerun_bound_ms(const struct reruns *a, uint64_t own_us)
 {
     uint64_t us = own_us ? own_us : a->default_test_us;
-    uint64_t ms = us / 1000 * AUDIT_AGAINST_FACTOR + AUDIT_AGAINST_FLOOR_MS;
+    /* the floor is the runner's own start: 10 s until a re-run showed
+     * what it costs here (3 x the quickest, at least 2 s), so that a
+     * suite whose tests hang one after another (a fixture that waits
+     * for a server that never bound) costs seconds a test, not tens */
+    uint64_t floor_ms = AUDIT_AGAINST_FLOOR_MS;
+    if (a->quickest_us) {
+        floor_ms = a->quickest_us / 1000 * AUDIT_AGAINST_FACTOR;
+        if (floor_ms < AUDIT_RERUN_FLOOR_MIN_MS)
+            floor_ms = AUDIT_RERUN_FLOOR_MIN_MS;
+        if (floor_ms > AUDIT_AGAINST_FLOOR_MS)
+            floor_ms = AUDIT_AGAINST_FLOOR_MS;
+    }
+    uint64_t ms = us / 1000 * AUDIT_AGAINST_FACTOR + floor_ms;
     if (a->whole_bound_ms && ms > a->whole_bound_ms)
         ms = a->whole_bound_ms;
     if (a->deadline_ms) {
@@ -437,6 +452,9 @@ static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv,
                                        label, true, rerun_bound_ms(a, own_us), res, &st, kept,
                                        kept_len, NULL);
     log_verbosity = verbosity;
+    if (res->command_ran && !res->timed_out && res->duration_us &&
+        (!a->quickest_us || res->duration_us < a->quickest_us))
+        a->quickest_us = res->duration_us;
     if (have)
         runner_command_free(&rc);
     return p;
@@ -478,8 +496,10 @@ static const struct denial_tally *baseline_of(struct reruns *a, const struct run
         struct sandbox_result res;
         struct runner_parser *p = rerun_argv(a, 1, argv, 0, "baseline", &res, NULL, NULL);
         *sig = audit_stop_requested(&res);
-        size_t ran;
-        runner_parser_tests(p, &ran);
+        size_t nt, ran = 0;
+        const struct runner_test *v = runner_parser_tests(p, &nt);
+        for (size_t i = 0; i < nt; i++)
+            ran += v[i].kind == RUNNER_TEST_CASE && v[i].status != TEST_SKIPPED;
         tally = denial_tally_new();
         /* a run that ran a test selected more than nothing: no baseline */
         if (!res.command_ran || ran || !denial_tally_add(tally, res.ledger)) {
@@ -704,9 +724,12 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
         char what[64];
         snprintf(what, sizeof what, "%zu of %zu with a result", got, k);
         progress(a, "(a set)", what);
+        bool hung = res.timed_out;
         runner_parser_free(p);
         sandbox_result_free(&res);
-        if (!got)
+        /* a run stopped by its bound: the tests after the one that hung
+         * are run alone, each with its own bound, not the set's again */
+        if (!got || hung)
             break;
     }
     free(set);
@@ -1356,7 +1379,7 @@ static bool write_ci(const struct audit_ci_outputs *ci, const struct runner *r,
             .seconds = (double)t->own_us / 1e6,
         };
     }
-    bool ok = audit_ci_write(ci, r->command, summary, rows, n);
+    bool ok = audit_ci_write(ci, r->name, summary, rows, n);
     free(rows);
     free(notes);
     return ok;
@@ -1662,17 +1685,13 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             snprintf(t->denied_text, sizeof t->denied_text, "%s", suite_text);
         }
     }
-    size_t rows = 0;
     for (size_t i = 0; i < n; i++) {
         const struct judged_test *t = &tests[i];
         /* fixtures are the suite's, parents counted through their subtests */
-        if (t->kind == RUNNER_TEST_FIXTURE || (t->kind == RUNNER_TEST_PARENT && t->subtests) ||
-            (t->subtests && t->parent == 0 && t->kind == RUNNER_TEST_PARENT))
+        if (t->kind == RUNNER_TEST_FIXTURE || (t->kind == RUNNER_TEST_PARENT && t->subtests))
             continue;
         counts[t->verdict]++;
-        rows++;
     }
-    (void)rows;
 
     char startup_text[256], between_text[256];
     denial_tally_describe(alone.startup, startup_text, sizeof startup_text);

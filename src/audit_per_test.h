@@ -13,12 +13,16 @@
 /* Runs command under profiles[0] and profiles[1] with r told to report
  * every test, attributes the denials, prints the tests that are not
  * unaffected and the summary line, and with o->report fills the audit
- * record (report_audit_open() was called). The run under profiles[1] and
- * each re-run of one test there are bounded as the command-level audit's
- * second run is (audit_against_bound()); a stop signal ends it all at
+ * record (report_audit_open() was called). The run under profiles[1] is
+ * bounded as the command-level audit's second run is
+ * (audit_against_bound()), each re-run by its test's own time, all of them
+ * together by a multiple of the two runs; a stop signal ends it all at
  * once (audit_signals.h). Returns sbx's exit status (sbx(1) AUDIT): 3
- * when a test is a false green, else 1 when one fails under profiles[0],
- * else 0; 128+N after signal N; 125 when a side could not run. -1, before
+ * when a test is a false green, else 4 when the evidence is incomplete
+ * (a test not observed, a denial no test made, the runner's own count
+ * disagreeing), else 1 when one fails under profiles[0], else 0; 128+N
+ * after signal N; 125 when a side could not run or a --junit, --tap or
+ * step summary file could not be written. -1, before
  * running anything, with why filled, when the command cannot report per
  * test as given (runner_command(): cargo test -q, pytest --lf): the caller
  * judges the command as a whole. */

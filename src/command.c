@@ -62,6 +62,43 @@ static void close_extra_fds_on_exec(void)
     closedir(dir);
 }
 
+/* Closes every descriptor above 2 but the channel and the command's pty,
+ * before the profile's nofile applies: what init and the supervisor left
+ * open (an audit's earlier runs, the mount plan's descriptors) would
+ * otherwise fill the low numbers, and the seccomp listener or the
+ * Landlock ruleset created after the limit would get EMFILE (a profile
+ * with nofile = 32 could not start). A descriptor below the soft limit is
+ * what RLIMIT_NOFILE counts: the kernel allots the lowest free one. */
+static void close_unneeded_fds(int keep_a, int keep_b)
+{
+    int keep[2] = { keep_a < keep_b ? keep_a : keep_b, keep_a < keep_b ? keep_b : keep_a };
+    unsigned from = 3;
+    bool ranged = !command_force_fd_walk;
+    for (int k = 0; k < 2 && ranged; k++) {
+        if (keep[k] < (int)from)
+            continue;
+        if ((unsigned)keep[k] > from && close_range(from, (unsigned)keep[k] - 1, 0) < 0)
+            ranged = false;
+        from = (unsigned)keep[k] + 1;
+    }
+    if (ranged && close_range(from, ~0U, 0) == 0)
+        return;
+    /* no close_range() (Linux before 5.9), or the walk asked for (tests) */
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        die_errno("listing /proc/self/fd to close inherited descriptors");
+    int self = dirfd(dir);
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || fd < 3 || fd == self || fd == keep_a || fd == keep_b)
+            continue;
+        close((int)fd);
+    }
+    closedir(dir);
+}
+
 /* execvp() reports EACCES when a PATH directory could not be searched,
  * even if the command exists nowhere: that is "not found" (127), not
  * "found but not executable" (126), as shells have it. */
@@ -132,6 +169,7 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
         die_errno("restoring the caller's RLIMIT_NOFILE %llu/%llu",
                   (unsigned long long)ctx->caller_nofile.rlim_cur,
                   (unsigned long long)ctx->caller_nofile.rlim_max);
+    close_unneeded_fds(ctx->channel_fd, ctx->terminal_slave);
     struct limits_applied applied;
     limits_apply(&ctx->limits, &applied);
     record_limits(&applied);

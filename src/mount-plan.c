@@ -385,7 +385,7 @@ const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *pl
     return NULL;
 }
 
-const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const char *path)
+const struct mount_entry *mount_plan_deciding(const struct mount_plan *plan, const char *path)
 {
     const struct mount_entry *decides = NULL;
     for (size_t i = 0; i < plan->n; i++) {
@@ -394,6 +394,12 @@ const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const
             (!decides || mount_path_depth(e->path) >= mount_path_depth(decides->path)))
             decides = e;
     }
+    return decides;
+}
+
+const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const char *path)
+{
+    const struct mount_entry *decides = mount_plan_deciding(plan, path);
     /* Below a fresh tmpfs (root = tmpfs, tmpfs =, hide = on a directory)
      * only its top exists; whatever else the command sees is another
      * rule's. */

@@ -162,5 +162,8 @@ const struct mount_entry *mount_plan_writable_holder(const struct mount_plan *pl
  * fresh tmpfs or an empty hidden directory above it, which has nothing
  * but its own top. A working directory there cannot be entered. */
 const struct mount_entry *mount_plan_hiding(const struct mount_plan *plan, const char *path);
+/* The deepest entry whose path holds `path` (the last of equals): the
+ * one that decides what the command sees there; NULL: none. */
+const struct mount_entry *mount_plan_deciding(const struct mount_plan *plan, const char *path);
 
 #endif

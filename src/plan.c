@@ -5,6 +5,7 @@
 #include "apparmor.h"
 #include "caps.h"
 #include "channel.h"
+#include "env_paths.h"
 #include "cli.h"
 #include "hosts.h"
 #include "layers.h"
@@ -524,6 +525,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
                 plan->cwd, origin_format(&hides->at, at, sizeof at), mount_op_name(hides->op),
                 hides->path, plan->cwd);
         }
+        /* issue 34: a PYTHONPATH under a private /tmp imports nothing,
+         * silently; say so before the command runs */
+        struct strv hidden = { 0 };
+        env_paths_hidden(plan->env.v, plan->env.n, &plan->mounts, &hidden);
+        for (size_t i = 0; i < hidden.n; i++)
+            warn("warning: %s", hidden.v[i]);
+        strv_free(&hidden);
         /* Kernel uid 0 keeps a CAP_DAC_OVERRIDE that works only without a
          * user namespace: foreign_owner.h. */
         bool dac_override = plan->caps_kept & (UINT64_C(1) << CAP_DAC_OVERRIDE);

@@ -12,6 +12,7 @@ src_libsbx_a_SOURCES += \
 	src/caps.c src/caps.h \
 	src/foreign_owner.c src/foreign_owner.h \
 	src/env.c src/env.h \
+	src/env_paths.c src/env_paths.h \
 	src/command.c src/command.h \
 	src/init.c src/init.h \
 	src/supervise.c src/supervise.h \

@@ -69,3 +69,8 @@ check_PROGRAMS += tests/unit/hosts-test
 tests_unit_hosts_test_SOURCES = tests/unit/hosts-test.c
 tests_unit_hosts_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/hosts-test
+# Environment variables naming hidden directories (src/env_paths.c).
+check_PROGRAMS += tests/unit/env-paths-test
+tests_unit_env_paths_test_SOURCES = tests/unit/env-paths-test.c tests/tap.h
+tests_unit_env_paths_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/env-paths-test

@@ -303,6 +303,16 @@ is "$?" 143 "SIGTERM during the re-runs: exit 143"
 like "$(cat "$work/sig.out")" "interrupted by SIGTERM during the re-runs of single tests under restrictive" \
     "the phase is named: the re-runs"
 
+# ---- an environment path the sandbox empties is said at the start, by
+# run and by audit (a private /tmp)
+PYTHONPATH=/tmp/sbx-nowhere:/usr/lib run_sbx run -p qa -- true
+like "$err" "warning: PYTHONPATH names /tmp/sbx-nowhere, which the sandbox replaces with an empty tmpfs (tmpfs /tmp" \
+    "run: PYTHONPATH under the private /tmp is warned about"
+PYTHONPATH=/tmp/sbx-nowhere run_sbx audit -- python3 -m unittest test_fds.Fds.test_pure
+like "$err" "warning: PYTHONPATH names /tmp/sbx-nowhere" "audit: the same warning at the start"
+PYTHONPATH=/usr/lib run_sbx run -p qa -- true
+unlike "$err" "warning: PYTHONPATH" "a visible directory: no warning"
+
 # ---- for CI: --junit, --tap, $GITHUB_STEP_SUMMARY; the names are the
 # command's, escaped for each format; the files are sbx's, written
 # outside the sandbox: a link planted at the name is replaced, never
@@ -332,7 +342,11 @@ like "$(cat "$work/t.tap")" "not ok 2 - pure \\# a comment # not-observed" "ci: 
 like "$(cat "$work/summary.md")" "earlier step" "ci: the step summary is appended to"
 like "$(cat "$work/summary.md")" "| not-observed | pure # a comment | passed / passed |" "ci: a Markdown row per test that is not unaffected"
 like "$(cat "$work/summary.md")" '| exercised | &#60;b&#62;&#38;"x" \| y |' "ci: '|' and HTML of the name escaped"
+# as --report: a device is written into, never replaced; a directory is
+# refused before anything runs
 run_sbx audit --junit /dev/null -- true
-is "$status" 125 "ci: --junit onto a device is refused before anything runs"
+is "$status:$([ -c /dev/null ] && echo char)" "0:char" "ci: --junit onto a device writes into it, and leaves the device"
+run_sbx audit --junit "$work" -- true
+is "$status" 125 "ci: --junit onto a directory is refused before anything runs"
 
 done_testing
