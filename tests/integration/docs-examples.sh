@@ -36,15 +36,18 @@ port=$(cat "$tmpdir/db.port")
 printf '%s\n' "$example" | sed "s/5432/$port/g" >"$tmpdir/example.ini"
 sed '/^outbound = yes$/d' "$tmpdir/example.ini" >"$tmpdir/example-before.ini"
 mkdir -p "$tmpdir/service" && echo "SECRET=1" >"$tmpdir/service/.env"
+# the probe in the project, which the sandbox shows (a build tree under
+# /tmp is behind the sandbox's private /tmp)
+cp "$H/net-probe" "$tmpdir/service/net-probe" || exit 1
 cd "$tmpdir/service" || exit 1
 git init -q .
 run_sbx profile check "$tmpdir/example-before.ini"
 like "$err" "forward = $port without outbound = yes" "the EXAMPLE as it was: profile check warns (it was 'ok')"
-run_sbx run -p "$tmpdir/example-before.ini" -- "$H/net-probe" tcp 127.0.0.1 "$port"
+run_sbx run -p "$tmpdir/example-before.ini" -- ./net-probe tcp 127.0.0.1 "$port"
 like "$out" "Connection refused" "and the tests' connection is refused (the test can fail)"
 run_sbx profile check "$tmpdir/example.ini"
 is "$status:$out:$err" "0:$tmpdir/example.ini: ok:" "the EXAMPLE: profile check says ok, without a warning"
-run_sbx run -p "$tmpdir/example.ini" -- "$H/net-probe" tcp 127.0.0.1 "$port"
+run_sbx run -p "$tmpdir/example.ini" -- ./net-probe tcp 127.0.0.1 "$port"
 is "$out" "reply host-database" "the EXAMPLE: the tests reach the database on the host's port"
 run_sbx run -p "$tmpdir/example.ini" -- sh -c 'echo "$DATABASE_URL"; cat .env'
 is "$out" "postgres://127.0.0.1:$port/test" "the EXAMPLE: DATABASE_URL is set, .env is hidden"

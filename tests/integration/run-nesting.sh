@@ -19,8 +19,12 @@ if [ ! -x "$srt" ] || [ ! -x "$codex" ] || ! command -v bwrap >/dev/null 2>&1; t
     i=0; while [ $i -lt 12 ]; do skip "srt and codex are not installed in $tools (agents-battery.sh installs them; .ci/run does)"; i=$((i + 1)); done
     done_testing
 fi
-# not under /tmp, which Codex's workspace-write makes writable
-base=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/integration/run-nesting.XXXXXX") || exit 1
+# not under /tmp, which Codex's workspace-write makes writable and where
+# Codex refuses to put its helpers ("Refusing to create helper binaries
+# under temporary dir"): a build tree under /tmp has the test's files out
+# of it, where a sandbox sees them
+make_visible_tmpdir run-nesting
+base=$tmpdir
 trap 'rm -rf "$base"' EXIT
 chmod 755 "$base"
 mkdir -p "$base/work" "$base/home" "$base/codex-home"
