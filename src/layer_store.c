@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,25 +106,40 @@ static int open_root(const char *root, bool create, char **error)
     return open_own_dir(sbx, shown, "layers", create, error);
 }
 
-int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
-                     char **error)
+/* One attempt of layer_store_open(): 1 done, 0 to try again (the layer
+ * was removed by `sbx cache clear` between our open and our lock), -1
+ * failed. */
+static int open_layer_once(const char *root, const char *profile, const char *name,
+                           int *layer_out, char **error)
 {
-    *error = NULL;
-    autofree char *name = layer_name(path);
-    if (!name) {
-        *error = xasprintf("%s: the path is too long to name a layer", path);
-        return -1;
-    }
     autoclose int r = open_root(root, true, error);
     if (r < 0)
         return -1;
     autoclose int pr = open_own_dir(r, root, profile, true, error);
     if (pr < 0)
-        return -1;
+        return errno == ENOENT ? 0 : -1;
     autofree char *shown = xasprintf("%s/%s", root, profile);
     int layer = open_own_dir(pr, shown, name, true, error);
     if (layer < 0)
+        return errno == ENOENT ? 0 : -1;
+    /* The lock rides on this open file description, and so goes when the
+     * supervisor exits however it exits (SIGKILL included): no lock file
+     * to go stale. init closes its inherited copy first thing
+     * (init.c close_inherited_fds()), the command never has one. */
+    if (flock(layer, LOCK_EX | LOCK_NB) < 0) {
+        int e = errno;
+        *error = xasprintf("%s/%s: %s", shown, name,
+                           e == EWOULDBLOCK ? "in use by another run (or sbx cache clear)"
+                                            : strerror(e));
+        close(layer);
+        errno = e == EWOULDBLOCK ? EBUSY : e;
         return -1;
+    }
+    struct stat st;
+    if (fstat(layer, &st) < 0 || st.st_nlink == 0) {
+        close(layer);
+        return 0;
+    }
     autofree char *layer_shown = xasprintf("%s/%s", shown, name);
     for (int i = 0; i < 2; i++) {
         int d = open_own_dir(layer, layer_shown, i ? "work" : "upper", true, error);
@@ -133,6 +149,36 @@ int layer_store_open(const char *root, const char *profile, const char *path, ch
         }
         close(d);
     }
+    *layer_out = layer;
+    return 1;
+}
+
+int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
+                     char **error)
+{
+    *error = NULL;
+    autofree char *name = layer_name(path);
+    if (!name) {
+        *error = xasprintf("%s: the path is too long to name a layer", path);
+        return -1;
+    }
+    int layer = -1, done = 0;
+    for (int attempt = 0; attempt < 3 && !done; attempt++) {
+        free(*error);
+        *error = NULL;
+        done = open_layer_once(root, profile, name, &layer, error);
+        if (done < 0)
+            return -1;
+    }
+    if (!done) {
+        if (!*error)
+            *error = xasprintf("%s/%s/%s: removed again and again while being opened (sbx "
+                               "cache clear in a loop?)", root, profile, name);
+        errno = EBUSY;
+        return -1;
+    }
+    free(*error);
+    *error = NULL;
     /* The path mount.c opens again in the sandbox: canonical (the state
      * directory may be reached through a symlink of the caller's). */
     char link[PATH_MAX];
@@ -140,7 +186,7 @@ int layer_store_open(const char *root, const char *profile, const char *path, ch
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", layer);
     ssize_t n = readlink(proc, link, sizeof link - 1);
     if (n <= 0 || (size_t)n >= sizeof link - 1) {
-        *error = xasprintf("%s: reading back its path: %s", layer_shown,
+        *error = xasprintf("%s/%s/%s: reading back its path: %s", root, profile, name,
                            strerror(n < 0 ? errno : ENAMETOOLONG));
         close(layer);
         return -1;
@@ -233,7 +279,10 @@ static bool list_layer(int profile_fd, const char *name, void *data)
     uint64_t bytes = tree_bytes(fd, 0);
     char size[32];
     human(bytes, size, sizeof size);
-    printf("%-20s %8s  %s  %s\n", c->profile, size, path, shown);
+    autofree char *stale = layer_store_profile_stale(c->profile);
+    printf("%-20s %8s  %s  %s%s%s%s\n", c->profile, size, path, shown,
+           stale ? "  (stale: the profile file " : "", stale ? stale : "",
+           stale ? " is gone; sbx cache clear --stale)" : "");
     c->count++;
     return true;
 }
@@ -348,17 +397,61 @@ static bool remove_entry(int dirfd, const char *name, void *data)
     return true;
 }
 
+char *layer_store_profile_stale(const char *dir_name)
+{
+    /* layers_profile_name(): a plain name has neither; a file's name is
+     * its canonical path escaped, "/" as %2F */
+    if (!strchr(dir_name, '%') && !strstr(dir_name, ".ini"))
+        return NULL;
+    char *path = layer_name_path(dir_name);
+    struct stat st;
+    if (!path || lstat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR)) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
 struct clear_root_ctx {
     const char *root;
     const char *profile;
+    bool stale_only;
     dev_t dev;
     unsigned removed;
+    unsigned busy;
 };
+
+struct clear_profile_ctx {
+    struct clear_root_ctx *root;
+    const char *profile;
+    const char *shown;
+};
+
+/* One layer of a profile: removed under its lock (layer_store_open()), so
+ * that no run mounts it meanwhile, or left when a run holds it. */
+static bool clear_layer(int profile_fd, const char *name, void *data)
+{
+    struct clear_profile_ctx *c = data;
+    struct clear_ctx cc = { c->root->dev, c->shown, 1 };
+    autoclose int fd = openat(profile_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        autofree char *path = layer_name_path(name);
+        warn("sbx cache clear: %s/%s: the layer of cache = %s is in use by a run of %s now "
+             "(or another sbx cache clear): left; clear it again once that run has ended",
+             c->shown, name, path ? path : name, c->profile);
+        c->root->busy++;
+        return true;
+    }
+    return remove_entry(profile_fd, name, &cc);
+}
 
 static bool clear_profile(int root_fd, const char *name, void *data)
 {
     struct clear_root_ctx *c = data;
     if (c->profile && strcmp(c->profile, name))
+        return true;
+    autofree char *stale = layer_store_profile_stale(name);
+    if (c->stale_only && !stale)
         return true;
     autofree char *error = NULL;
     autoclose int fd = open_own_dir(root_fd, c->root, name, false, &error);
@@ -366,15 +459,27 @@ static bool clear_profile(int root_fd, const char *name, void *data)
         warn("sbx cache clear: %s", error);
         return false;
     }
-    struct clear_ctx cc = { c->dev, c->root, 0 };
-    if (!remove_entry(root_fd, name, &cc))
+    autofree char *shown = xasprintf("%s/%s", c->root, name);
+    unsigned busy = c->busy;
+    struct clear_profile_ctx pc = { c, name, shown };
+    if (!each_name(fd, clear_layer, &pc))
         return false;
+    if (c->busy != busy)
+        return true;
+    if (unlinkat(root_fd, name, AT_REMOVEDIR) < 0) {
+        /* a run made a new layer there meanwhile: it is its */
+        if (errno == ENOTEMPTY || errno == EEXIST)
+            return true;
+        warn("sbx cache clear: removing %s: %s", shown, strerror(errno));
+        return false;
+    }
     c->removed++;
-    printf("removed the layers of %s (%s/%s)\n", name, c->root, name);
+    printf("removed the layers of %s (%s)%s%s%s\n", name, shown,
+           stale ? ": its profile file " : "", stale ? stale : "", stale ? " is gone" : "");
     return true;
 }
 
-int layer_store_clear(const char *root, const char *profile)
+int layer_store_clear(const char *root, const char *profile, bool stale_only)
 {
     int status;
     autoclose int r = open_existing_root(root, "clear", &status);
@@ -385,10 +490,11 @@ int layer_store_clear(const char *root, const char *profile)
         warn("sbx cache clear: %s: %s", root, strerror(errno));
         return 125;
     }
-    struct clear_root_ctx c = { .root = root, .profile = profile, .dev = st.st_dev };
+    struct clear_root_ctx c = { .root = root, .profile = profile, .stale_only = stale_only,
+                                .dev = st.st_dev };
     bool ok = each_name(r, clear_profile, &c);
-    if (ok && !c.removed)
-        printf("no layers%s%s in %s\n", profile ? " of profile " : "", profile ? profile : "",
-               root);
-    return ok ? 0 : 125;
+    if (ok && !c.removed && !c.busy)
+        printf("no %slayers%s%s in %s\n", stale_only ? "stale " : "",
+               profile ? " of profile " : "", profile ? profile : "", root);
+    return ok && !c.busy ? 0 : 125;
 }

@@ -46,6 +46,8 @@ struct mount_entry {
     char *layer;
     bool layer_temporary;  /* no writable layers root here: a layer of the run's own, on tmpfs */
     int layer_fd;
+    bool locked;           /* lock_fd holds the layer's lock (layer_store.h) until freed */
+    int lock_fd;
     dev_t layer_dev;
     ino_t layer_ino;
 };

@@ -782,7 +782,10 @@ static void seal_entry(struct mount_entry *e)
         }
         e->layer_dev = st.st_dev;
         e->layer_ino = st.st_ino;
-        close(e->layer_fd);
+        /* kept open until the plan is freed, after the run: the layer's
+         * lock (layer_store_open()) */
+        e->lock_fd = e->layer_fd;
+        e->locked = true;
         e->layer_fd = -1;
     }
     if (e->fd < 0)
@@ -801,7 +804,8 @@ static void seal_entry(struct mount_entry *e)
 
 /* Each cache rule's layer, made now on the host (layer_store.h): the
  * sandbox cannot write the layers root but through its overlays. */
-static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
+static void open_layers(struct mount_plan *plan, const struct mount_inputs *in,
+                        const char *profile_name)
 {
     autofree char *root_real = NULL;
     for (size_t i = 0; i < plan->n; i++) {
@@ -828,6 +832,26 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
          * there (a protected path), and an overlay on it would be too */
         bool readonly = e->layer_fd < 0 ? errno == EROFS
                         : faccessat(e->layer_fd, "work", W_OK, AT_EACCESS) < 0 && errno == EROFS;
+        /* Another run holds the layer (layer_store_open()): its upper
+         * cannot be this run's too. Nor can it be a lower of this run's
+         * (lowerdir=LAYER/upper:PATH): overlayfs marks the upper's root
+         * in use and warns for a lower in use just the same ("lowerdir is
+         * in-use as upperdir/workdir of another mount ... undefined
+         * behavior", seen on 6.18), as the files under it change beneath
+         * this mount. So this run gets a layer of its own, on tmpfs, over
+         * the host's PATH: it does not see the layer's earlier writes
+         * (a colder cache, never a shared or inconsistent one), and what
+         * it writes is gone when it exits. */
+        bool busy = e->layer_fd < 0 && errno == EBUSY;
+        if (busy) {
+            free(error);
+            e->layer_temporary = true;
+            strv_push(&plan->warnings,
+                      xasprintf("%s: cache = %s: in use by another run of %s: this run's writes "
+                                "there last for this run only (and it sees the host's %s "
+                                "without that layer)", at, e->path, profile_name, e->path));
+            continue;
+        }
         if (readonly) {
             if (e->layer_fd >= 0)
                 close(e->layer_fd);
@@ -857,7 +881,7 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
         die("%s", error);
-    open_layers(plan, in);
+    open_layers(plan, in, p->name ? p->name : in->layers_profile);
     if (in->project_root &&
         !mount_plan_add_git_dirs(plan, in->project_root, in->git_dirs, 2, mount_resolve_host,
                                  &host, &error))
@@ -969,8 +993,13 @@ static void reopen_entry(struct mount_entry *e)
 
 static void mount_reopen_planned(struct mount_plan *plan)
 {
-    for (size_t i = 0; i < plan->n; i++)
+    for (size_t i = 0; i < plan->n; i++) {
+        /* The layers' locks are the supervisor's: init's copies of their
+         * descriptors were closed with every inherited one, and their
+         * numbers may name other files now. */
+        plan->v[i].locked = false;
         reopen_entry(&plan->v[i]);
+    }
 }
 
 void mount_setup(const struct profile *p, const struct mount_inputs *in)
