@@ -17,7 +17,7 @@ static const char usage_text[] =
     "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx probe [--json | --tap] [--profile P]\n"
     "       sbx profile list | show NAME | check FILE...\n"
-    "       sbx cache list | clear [PROFILE]\n"
+    "       sbx cache list | clear [--stale] [PROFILE]\n"
     "       sbx --version | --help | help COMMAND\n";
 
 static void print_main_help(FILE *out)
