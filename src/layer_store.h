@@ -30,6 +30,15 @@
 int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
                      char **error);
 
+/* For a run that found the layer of `path` in use (EBUSY above): a
+ * snapshot of its upper/ to mount as the top lower directory, made of
+ * hard links (layer_store.c says why and how), locked for as long as the
+ * descriptor returned stays open. Returns that descriptor (O_RDONLY |
+ * O_DIRECTORY) and the snapshot's path in *snapshot_path, or -1 with
+ * *error set. */
+int layer_store_snapshot(const char *root, const char *profile, const char *path,
+                         char **snapshot_path, char **error);
+
 /* sbx cache list [PROFILE]: one line a layer (profile, path, bytes, where).
  * Returns the exit status. */
 int layer_store_list(const char *root, const char *profile);

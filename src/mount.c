@@ -477,7 +477,7 @@ static void mount_cache(struct mount_context *c, const struct mount_entry *e, in
                         const char *what)
 {
     autoclose int layer = -1;
-    if (e->layer_temporary) {
+    if (e->layer_temporary || e->layer_lower) {
         /* in the staging tmpfs: detached with it, alive while mounted */
         autofree char *dir = xasprintf("%s/layer-%u", c->staging, c->count);
         if (mkdir(dir, 0700) < 0)
@@ -486,15 +486,19 @@ static void mount_cache(struct mount_context *c, const struct mount_entry *e, in
         if (layer < 0 || mkdirat(layer, "upper", 0700) < 0 || mkdirat(layer, "work", 0700) < 0)
             die_errno("%s: making a temporary layer in %s", what, dir);
     }
-    int layer_fd = e->layer_temporary ? layer : e->layer_fd;
-    const char *layer_path = e->layer ? e->layer : "(tmpfs)";
+    int layer_fd = e->layer_temporary || e->layer_lower ? layer : e->layer_fd;
+    const char *layer_path = e->layer && !e->layer_lower ? e->layer : "(tmpfs)";
     autoclose int upper = openat(layer_fd, "upper", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
     autoclose int work = openat(layer_fd, "work", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
     if (upper < 0 || work < 0)
         die_errno("%s: opening %s/%s", what, layer_path, upper < 0 ? "upper" : "work");
-    struct fd_path_buf lb, ub, wb, tb;
-    autofree char *opts = xasprintf("lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
-                                    fd_path(e->fd, &lb), fd_path(upper, &ub), fd_path(work, &wb));
+    struct fd_path_buf lb, ub, wb, tb, sb;
+    /* layer_lower: the snapshot of a layer in use (layer_store_snapshot())
+     * above the host's PATH, "lowerdir=TOP:BELOW" */
+    autofree char *opts = xasprintf("lowerdir=%s%s%s,upperdir=%s,workdir=%s,userxattr",
+                                    e->layer_lower ? fd_path(e->layer_fd, &sb) : "",
+                                    e->layer_lower ? ":" : "", fd_path(e->fd, &lb),
+                                    fd_path(upper, &ub), fd_path(work, &wb));
     if (mount("overlay", fd_path(target, &tb), "overlay", MS_NOSUID | MS_NODEV, opts) < 0)
         die_errno("%s: mounting its write layer (overlay of %s under %s)%s", what, e->path,
                   layer_path,
@@ -837,19 +841,32 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in,
          * (lowerdir=LAYER/upper:PATH): overlayfs marks the upper's root
          * in use and warns for a lower in use just the same ("lowerdir is
          * in-use as upperdir/workdir of another mount ... undefined
-         * behavior", seen on 6.18), as the files under it change beneath
-         * this mount. So this run gets a layer of its own, on tmpfs, over
-         * the host's PATH: it does not see the layer's earlier writes
-         * (a colder cache, never a shared or inconsistent one), and what
-         * it writes is gone when it exits. */
+         * behavior", seen on 6.18). So this run mounts a snapshot of the
+         * upper (hard links, layer_store_snapshot()) above PATH, with an
+         * upper of its own on tmpfs: it sees the layer's earlier writes,
+         * whiteouts included, and what it writes is gone when it exits.
+         * Without a snapshot (a link refused), the tmpfs layer lies over
+         * PATH alone: a colder cache, never a shared one. */
         bool busy = e->layer_fd < 0 && errno == EBUSY;
         if (busy) {
             free(error);
-            e->layer_temporary = true;
-            strv_push(&plan->warnings,
-                      xasprintf("%s: cache = %s: in use by another run of %s: this run's writes "
-                                "there last for this run only (and it sees the host's %s "
-                                "without that layer)", at, e->path, profile_name, e->path));
+            error = NULL;
+            e->layer_fd = layer_store_snapshot(in->layers_root, in->layers_profile, e->path,
+                                               &e->layer, &error);
+            e->layer_lower = e->layer_fd >= 0;
+            e->layer_temporary = !e->layer_lower;
+            if (e->layer_lower)
+                strv_push(&plan->warnings,
+                          xasprintf("%s: cache = %s: in use by another run of %s: this run's "
+                                    "writes there last for this run only", at, e->path,
+                                    profile_name));
+            else
+                strv_push(&plan->warnings,
+                          xasprintf("%s: cache = %s: in use by another run of %s: this run's "
+                                    "writes there last for this run only, and it sees the "
+                                    "host's %s without that layer (%s)", at, e->path,
+                                    profile_name, e->path, error));
+            free(error);
             continue;
         }
         if (readonly) {

@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 87
+plan 88
 
 make_visible_tmpdir escape-layers
 caller_home=$HOME HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -221,6 +221,8 @@ like "$out" "$HOMEDIR/go/pkg/mod  $layers/qa/" "with the path and where its laye
 # layers of its own that it drops, and sbx cache clear leaves them alone.
 reg=$HOMEDIR/.cargo/registry
 reglayer=$(ls -d "$layers"/qa/*.cargo%2Fregistry)
+echo host >"$reg/hostfile"
+home_run -p qa -- rm "$reg/hostfile"
 rm -f "$proj/ready" "$proj/go"
 env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" run -p qa -- sh -c "echo first >'$reg/concurrent' &&
     touch ready && while [ ! -e go ]; do sleep 0.05; done" </dev/null >/dev/null 2>"$tmpdir/run1.err" &
@@ -229,11 +231,15 @@ waited=0
 while [ ! -e "$proj/ready" ] && [ $waited -lt 200 ]; do sleep 0.05; waited=$((waited + 1)); done
 [ -e "$proj/ready" ]; ok $? "run 1 of qa is running" || cat "$tmpdir/run1.err"
 flock -n "$reglayer" true; isnt "$?" 0 "it holds a lock on each of its layers"
-home_run -p qa -- sh -c "echo second >'$reg/second' && { cat '$reg/concurrent' 2>&1 || true; }"
+home_run -p qa -- sh -c "echo second >'$reg/second' && cat '$reg/concurrent' &&
+    { test -e '$reg/hostfile' || echo whiteout-kept; } &&
+    grep ' $reg ' /proc/self/mountinfo | grep -c 'lowerdir=[^,]*:[^,]*,upperdir'"
 is "$status" 0 "a second run of qa meanwhile works"
 like "$err" "cache = $reg: in use by another run of qa: this run's writes there last for this run only" \
     "and says its writes there last for this run only"
-like "$out" "No such file" "it does not mount run 1's layer (neither as its upper nor as a lower)"
+is "$out" "first
+whiteout-kept
+1" "it sees the layer's writes and deletions, through a snapshot of it as a second lower (its upper in use is neither its upper nor a lower)"
 run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache clear qa
 is "$status" 125 "sbx cache clear qa meanwhile fails (125)"
 like "$err" "$reglayer: the layer of cache = $reg is in use by a run of qa now" "naming the layer in use"
@@ -243,7 +249,8 @@ is "$?" 0 "run 1 ends"
 home_run -p qa -- sh -c "cat '$reg/concurrent' '$reg/second' 2>&1"
 like "$out" first "run 1's writes persist in its layer"
 like "$out" "$reg/second: No such file" "the second run's are gone"
-[ ! -e "$reg/concurrent" ] && [ ! -e "$reg/second" ]; ok $? "and the host's directory has neither"
+[ ! -e "$reg/concurrent" ] && [ ! -e "$reg/second" ] && [ -e "$reg/hostfile" ]; ok $? "and the host's directory has neither, and its own file still"
+[ -z "$(ls "$reglayer" | grep snap-)" ]; ok $? "the snapshot of an ended run is removed by the next one"
 flock -n "$reglayer" true; ok $? "the lock went with run 1"
 # A SIGKILLed sbx leaves no lock behind: it was on its descriptor
 rm -f "$proj/ready"
