@@ -679,9 +679,11 @@ int layer_store_snapshot(const char *root, const char *profile, const char *path
     }
     /* locked before it holds anything: never taken for an ended run's */
     if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
-        *error = xasprintf("making a snapshot in %s: %s", layer_shown, strerror(errno));
+        int e = errno;
+        *error = xasprintf("making a snapshot in %s: %s", layer_shown, strerror(e));
         if (fd >= 0)
             close(fd);
+        errno = e;   /* EROFS: sbx in a sandbox of its own (mount.c) */
         return -1;
     }
     autofree char *upper_shown = xasprintf("%s/upper", layer_shown);

@@ -853,6 +853,11 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in,
             error = NULL;
             e->layer_fd = layer_store_snapshot(in->layers_root, in->layers_profile, e->path,
                                                &e->layer, &error);
+            /* the outer sbx of a nested one holds the layer, read-only here */
+            readonly = e->layer_fd < 0 && errno == EROFS;
+            busy = !readonly;
+        }
+        if (busy) {
             e->layer_lower = e->layer_fd >= 0;
             e->layer_temporary = !e->layer_lower;
             if (e->layer_lower)
