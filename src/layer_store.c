@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -559,7 +561,10 @@ static bool link_entry(int from_dir, const char *name, void *data)
     if (fstatat(from_dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         return errno == ENOENT;   /* the run holding the layer removed it meanwhile */
     if (!S_ISDIR(st.st_mode)) {
-        if (linkat(from_dir, name, c->to, name, 0) == 0 || errno == ENOENT)
+        /* ENOENT: the run holding the layer removed it meanwhile, unless
+         * it is still there (then the snapshot itself is gone) */
+        if (linkat(from_dir, name, c->to, name, 0) == 0 ||
+            (errno == ENOENT && fstatat(from_dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0))
             return true;
         *c->error = xasprintf("linking %s/%s into a snapshot: %s", c->shown, name,
                               strerror(errno));
@@ -588,8 +593,9 @@ static bool link_entry(int from_dir, const char *name, void *data)
     return true;
 }
 
-/* Removes the snapshots of the layer whose runs have ended (their lock is
- * free). */
+/* Removes the snapshots of the layer whose runs have ended: their lock is
+ * free, and the process named in the snapshot's name is gone (a run
+ * making one has it unlocked for a moment between mkdir and flock). */
 static void remove_ended_snapshots(int layer, const char *shown)
 {
     struct stat st;
@@ -605,6 +611,9 @@ static void remove_ended_snapshots(int layer, const char *shown)
     struct dirent *de;
     while ((de = readdir(d))) {
         if (strncmp(de->d_name, SNAPSHOT_PREFIX, strlen(SNAPSHOT_PREFIX)))
+            continue;
+        long pid = atol(de->d_name + strlen(SNAPSHOT_PREFIX));
+        if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
             continue;
         autoclose int fd = openat(layer, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
