@@ -17,7 +17,9 @@
 static const char cache_usage[] =
     "Usage: sbx cache list [PROFILE]     the layers of the cache rules: profile, size, path, where\n"
     "       sbx cache clear [PROFILE]    remove them (every profile's without PROFILE): the next\n"
-    "                                    run sees the host's directories as they are\n";
+    "                                    run sees the host's directories as they are; a layer a\n"
+    "                                    run holds now is left (exit status 125)\n"
+    "       sbx cache clear --stale      remove the layers of profile files that are gone\n";
 
 void cli_print_cache_help(FILE *out)
 {
@@ -50,8 +52,15 @@ int cmd_cache(int argc, char **argv)
         cli_print_cache_help(stdout);
         return 0;
     }
-    if (argc > 3 || (strcmp(what, "list") && strcmp(what, "clear")))
-        return cli_run_usage_error("cache", "cache: say list or clear, then at most one profile");
+    bool stale = argc >= 3 && !strcmp(what, "clear") && !strcmp(argv[2], "--stale");
+    if (stale) {
+        argv++;
+        argc--;
+    }
+    if (argc > 3 || (strcmp(what, "list") && strcmp(what, "clear")) ||
+        (argc == 3 && argv[2][0] == '-'))
+        return cli_run_usage_error("cache", "cache: say list or clear (clear --stale), then at "
+                                            "most one profile");
     const struct profile_vars *vars = cli_profile_vars();
     autofree char *root = layers_root(vars->home, getenv("XDG_STATE_HOME"));
     if (!root)
@@ -60,5 +69,5 @@ int cmd_cache(int argc, char **argv)
     if (argc == 3 && !profile)
         die("sbx cache: %s: no layer directory can be named after it", argv[2]);
     return !strcmp(what, "list") ? layer_store_list(root, profile)
-                                 : layer_store_clear(root, profile);
+                                 : layer_store_clear(root, profile, stale);
 }

@@ -10,9 +10,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 /* Deeper than any cache tree sbx has met (a Go module path is ~20); the
@@ -105,25 +109,43 @@ static int open_root(const char *root, bool create, char **error)
     return open_own_dir(sbx, shown, "layers", create, error);
 }
 
-int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
-                     char **error)
+static void remove_ended_snapshots(int layer, const char *shown);
+static bool snapshot_in_use(int layer);
+
+/* One attempt of layer_store_open(): 1 done, 0 to try again (the layer
+ * was removed by `sbx cache clear` between our open and our lock), -1
+ * failed. */
+static int open_layer_once(const char *root, const char *profile, const char *name,
+                           int *layer_out, char **error)
 {
-    *error = NULL;
-    autofree char *name = layer_name(path);
-    if (!name) {
-        *error = xasprintf("%s: the path is too long to name a layer", path);
-        return -1;
-    }
     autoclose int r = open_root(root, true, error);
     if (r < 0)
         return -1;
     autoclose int pr = open_own_dir(r, root, profile, true, error);
     if (pr < 0)
-        return -1;
+        return errno == ENOENT ? 0 : -1;
     autofree char *shown = xasprintf("%s/%s", root, profile);
     int layer = open_own_dir(pr, shown, name, true, error);
     if (layer < 0)
+        return errno == ENOENT ? 0 : -1;
+    /* The lock rides on this open file description, and so goes when the
+     * supervisor exits however it exits (SIGKILL included): no lock file
+     * to go stale. init closes its inherited copy first thing
+     * (init.c close_inherited_fds()), the command never has one. */
+    if (flock(layer, LOCK_EX | LOCK_NB) < 0) {
+        int e = errno;
+        *error = xasprintf("%s/%s: %s", shown, name,
+                           e == EWOULDBLOCK ? "in use by another run (or sbx cache clear)"
+                                            : strerror(e));
+        close(layer);
+        errno = e == EWOULDBLOCK ? EBUSY : e;
         return -1;
+    }
+    struct stat st;
+    if (fstat(layer, &st) < 0 || st.st_nlink == 0) {
+        close(layer);
+        return 0;
+    }
     autofree char *layer_shown = xasprintf("%s/%s", shown, name);
     for (int i = 0; i < 2; i++) {
         int d = open_own_dir(layer, layer_shown, i ? "work" : "upper", true, error);
@@ -133,6 +155,37 @@ int layer_store_open(const char *root, const char *profile, const char *path, ch
         }
         close(d);
     }
+    remove_ended_snapshots(layer, layer_shown);
+    *layer_out = layer;
+    return 1;
+}
+
+int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
+                     char **error)
+{
+    *error = NULL;
+    autofree char *name = layer_name(path);
+    if (!name) {
+        *error = xasprintf("%s: the path is too long to name a layer", path);
+        return -1;
+    }
+    int layer = -1, done = 0;
+    for (int attempt = 0; attempt < 3 && !done; attempt++) {
+        free(*error);
+        *error = NULL;
+        done = open_layer_once(root, profile, name, &layer, error);
+        if (done < 0)
+            return -1;
+    }
+    if (!done) {
+        if (!*error)
+            *error = xasprintf("%s/%s/%s: removed again and again while being opened (sbx "
+                               "cache clear in a loop?)", root, profile, name);
+        errno = EBUSY;
+        return -1;
+    }
+    free(*error);
+    *error = NULL;
     /* The path mount.c opens again in the sandbox: canonical (the state
      * directory may be reached through a symlink of the caller's). */
     char link[PATH_MAX];
@@ -140,7 +193,7 @@ int layer_store_open(const char *root, const char *profile, const char *path, ch
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", layer);
     ssize_t n = readlink(proc, link, sizeof link - 1);
     if (n <= 0 || (size_t)n >= sizeof link - 1) {
-        *error = xasprintf("%s: reading back its path: %s", layer_shown,
+        *error = xasprintf("%s/%s/%s: reading back its path: %s", root, profile, name,
                            strerror(n < 0 ? errno : ENAMETOOLONG));
         close(layer);
         return -1;
@@ -233,7 +286,10 @@ static bool list_layer(int profile_fd, const char *name, void *data)
     uint64_t bytes = tree_bytes(fd, 0);
     char size[32];
     human(bytes, size, sizeof size);
-    printf("%-20s %8s  %s  %s\n", c->profile, size, path, shown);
+    autofree char *stale = layer_store_profile_stale(c->profile);
+    printf("%-20s %8s  %s  %s%s%s%s\n", c->profile, size, path, shown,
+           stale ? "  (stale: the profile file " : "", stale ? stale : "",
+           stale ? " is gone; sbx cache clear --stale)" : "");
     c->count++;
     return true;
 }
@@ -348,17 +404,61 @@ static bool remove_entry(int dirfd, const char *name, void *data)
     return true;
 }
 
+char *layer_store_profile_stale(const char *dir_name)
+{
+    /* layers_profile_name(): a plain name has neither; a file's name is
+     * its canonical path escaped, "/" as %2F */
+    if (!strchr(dir_name, '%') && !strstr(dir_name, ".ini"))
+        return NULL;
+    char *path = layer_name_path(dir_name);
+    struct stat st;
+    if (!path || lstat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR)) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
 struct clear_root_ctx {
     const char *root;
     const char *profile;
+    bool stale_only;
     dev_t dev;
     unsigned removed;
+    unsigned busy;
 };
+
+struct clear_profile_ctx {
+    struct clear_root_ctx *root;
+    const char *profile;
+    const char *shown;
+};
+
+/* One layer of a profile: removed under its lock (layer_store_open()), so
+ * that no run mounts it meanwhile, or left when a run holds it. */
+static bool clear_layer(int profile_fd, const char *name, void *data)
+{
+    struct clear_profile_ctx *c = data;
+    struct clear_ctx cc = { c->root->dev, c->shown, 1 };
+    autoclose int fd = openat(profile_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 && (flock(fd, LOCK_EX | LOCK_NB) < 0 || snapshot_in_use(fd))) {
+        autofree char *path = layer_name_path(name);
+        warn("sbx cache clear: %s/%s: the layer of cache = %s is in use by a run of %s now "
+             "(or another sbx cache clear): left; clear it again once that run has ended",
+             c->shown, name, path ? path : name, c->profile);
+        c->root->busy++;
+        return true;
+    }
+    return remove_entry(profile_fd, name, &cc);
+}
 
 static bool clear_profile(int root_fd, const char *name, void *data)
 {
     struct clear_root_ctx *c = data;
     if (c->profile && strcmp(c->profile, name))
+        return true;
+    autofree char *stale = layer_store_profile_stale(name);
+    if (c->stale_only && !stale)
         return true;
     autofree char *error = NULL;
     autoclose int fd = open_own_dir(root_fd, c->root, name, false, &error);
@@ -366,15 +466,37 @@ static bool clear_profile(int root_fd, const char *name, void *data)
         warn("sbx cache clear: %s", error);
         return false;
     }
-    struct clear_ctx cc = { c->dev, c->root, 0 };
-    if (!remove_entry(root_fd, name, &cc))
+    autofree char *shown = xasprintf("%s/%s", c->root, name);
+    /* no run begins a snapshot of one of these layers meanwhile
+     * (layer_store_snapshot()) */
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        warn("sbx cache clear: %s: %s", shown,
+             errno == EWOULDBLOCK ? "a run is making a snapshot of a layer there, or another "
+                                    "sbx cache clear is running: left; try again"
+                                  : strerror(errno));
+        c->busy++;
+        return true;
+    }
+    unsigned busy = c->busy;
+    struct clear_profile_ctx pc = { c, name, shown };
+    if (!each_name(fd, clear_layer, &pc))
         return false;
+    if (c->busy != busy)
+        return true;
+    if (unlinkat(root_fd, name, AT_REMOVEDIR) < 0) {
+        /* a run made a new layer there meanwhile: it is its */
+        if (errno == ENOTEMPTY || errno == EEXIST)
+            return true;
+        warn("sbx cache clear: removing %s: %s", shown, strerror(errno));
+        return false;
+    }
     c->removed++;
-    printf("removed the layers of %s (%s/%s)\n", name, c->root, name);
+    printf("removed the layers of %s (%s)%s%s%s\n", name, shown,
+           stale ? ": its profile file " : "", stale ? stale : "", stale ? " is gone" : "");
     return true;
 }
 
-int layer_store_clear(const char *root, const char *profile)
+int layer_store_clear(const char *root, const char *profile, bool stale_only)
 {
     int status;
     autoclose int r = open_existing_root(root, "clear", &status);
@@ -385,10 +507,209 @@ int layer_store_clear(const char *root, const char *profile)
         warn("sbx cache clear: %s: %s", root, strerror(errno));
         return 125;
     }
-    struct clear_root_ctx c = { .root = root, .profile = profile, .dev = st.st_dev };
+    struct clear_root_ctx c = { .root = root, .profile = profile, .stale_only = stale_only,
+                                .dev = st.st_dev };
     bool ok = each_name(r, clear_profile, &c);
-    if (ok && !c.removed)
-        printf("no layers%s%s in %s\n", profile ? " of profile " : "", profile ? profile : "",
-               root);
-    return ok ? 0 : 125;
+    if (ok && !c.removed && !c.busy)
+        printf("no %slayers%s%s in %s\n", stale_only ? "stale " : "",
+               profile ? " of profile " : "", profile ? profile : "", root);
+    return ok && !c.busy ? 0 : 125;
+}
+
+/* --- snapshots of a layer in use --------------------------------------------
+ * A run that finds a layer locked by another one cannot mount its upper/,
+ * neither as its own upper nor as a lower: overlayfs marks an upper's root
+ * in use and warns ("undefined behavior") for a lower in use just the
+ * same. What it mounts as its top lower is a snapshot: LAYER/snap-PID-N, a
+ * tree of new directories (modes and xattrs copied: user.overlay.opaque
+ * makes a directory hide the host's) whose files are hard links to the
+ * upper's (whiteouts, the 0/0 character devices, included): no data is
+ * copied, the cost is one link a file. The snapshot is locked by the run
+ * that made it; one whose lock is free is a finished run's and is removed
+ * by the next run to open the layer, and by sbx cache clear. */
+
+#define SNAPSHOT_PREFIX "snap-"
+
+static bool copy_xattrs(int from, int to)
+{
+    char names[8192], value[8192];
+    ssize_t n = flistxattr(from, names, sizeof names);
+    if (n < 0)
+        return errno == ENOTSUP;
+    for (char *s = names; s < names + n; s += strlen(s) + 1) {
+        ssize_t v = fgetxattr(from, s, value, sizeof value);
+        if (v < 0)
+            return false;
+        /* security.* and trusted.* are not the overlay's (userxattr) */
+        if (fsetxattr(to, s, value, (size_t)v, 0) < 0 && !strncmp(s, "user.", 5))
+            return false;
+    }
+    return true;
+}
+
+struct link_ctx {
+    int to;              /* the snapshot's directory for this level */
+    const char *shown;
+    unsigned depth;
+    char **error;
+};
+
+static bool link_entry(int from_dir, const char *name, void *data)
+{
+    struct link_ctx *c = data;
+    struct stat st;
+    if (fstatat(from_dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return errno == ENOENT;   /* the run holding the layer removed it meanwhile */
+    if (!S_ISDIR(st.st_mode)) {
+        /* ENOENT: the run holding the layer removed it meanwhile, unless
+         * it is still there (then the snapshot itself is gone) */
+        if (linkat(from_dir, name, c->to, name, 0) == 0 ||
+            (errno == ENOENT && fstatat(from_dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0))
+            return true;
+        *c->error = xasprintf("linking %s/%s into a snapshot: %s", c->shown, name,
+                              strerror(errno));
+        return false;
+    }
+    if (c->depth >= MAX_DEPTH) {
+        *c->error = xasprintf("%s/%s: deeper than %d directories", c->shown, name, MAX_DEPTH);
+        return false;
+    }
+    autoclose int from = openat(from_dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (from < 0)
+        return errno == ENOENT;
+    if (mkdirat(c->to, name, 0700) < 0) {
+        *c->error = xasprintf("making a snapshot of %s/%s: %s", c->shown, name, strerror(errno));
+        return false;
+    }
+    autoclose int to = openat(c->to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    autofree char *shown = xasprintf("%s/%s", c->shown, name);
+    struct link_ctx sub = { to, shown, c->depth + 1, c->error };
+    if (to < 0 || !each_name(from, link_entry, &sub) || !copy_xattrs(from, to) ||
+        fchmod(to, st.st_mode & 07777) < 0) {
+        if (!*c->error)
+            *c->error = xasprintf("making a snapshot of %s: %s", shown, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Removes the snapshots of the layer whose runs have ended: their lock is
+ * free, and the process named in the snapshot's name is gone (a run
+ * making one has it unlocked for a moment between mkdir and flock). */
+static void remove_ended_snapshots(int layer, const char *shown)
+{
+    struct stat st;
+    int dup = fcntl(layer, F_DUPFD_CLOEXEC, 0);
+    DIR *d = dup < 0 ? NULL : fdopendir(dup);
+    if (!d || fstat(layer, &st) < 0) {
+        if (d)
+            closedir(d);
+        else if (dup >= 0)
+            close(dup);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strncmp(de->d_name, SNAPSHOT_PREFIX, strlen(SNAPSHOT_PREFIX)))
+            continue;
+        long pid = atol(de->d_name + strlen(SNAPSHOT_PREFIX));
+        if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+            continue;
+        autoclose int fd = openat(layer, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+            continue;
+        struct clear_ctx cc = { st.st_dev, shown, 1 };
+        (void)remove_entry(layer, de->d_name, &cc);
+    }
+    closedir(d);
+}
+
+/* A snapshot of the layer is a running sandbox's lower directory. */
+static bool snapshot_in_use(int layer)
+{
+    int dup = fcntl(layer, F_DUPFD_CLOEXEC, 0);
+    DIR *d = dup < 0 ? NULL : fdopendir(dup);
+    if (!d) {
+        if (dup >= 0)
+            close(dup);
+        return false;
+    }
+    bool used = false;
+    struct dirent *de;
+    while (!used && (de = readdir(d))) {
+        if (strncmp(de->d_name, SNAPSHOT_PREFIX, strlen(SNAPSHOT_PREFIX)))
+            continue;
+        autoclose int fd = openat(layer, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        used = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+    }
+    closedir(d);
+    return used;
+}
+
+int layer_store_snapshot(const char *root, const char *profile, const char *path,
+                         char **snapshot_path, char **error)
+{
+    *error = NULL;
+    autofree char *name = layer_name(path);
+    if (!name) {
+        *error = xasprintf("%s: the path is too long to name a layer", path);
+        return -1;
+    }
+    autoclose int r = open_root(root, false, error);
+    if (r < 0)
+        return -1;
+    autoclose int pr = open_own_dir(r, root, profile, false, error);
+    if (pr < 0)
+        return -1;
+    autofree char *shown = xasprintf("%s/%s", root, profile);
+    /* sbx cache clear holds the profile's directory exclusively while it
+     * removes its layers: no snapshot is begun meanwhile, and none it did
+     * not see as in use lies in a layer it removes */
+    if (flock(pr, LOCK_SH | LOCK_NB) < 0) {
+        *error = xasprintf("%s: sbx cache clear is removing its layers", shown);
+        return -1;
+    }
+    autoclose int layer = open_own_dir(pr, shown, name, false, error);
+    if (layer < 0)
+        return -1;
+    autofree char *layer_shown = xasprintf("%s/%s", shown, name);
+    remove_ended_snapshots(layer, layer_shown);
+    autoclose int upper = open_own_dir(layer, layer_shown, "upper", false, error);
+    if (upper < 0)
+        return -1;
+    char snap[64];
+    int fd = -1;
+    for (unsigned i = 0; i < 100 && fd < 0; i++) {
+        snprintf(snap, sizeof snap, SNAPSHOT_PREFIX "%ld-%u", (long)getpid(), i);
+        if (mkdirat(layer, snap, 0700) == 0)
+            fd = openat(layer, snap, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        else if (errno != EEXIST)
+            break;
+    }
+    /* locked before it holds anything: never taken for an ended run's */
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        int e = errno;
+        *error = xasprintf("making a snapshot in %s: %s", layer_shown, strerror(e));
+        if (fd >= 0)
+            close(fd);
+        errno = e;   /* EROFS: sbx in a sandbox of its own (mount.c) */
+        return -1;
+    }
+    autofree char *upper_shown = xasprintf("%s/upper", layer_shown);
+    struct link_ctx c = { fd, upper_shown, 1, error };
+    struct stat st;
+    if (!each_name(upper, link_entry, &c) || !copy_xattrs(upper, fd) ||
+        fstat(upper, &st) < 0 || fchmod(fd, st.st_mode & 07777) < 0) {
+        if (!*error)
+            *error = xasprintf("making a snapshot of %s: %s", upper_shown, strerror(errno));
+        struct stat lst;
+        if (fstat(layer, &lst) == 0) {
+            struct clear_ctx cc = { lst.st_dev, layer_shown, 1 };
+            (void)remove_entry(layer, snap, &cc);
+        }
+        close(fd);
+        return -1;
+    }
+    *snapshot_path = xasprintf("%s/%s", layer_shown, snap);
+    return fd;
 }

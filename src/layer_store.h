@@ -19,11 +19,25 @@
  * caller's alone). A work/ of another uid (a root caller's layer owned by
  * 65534) makes the kernel mount the overlay read-only (EACCES creating
  * work/work); mount.c refuses that rather than run with it.
- * Returns an O_PATH descriptor on ROOT/PROFILE/NAME and its canonical path
- * in *layer_path, or -1 with *error set (malloc'd, naming the directory
- * and errno). */
+ * The layer is locked (flock, exclusive) on the descriptor returned, for
+ * as long as it stays open: overlayfs allows a directory to be the upper
+ * of one mount only (a second one is "undefined behavior", the kernel's
+ * log says), and `sbx cache clear` must not delete it under a live mount.
+ * A layer locked by another sbx fails with errno EBUSY.
+ * Returns a descriptor (O_RDONLY | O_DIRECTORY) on ROOT/PROFILE/NAME and
+ * its canonical path in *layer_path, or -1 with *error set (malloc'd,
+ * naming the directory and errno). */
 int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
                      char **error);
+
+/* For a run that found the layer of `path` in use (EBUSY above): a
+ * snapshot of its upper/ to mount as the top lower directory, made of
+ * hard links (layer_store.c says why and how), locked for as long as the
+ * descriptor returned stays open. Returns that descriptor (O_RDONLY |
+ * O_DIRECTORY) and the snapshot's path in *snapshot_path, or -1 with
+ * *error set. */
+int layer_store_snapshot(const char *root, const char *profile, const char *path,
+                         char **snapshot_path, char **error);
 
 /* sbx cache list [PROFILE]: one line a layer (profile, path, bytes, where).
  * Returns the exit status. */
@@ -31,7 +45,15 @@ int layer_store_list(const char *root, const char *profile);
 
 /* sbx cache clear [PROFILE]: removes the layers of PROFILE (every profile's
  * when NULL), unlinking what is in them, never following a link, never
- * leaving the file system of the layers root. Returns the exit status. */
-int layer_store_clear(const char *root, const char *profile);
+ * leaving the file system of the layers root. A layer a run holds (locked,
+ * above) is left, with a message, and the status is 125. stale_only: only
+ * the layers of profiles given by a file that no longer exists
+ * (layer_store_profile_stale()). Returns the exit status. */
+int layer_store_clear(const char *root, const char *profile, bool stale_only);
+
+/* The profile file a layers directory is named after (layers.h), when it
+ * is one and that file no longer exists: malloc'd, else NULL (a profile
+ * asked for by name, or a file still there). */
+char *layer_store_profile_stale(const char *dir_name);
 
 #endif

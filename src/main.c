@@ -17,7 +17,7 @@ static const char usage_text[] =
     "       sbx audit [--profile P] [--against Q] [OPTIONS] [--] COMMAND [ARG...]\n"
     "       sbx probe [--json | --tap] [--profile P]\n"
     "       sbx profile list | show [--tier namespaces|landlock] NAME | check FILE... | learn [--base P] -- COMMAND\n"
-    "       sbx cache list | clear [PROFILE]\n"
+    "       sbx cache list | clear [--stale] [PROFILE]\n"
     "       sbx hook claude-code|codex [--audit] [--profile P]\n"
     "       sbx explain [--profile] RECORD\n"
     "       sbx --version | --help | help COMMAND\n";

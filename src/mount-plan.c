@@ -85,6 +85,9 @@ static void entry_free(struct mount_entry *e)
     e->content = NULL;
     if (e->layer && e->layer_fd >= 0)
         close(e->layer_fd);
+    if (e->locked)
+        close(e->lock_fd);
+    e->locked = false;
     free(e->layer);
     e->layer = NULL;
     if (e->fd >= 0)

@@ -45,7 +45,11 @@ struct mount_entry {
      * canonical, set by mount.c once it is made; its identity when sealed */
     char *layer;
     bool layer_temporary;  /* no writable layers root here: a layer of the run's own, on tmpfs */
+    bool layer_lower;      /* layer in use: `layer` is a snapshot of it, a lower below a tmpfs
+                            * upper (layer_store_snapshot()) */
     int layer_fd;
+    bool locked;           /* lock_fd holds the layer's lock (layer_store.h) until freed */
+    int lock_fd;
     dev_t layer_dev;
     ino_t layer_ino;
 };

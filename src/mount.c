@@ -473,7 +473,7 @@ static void mount_cache(struct mount_context *c, const struct mount_entry *e, in
                         const char *what)
 {
     autoclose int layer = -1;
-    if (e->layer_temporary) {
+    if (e->layer_temporary || e->layer_lower) {
         /* in the staging tmpfs: detached with it, alive while mounted */
         autofree char *dir = xasprintf("%s/layer-%u", c->staging, c->count);
         if (mkdir(dir, 0700) < 0)
@@ -482,15 +482,19 @@ static void mount_cache(struct mount_context *c, const struct mount_entry *e, in
         if (layer < 0 || mkdirat(layer, "upper", 0700) < 0 || mkdirat(layer, "work", 0700) < 0)
             die_errno("%s: making a temporary layer in %s", what, dir);
     }
-    int layer_fd = e->layer_temporary ? layer : e->layer_fd;
-    const char *layer_path = e->layer ? e->layer : "(tmpfs)";
+    int layer_fd = e->layer_temporary || e->layer_lower ? layer : e->layer_fd;
+    const char *layer_path = e->layer && !e->layer_lower ? e->layer : "(tmpfs)";
     autoclose int upper = openat(layer_fd, "upper", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
     autoclose int work = openat(layer_fd, "work", O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
     if (upper < 0 || work < 0)
         die_errno("%s: opening %s/%s", what, layer_path, upper < 0 ? "upper" : "work");
-    struct fd_path_buf lb, ub, wb, tb;
-    autofree char *opts = xasprintf("lowerdir=%s,upperdir=%s,workdir=%s,userxattr",
-                                    fd_path(e->fd, &lb), fd_path(upper, &ub), fd_path(work, &wb));
+    struct fd_path_buf lb, ub, wb, tb, sb;
+    /* layer_lower: the snapshot of a layer in use (layer_store_snapshot())
+     * above the host's PATH, "lowerdir=TOP:BELOW" */
+    autofree char *opts = xasprintf("lowerdir=%s%s%s,upperdir=%s,workdir=%s,userxattr",
+                                    e->layer_lower ? fd_path(e->layer_fd, &sb) : "",
+                                    e->layer_lower ? ":" : "", fd_path(e->fd, &lb),
+                                    fd_path(upper, &ub), fd_path(work, &wb));
     if (mount("overlay", fd_path(target, &tb), "overlay", MS_NOSUID | MS_NODEV, opts) < 0)
         die_errno("%s: mounting its write layer (overlay of %s under %s)%s", what, e->path,
                   layer_path,
@@ -776,7 +780,10 @@ static void seal_entry(struct mount_entry *e)
         }
         e->layer_dev = st.st_dev;
         e->layer_ino = st.st_ino;
-        close(e->layer_fd);
+        /* kept open until the plan is freed, after the run: the layer's
+         * lock (layer_store_open()) */
+        e->lock_fd = e->layer_fd;
+        e->locked = true;
         e->layer_fd = -1;
     }
     if (e->fd < 0)
@@ -795,7 +802,8 @@ static void seal_entry(struct mount_entry *e)
 
 /* Each cache rule's layer, made now on the host (layer_store.h): the
  * sandbox cannot write the layers root but through its overlays. */
-static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
+static void open_layers(struct mount_plan *plan, const struct mount_inputs *in,
+                        const char *profile_name)
 {
     autofree char *root_real = NULL;
     for (size_t i = 0; i < plan->n; i++) {
@@ -822,6 +830,44 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in)
          * there (a protected path), and an overlay on it would be too */
         bool readonly = e->layer_fd < 0 ? errno == EROFS
                         : faccessat(e->layer_fd, "work", W_OK, AT_EACCESS) < 0 && errno == EROFS;
+        /* Another run holds the layer (layer_store_open()): its upper
+         * cannot be this run's too. Nor can it be a lower of this run's
+         * (lowerdir=LAYER/upper:PATH): overlayfs marks the upper's root
+         * in use and warns for a lower in use just the same ("lowerdir is
+         * in-use as upperdir/workdir of another mount ... undefined
+         * behavior", seen on 6.18). So this run mounts a snapshot of the
+         * upper (hard links, layer_store_snapshot()) above PATH, with an
+         * upper of its own on tmpfs: it sees the layer's earlier writes,
+         * whiteouts included, and what it writes is gone when it exits.
+         * Without a snapshot (a link refused), the tmpfs layer lies over
+         * PATH alone: a colder cache, never a shared one. */
+        bool busy = e->layer_fd < 0 && errno == EBUSY;
+        if (busy) {
+            free(error);
+            error = NULL;
+            e->layer_fd = layer_store_snapshot(in->layers_root, in->layers_profile, e->path,
+                                               &e->layer, &error);
+            /* the outer sbx of a nested one holds the layer, read-only here */
+            readonly = e->layer_fd < 0 && errno == EROFS;
+            busy = !readonly;
+        }
+        if (busy) {
+            e->layer_lower = e->layer_fd >= 0;
+            e->layer_temporary = !e->layer_lower;
+            if (e->layer_lower)
+                strv_push(&plan->warnings,
+                          xasprintf("%s: cache = %s: in use by another run of %s: this run's "
+                                    "writes there last for this run only", at, e->path,
+                                    profile_name));
+            else
+                strv_push(&plan->warnings,
+                          xasprintf("%s: cache = %s: in use by another run of %s: this run's "
+                                    "writes there last for this run only, and it sees the "
+                                    "host's %s without that layer (%s)", at, e->path,
+                                    profile_name, e->path, error));
+            free(error);
+            continue;
+        }
         if (readonly) {
             if (e->layer_fd >= 0)
                 close(e->layer_fd);
@@ -909,7 +955,7 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
         die("%s", error);
-    open_layers(plan, in);
+    open_layers(plan, in, p->name ? p->name : in->layers_profile);
     if (in->project_root &&
         !mount_plan_add_git_dirs(plan, in->project_root, in->git_dirs, 2, mount_resolve_host,
                                  &host, &error))
@@ -1021,8 +1067,13 @@ static void reopen_entry(struct mount_entry *e)
 
 static void mount_reopen_planned(struct mount_plan *plan)
 {
-    for (size_t i = 0; i < plan->n; i++)
+    for (size_t i = 0; i < plan->n; i++) {
+        /* The layers' locks are the supervisor's: init's copies of their
+         * descriptors were closed with every inherited one, and their
+         * numbers may name other files now. */
+        plan->v[i].locked = false;
         reopen_entry(&plan->v[i]);
+    }
 }
 
 void mount_setup(const struct profile *p, const struct mount_inputs *in)

@@ -5,8 +5,11 @@ tests_unit_mount_plan_test_SOURCES = tests/unit/mount-plan-test.c
 tests_unit_mount_plan_test_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_helpers_mount_sandbox_SOURCES = tests/helpers/mount-sandbox.c
 tests_helpers_mount_sandbox_LDADD = src/libsbx.a $(SBX_LIBS)
-TESTS += tests/unit/mount-plan-test tests/unit/protect-test tests/unit/layers-test
-check_PROGRAMS += tests/unit/layers-test
+TESTS += tests/unit/mount-plan-test tests/unit/protect-test tests/unit/layers-test \
+	tests/unit/layer-store-test
+check_PROGRAMS += tests/unit/layers-test tests/unit/layer-store-test
+tests_unit_layer_store_test_SOURCES = tests/unit/layer-store-test.c
+tests_unit_layer_store_test_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_unit_layers_test_SOURCES = tests/unit/layers-test.c
 tests_unit_layers_test_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_unit_protect_test_SOURCES = tests/unit/protect-test.c

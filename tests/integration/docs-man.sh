@@ -41,7 +41,7 @@ deb=$(sed -n '1s/^sbx (\([^)]*\)).*/sbx \1/p' "$SBX_TOP_SRCDIR/debian/changelog"
 is "$deb" "$version" "debian/changelog's first entry is $version"
 
 # --- sbx(1) and the help text agree on the long options -----------------
-help_opts=$( { "$SBX" --help; for sub in run audit probe profile; do "$SBX" help $sub; done; } |
+help_opts=$( { "$SBX" --help; for sub in run audit probe profile cache; do "$SBX" help $sub; done; } |
     grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
 man_opts=$(plain "$man1" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
 for opt in $help_opts; do

@@ -8,7 +8,7 @@
 # user, on a fake $HOME.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 69
+plan 89
 
 make_visible_tmpdir escape-layers
 caller_home=$HOME HOMEDIR=$tmpdir/home proj=$tmpdir/proj
@@ -214,6 +214,75 @@ is "$mode" 700 "a profile's layers are private to the caller (0700)"
 run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache list
 like "$out" "qa " "sbx cache list shows qa's layers"
 like "$out" "$HOMEDIR/go/pkg/mod  $layers/qa/" "with the path and where its layer is"
+
+# --- two runs at once ---------------------------------------------------------------
+# overlayfs allows a directory to be the upper of one mount only: while a
+# run holds qa's layers (a lock that dies with it), a second run gets
+# layers of its own that it drops, and sbx cache clear leaves them alone.
+reg=$HOMEDIR/.cargo/registry
+reglayer=$(ls -d "$layers"/qa/*.cargo%2Fregistry)
+echo host >"$reg/hostfile"
+home_run -p qa -- rm "$reg/hostfile"
+rm -f "$proj/ready" "$proj/go"
+env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" run -p qa -- sh -c "echo first >'$reg/concurrent' &&
+    touch ready && while [ ! -e go ]; do sleep 0.05; done" </dev/null >/dev/null 2>"$tmpdir/run1.err" &
+run1=$!
+waited=0
+while [ ! -e "$proj/ready" ] && [ $waited -lt 200 ]; do sleep 0.05; waited=$((waited + 1)); done
+[ -e "$proj/ready" ]; ok $? "run 1 of qa is running" || cat "$tmpdir/run1.err"
+flock -n "$reglayer" true; isnt "$?" 0 "it holds a lock on each of its layers"
+home_run -p qa -- sh -c "echo second >'$reg/second' && cat '$reg/concurrent' &&
+    { test -e '$reg/hostfile' || echo whiteout-kept; } &&
+    grep ' $reg ' /proc/self/mountinfo | grep -c 'lowerdir=[^,]*:[^,]*,upperdir'"
+is "$status" 0 "a second run of qa meanwhile works"
+like "$err" "cache = $reg: in use by another run of qa: this run's writes there last for this run only" \
+    "and says its writes there last for this run only"
+is "$out" "first
+whiteout-kept
+1" "it sees the layer's writes and deletions, through a snapshot of it as a second lower (its upper in use is neither its upper nor a lower)"
+run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache clear qa
+is "$status" 125 "sbx cache clear qa meanwhile fails (125)"
+like "$err" "$reglayer: the layer of cache = $reg is in use by a run of qa now" "naming the layer in use"
+[ -d "$reglayer/upper" ]; ok $? "and leaves it in place"
+touch "$proj/go" && wait $run1
+is "$?" 0 "run 1 ends"
+home_run -p qa -- sh -c "cat '$reg/concurrent' '$reg/second' 2>&1"
+like "$out" first "run 1's writes persist in its layer"
+like "$out" "$reg/second: No such file" "the second run's are gone"
+[ ! -e "$reg/concurrent" ] && [ ! -e "$reg/second" ] && [ -e "$reg/hostfile" ]; ok $? "and the host's directory has neither, and its own file still"
+[ -z "$(ls "$reglayer" | grep snap-)" ]; ok $? "the snapshot of an ended run is removed by the next one"
+flock -n "$reglayer" true; ok $? "the lock went with run 1"
+# A SIGKILLed sbx leaves no lock behind: it was on its descriptor
+rm -f "$proj/ready"
+marker=30.$$
+env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" run -p qa -- sh -c "touch ready; exec sleep $marker" </dev/null >/dev/null 2>&1 &
+run1=$!
+waited=0
+while [ ! -e "$proj/ready" ] && [ $waited -lt 200 ]; do sleep 0.05; waited=$((waited + 1)); done
+kill -KILL $run1; wait $run1 2>/dev/null
+# The kernel tears the killed sandbox's mounts down after its processes
+# are gone, a moment after the lock went with sbx (sbx-profile(5)): the
+# next run waits for that, not to meet them.
+waited=0
+while pgrep -f "sleep $marker" >/dev/null && [ $waited -lt 100 ]; do sleep 0.05; waited=$((waited + 1)); done
+sleep 0.2
+home_run -p qa -- cat "$reg/concurrent"
+is "$status:$out" "0:first" "after sbx is SIGKILLed, the next run has the layer again"
+unlike "$err" "in use" "with no stale lock"
+rm -f "$proj/ready" "$proj/go"
+# A profile given by a file that is gone leaves layers no run uses: list
+# marks them, clear --stale drops them (and only them).
+printf '[profile]\ninclude = default\n[filesystem]\ncache = %s\n' "$HOMEDIR/.cache" >"$tmpdir/gone.ini"
+home_run -p "$tmpdir/gone.ini" -- true
+is "$status" 0 "a run of a profile file with a cache rule"
+rm "$tmpdir/gone.ini"
+run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache list
+like "$out" "(stale: the profile file $tmpdir/gone.ini is gone; sbx cache clear --stale)" \
+    "once the file is gone, sbx cache list marks its layers stale"
+run_cmd env HOME="$HOMEDIR" XDG_STATE_HOME= "$SBX" cache clear --stale
+like "$status:$out" "0:removed the layers of" "sbx cache clear --stale removes them"
+[ -z "$(ls "$layers" | grep gone.ini)" ] && [ -d "$layers/qa" ]; ok $? "and keeps qa's"
+
 # A link planted in an upper directory (as a profile that made the layers
 # writable could) must not make clear remove anything outside them.
 upper=$(ls -d "$layers"/qa/*go%2Fpkg%2Fmod)/upper

@@ -18,6 +18,31 @@ set -u
 : "${SBX_TOP_SRCDIR:?}"
 : "${SBX_TEST_HELPERS:=$SBX_TOP_BUILDDIR/tests/helpers}"
 
+# Each test script keeps sbx's state (the cache rules' write layers) in a
+# directory of its own, removed when it ends: never in the developer's
+# ~/.local/state, where every temporary profile of every run would leave
+# its layers. In the build tree, which the sandboxes see (not /tmp). A
+# test wanting another one sets XDG_STATE_HOME itself (escape-layers.sh:
+# HOME=... XDG_STATE_HOME= for the default place).
+test_state=
+lib_cleanup() {
+    if [ -n "$test_state" ] && [ -d "$test_state" ]; then
+        # Go's module cache and overlayfs' work/work are not writable
+        chmod -R u+rwx "$test_state" 2>/dev/null
+        rm -rf "$test_state"
+    fi
+}
+_state_base=${SBX_TOP_BUILDDIR:-$PWD}/tests/state
+if mkdir -p "$_state_base" 2>/dev/null &&
+    test_state=$(mktemp -d "$_state_base/$(basename "$0" .sh).XXXXXX" 2>/dev/null); then
+    XDG_STATE_HOME=$test_state
+    export XDG_STATE_HOME
+    trap 'lib_cleanup' EXIT
+else
+    echo "Bail out! cannot make a state directory in $_state_base for XDG_STATE_HOME"
+    exit 1
+fi
+
 tap_n=0
 tap_failed=0
 tap_planned=
@@ -93,7 +118,7 @@ is_root() { [ "$(id -u)" = 0 ]; }
 # A scratch directory removed at exit.
 make_tmpdir() {
     tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/sbx-test.XXXXXX")
-    trap 'rm -rf "$tmpdir"' EXIT
+    trap 'rm -rf "$tmpdir"; lib_cleanup' EXIT
 }
 
 # make_build_tmpdir NAME: a scratch directory ($tmpdir, removed at exit) in
@@ -125,7 +150,7 @@ make_visible_tmpdir() {
         if (cd "$_d/cwd" && "$SBX" run -- test -e "$_d/visible") </dev/null >/dev/null 2>&1; then
             rm -rf "$_d/cwd" "$_d/visible"
             tmpdir=$_d
-            trap 'rm -rf "$tmpdir"' EXIT
+            trap 'rm -rf "$tmpdir"; lib_cleanup' EXIT
             return 0
         fi
         rm -rf "$_d"
@@ -156,6 +181,7 @@ done_testing() {
         diag "planned $tap_planned tests, ran $tap_n"
         exit 1
     fi
+    lib_cleanup
     [ "$tap_failed" -eq 0 ]
     exit $?
 }
