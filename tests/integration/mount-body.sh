@@ -99,14 +99,15 @@ like "$out" "Read-only file system" "ro = /: the host stays read-only"
 like "$out" "fd full null ptmx pts" "ro = /: later mounts (/dev) land on top of it"
 [ ! -e /usr/sbx-probe ]; ok $? "ro = /: nothing was written on the host"
 # rw = /tmp shows the host's /tmp, not sbx's staging tmpfs there. A build
-# tree under /tmp adds sbx's protections of its own binary and profiles
-# (read-only, their parents pinned): those are no staging mounts.
+# tree under /tmp adds sbx's protections of its own binary and profiles,
+# and of the write layers' root (lib.sh puts $XDG_STATE_HOME in the build
+# tree): read-only, their parents pinned; those are no staging mounts.
 hostmark=$(mktemp /tmp/sbx-mount-host.XXXXXX)
 sandbox --rw /tmp -- sh -c "test -e '$hostmark' && echo host-tmp; awk '\$5 ~ \"^/tmp/\" { print \$5 }' /proc/self/mountinfo"
 rm -f "$hostmark"
 under_tmp=
 for m in $(printf '%s\n' "$out" | sed 1d); do
-    case "$SBX/ $SBX_TOP_SRCDIR/profiles/" in "$m"/* | *" $m"/*) ;; *) under_tmp="$under_tmp $m" ;; esac
+    case "$SBX/ $SBX_TOP_SRCDIR/profiles/ ${XDG_STATE_HOME:-/nonexistent}/sbx/layers/" in "$m"/* | *" $m"/*) ;; *) under_tmp="$under_tmp $m" ;; esac
 done
 is "$(printf '%s\n' "$out" | sed -n 1p)$under_tmp" "host-tmp" "rw = /tmp: the host's /tmp, without sbx's staging mounts"
 
