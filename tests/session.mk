@@ -18,6 +18,11 @@ tests_unit_resolv_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/resolv-test
 check_PROGRAMS += tests/helpers/dns-answer
 TESTS += tests/integration/session-pty.sh
+# The pty relay's output filter (terminal_filter.c).
+check_PROGRAMS += tests/unit/terminal-filter-test
+tests_unit_terminal_filter_test_SOURCES = tests/unit/terminal-filter-test.c
+tests_unit_terminal_filter_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/terminal-filter-test
 EXTRA_DIST += tests/integration/session-pty.sh tests/integration/tmux-lib.sh
 check_PROGRAMS += tests/unit/allowlist-test
 tests_unit_allowlist_test_SOURCES = tests/unit/allowlist-test.c
