@@ -61,7 +61,6 @@ else
 fi
 clear_pane
 type_line "$SBX run -- sh -c 'tty; readlink /proc/self/fd/1' | cat"
-# (cat writes to the terminal sbx put in raw mode: no CR, the line is shifted)
 wait_screen 'pipe:'
 like "$(screen)" "/dev/pts/" "stdout a pipe: stdin still gets the pty, stdout stays the pipe"
 
