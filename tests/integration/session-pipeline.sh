@@ -33,11 +33,18 @@ cooked=$(cat "$tmpdir/cooked")
 # stty_now: the pane's terminal settings while a command runs, "cooked" when as at the start
 stty_now() { [ "$(stty -g <"$pane_tty")" = "$cooked" ] && echo cooked || echo changed; }
 # stty_after: the same, read by a command of the shell once sbx is gone
+# (waits for the file, not the screen: with the terminal raw a line need
+# not start at column 0)
 stty_after() {
     rm -f "$tmpdir/after"
-    type_line "stty -g >$tmpdir/after; echo saved-after"
-    wait_screen '^saved-after$' >/dev/null
-    [ "$(cat "$tmpdir/after")" = "$cooked" ] && echo cooked || echo changed
+    type_line "stty -g >$tmpdir/after.new && mv $tmpdir/after.new $tmpdir/after"
+    wait_file "$tmpdir/after"
+    [ "$(cat "$tmpdir/after" 2>/dev/null)" = "$cooked" ] && echo cooked || echo changed
+}
+# wait_file FILE: up to 10 s for FILE to exist
+wait_file() {
+    _n=0
+    while [ ! -e "$1" ] && [ $_n -lt 200 ]; do sleep 0.05; _n=$((_n + 1)); done
 }
 # done_line TAG: once sbx is gone (keys typed before would go to its pty),
 # types `echo TAG-$?` and waits for it
@@ -143,9 +150,13 @@ screen | grep -q '^stolen:secret-1061$'
 ok $? "control: without sbx, a command with the terminal on stdout reads a typed line"
 is "$(stty_after)" changed "control: ... and leaves the terminal raw"
 # bash keeps the settings it found after a command as its own: set them back from inside
-type_line "stty $cooked; echo restored"
-wait_screen '^restored'
-[ "$(stty_after)" = cooked ] || echo "Bail out! the terminal could not be restored after the control"
+rm -f "$tmpdir/restored"
+type_line "stty $cooked; : >$tmpdir/restored"
+wait_file "$tmpdir/restored"
+if [ "$(stty_after)" != cooked ]; then
+    echo "Bail out! the terminal could not be restored after the control"
+    exit 1
+fi
 clear_pane
 type_line "$SBX run -q -- bash -c '$steal' </dev/null"
 sleep 0.5
