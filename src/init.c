@@ -119,17 +119,26 @@ static void kill_leftovers(void)
             free(text);
             break;
         }
-        for (char *s = text; *s;) {
-            char *end;
-            long pid = strtol(s, &end, 10);
-            if (end == s)
-                break;
-            if (pid > 0)
-                kill((pid_t)pid, SIGKILL);
-            s = end;
+        for (int pass = 0; pass < 2; pass++) {
+            for (char *s = text; *s;) {
+                char *end;
+                long pid = strtol(s, &end, 10);
+                if (end == s)
+                    break;
+                if (pid > 0 && pass == 0)
+                    kill((pid_t)pid, SIGKILL);
+                /* Each killed one by its pid: waiting for any child until
+                 * none is left would block on an orphan reparented to us
+                 * meanwhile, not killed yet and perhaps stopped. */
+                else if (pid > 0)
+                    while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
+                        ;
+                s = end;
+            }
         }
         free(text);
-        while (waitpid(-1, NULL, 0) > 0)
+        /* and whatever else of ours has exited */
+        while (waitpid(-1, NULL, WNOHANG) > 0)
             ;
     }
 }

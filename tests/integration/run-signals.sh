@@ -90,11 +90,11 @@ fi
 # while BINARY... runs `kill -KILL 0`; prints whether the sibling lived.
 kill_zero() {
     new_marker 4
-    setsid sh -c "sleep $marker & $* sh -c 'kill -KILL 0; echo alive' </dev/null; echo st=\$?" \
+    setsid sh -c "sleep $marker & echo \$! >$tmpdir/kz.pid; $* sh -c 'kill -KILL 0; echo alive' </dev/null; echo st=\$?" \
         >"$tmpdir/kz" 2>&1
     sleep 0.2
     echo "$(tr '\n' ' ' <"$tmpdir/kz")sibling=$(count_marker)"
-    pkill -xf "sleep $marker"
+    kill "$(cat "$tmpdir/kz.pid")" 2>/dev/null
 }
 like "$(kill_zero)" "sibling=0" "control: without sbx, kill(0, SIGKILL) kills a sibling in the caller's group"
 like "$(kill_zero "$SBX" run --)" "st=137 sibling=1" \
