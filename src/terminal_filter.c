@@ -85,6 +85,10 @@ static bool csi_passes(struct terminal_filter *f, size_t intro, unsigned char fi
     bool query = final == 'c' || final == 'n' || final == 'x' || (final == 'p' && dollar) ||
                  (final == 'q' && private == '>') ||
                  ((final == 'u' || final == 'm' || final == 'S') && private == '?');
+    if (query && final == 'c' && !private && query_passes(f)) {
+        f->da1++;
+        return true;
+    }
     return !query || query_passes(f);
 }
 
@@ -229,6 +233,7 @@ static void step(struct terminal_filter *f, struct sink *o, unsigned char c)
         } else if (c == 0x9a) {
             /* DECID in 8 bits, answered like DA1 */
             if (query_passes(f)) {
+                f->da1++;
                 put(o, 0xc2);
                 put(o, c);
             }
@@ -284,7 +289,9 @@ static void step(struct terminal_filter *f, struct sink *o, unsigned char c)
             }
         } else {
             /* the final byte; ESC Z (DECID) is answered like DA1 */
-            if (!(f->held == 1 && c == 'Z') || query_passes(f)) {
+            bool decid = f->held == 1 && c == 'Z';
+            if (!decid || query_passes(f)) {
+                f->da1 += decid;
                 release(f, o);
                 put(o, c);
             }
@@ -380,4 +387,24 @@ size_t terminal_filter(struct terminal_filter *f, const unsigned char *in, size_
     for (size_t i = 0; i < n; i++)
         step(f, &o, in[i]);
     return o.len;
+}
+
+unsigned long terminal_da1_answers(struct terminal_da1_scan *s, const unsigned char *in, size_t n)
+{
+    unsigned long answers = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = in[i];
+        if (c == ESC)
+            s->state = 1;
+        else if (s->state == 1)
+            s->state = c == '[' ? 2 : 0;
+        else if (s->state == 2)
+            s->state = c == '?' ? 3 : 0;
+        else if (s->state == 3 && c == 'c') {
+            answers++;
+            s->state = 0;
+        } else if (s->state == 3 && !((c >= '0' && c <= '9') || c == ';'))
+            s->state = 0;
+    }
+    return answers;
 }

@@ -58,6 +58,7 @@ struct terminal_filter {
     int osc_number;          /* -1: none yet; capped */
     bool command_gone;       /* set by the caller: queries are cut */
     unsigned long queries;   /* queries let through so far */
+    unsigned long da1;       /* of them DA1 and DECID, answered ESC [ ? ... c */
     size_t held;
     unsigned char hold[TERMINAL_FILTER_HOLD];
 };
@@ -68,5 +69,13 @@ void terminal_filter_init(struct terminal_filter *f);
  * TERMINAL_FILTER_HOLD bytes. Returns how many it wrote. */
 size_t terminal_filter(struct terminal_filter *f, const unsigned char *in, size_t n,
                        unsigned char *out);
+
+/* Counts the answers to DA1 (ESC [ ? digits and ; c) in what the
+ * terminal sends, across calls: the relay counts those the command got,
+ * and at the end waits for the rest and one to a DA1 of its own. */
+struct terminal_da1_scan {
+    int state;
+};
+unsigned long terminal_da1_answers(struct terminal_da1_scan *s, const unsigned char *in, size_t n);
 
 #endif

@@ -50,6 +50,8 @@ struct terminal_relay {
     char *out_buf;
     unsigned char *filtered;  /* out_buf through the filter */
     struct terminal_filter filter;
+    struct terminal_da1_scan da1_scan; /* in what the caller types */
+    unsigned long da1_answered;        /* DA1 answers relayed to the command */
 };
 
 /* The one relay in raw mode, for the exit hook. */
@@ -237,6 +239,7 @@ static void read_input(struct terminal_relay *r, short revents)
         n = 1;
     }
     if (n > 0) {
+        r->da1_answered += terminal_da1_answers(&r->da1_scan, (unsigned char *)r->in_buf, (size_t)n);
         r->in_off = 0;
         r->in_len = (size_t)n;
         push_input(r);
@@ -375,37 +378,28 @@ static uint64_t now_ms(void)
  * terminal still sends must not reach the caller's shell: the answers to
  * the queries the command sent last (a DA1 answer typed at the prompt is
  * `?64;1;2c`, an OSC 11 one a run of junk, and crafted ones more). The
- * terminal answers in order, so once the answer to a DA1 of our own has
- * come, every earlier one has too; then the input queue is flushed. */
+ * terminal answers in order, so once the answers to the DA1 queries the
+ * command sent and did not get, and to one DA1 of our own, have come,
+ * every earlier answer has too; then the input queue is flushed. A
+ * terminal slower than LATE_ANSWER_MS is not waited for. */
 static void discard_late_input(struct terminal_relay *r)
 {
     if (!r->raw || !r->in_open)
         return;
     if (r->filter.queries && r->out_open) {
         write_out(r, "\x1b[c", 3);
+        unsigned long want = 1 + (r->filter.da1 > r->da1_answered ? r->filter.da1 - r->da1_answered : 0);
+        unsigned long got = 0;
         uint64_t until = now_ms() + LATE_ANSWER_MS;
-        int seen = 0; /* of ESC [ ? ... c */
-        for (uint64_t now = now_ms(); now < until && seen < 4; now = now_ms()) {
+        for (uint64_t now = now_ms(); now < until && got < want; now = now_ms()) {
             struct pollfd p = { .fd = r->in_fd, .events = POLLIN };
             if (poll(&p, 1, (int)(until - now)) <= 0)
                 break;
-            char buf[256];
+            unsigned char buf[256];
             ssize_t n = read(r->in_fd, buf, sizeof buf);
             if (n <= 0)
                 break;
-            for (ssize_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)buf[i];
-                if (c == 0x1b)
-                    seen = 1;
-                else if (seen == 1)
-                    seen = c == '[' ? 2 : 0;
-                else if (seen == 2)
-                    seen = c == '?' ? 3 : 0;
-                else if (seen == 3 && c == 'c')
-                    seen = 4;
-                else if (seen == 3 && !((c >= '0' && c <= '9') || c == ';'))
-                    seen = 0;
-            }
+            got += terminal_da1_answers(&r->da1_scan, buf, (size_t)n);
         }
     }
     tcflush(r->in_fd, TCIFLUSH);

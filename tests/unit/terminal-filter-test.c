@@ -82,7 +82,7 @@ static char *hostile(char fill, const char *head, const char *tail)
 
 int main(void)
 {
-    plan(39);
+    plan(41);
     check("hello\r\nworld", "hello\r\nworld", false, "plain text and CR LF pass");
     check("gr\xc3\xbc\xc3\x9f \xc4\x9b \xe2\x94\x80", "gr\xc3\xbc\xc3\x9f \xc4\x9b \xe2\x94\x80", false,
           "UTF-8 passes, 0x9B as a continuation byte (U+011B) included");
@@ -135,6 +135,17 @@ int main(void)
     unsigned long q;
     free(run(ESC "[c" ESC "]11;?\a" ESC "[1m", 13, 0, false, &q));
     is_int((int)q, 2, "two queries counted, SGR not");
+    struct terminal_filter f;
+    terminal_filter_init(&f);
+    unsigned char out[64 + TERMINAL_FILTER_HOLD];
+    terminal_filter(&f, (const unsigned char *)ESC "[c" ESC "[>c" ESC "Z" ESC "[0c", 13, out);
+    is_int((int)f.da1, 3, "DA1, DECID and DA1 with 0 counted as DA1, DA2 not");
+    struct terminal_da1_scan scan = { 0 };
+    const char *answers = "ab" ESC "[?62;22c" ESC "[>1;2c" ESC "[?1;2" "c" ESC "[?x";
+    unsigned long n = 0;
+    for (size_t i = 0; i < strlen(answers); i++)
+        n += terminal_da1_answers(&scan, (const unsigned char *)answers + i, 1);
+    is_int((int)n, 2, "two DA1 answers found byte by byte, the DA2 one not");
 
     /* a hostile stream: long sequences are cut, memory stays the struct's */
     char *got = hostile(';', ESC "[", "tZ");
