@@ -71,13 +71,17 @@ static void pass_signal(pid_t command, const struct signalfd_siginfo *si)
     /* SI_KERNEL: the pty hung up on its session leader, us. */
     bool group = si->ssi_code == SI_KERNEL ||
                  (queued && (si->ssi_int == INIT_SIGNAL_GROUP || si->ssi_int == INIT_SIGNAL_TIMEOUT));
+    /* The command itself too when it left its group (setpgid, setsid);
+     * not twice: a handler that ran between would count two. */
+    bool in_group = getpgid(command) == command;
     if (group)
         kill(-command, sig);
-    /* also when it left its group (setpgid, setsid) */
-    kill(command, sig);
+    if (!group || !in_group)
+        kill(command, sig);
     if (queued && si->ssi_int == INIT_SIGNAL_TIMEOUT) {
         kill(-command, SIGCONT);
-        kill(command, SIGCONT);
+        if (!in_group)
+            kill(command, SIGCONT);
     }
 }
 

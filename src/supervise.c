@@ -15,15 +15,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void supervised_signal_set(sigset_t *set)
 {
@@ -243,7 +235,7 @@ static void format_duration(uint64_t ms, char *buf, size_t len)
 
 void supervise_run(struct supervisor *s, struct sandbox_result *res)
 {
-    uint64_t start = now_ms();
+    uint64_t start = monotonic_ms();
     uint64_t term_at = s->timeout_ms ? start + s->timeout_ms : 0;
     uint64_t kill_at = 0;
     int stop_sig = 0;
@@ -265,7 +257,7 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         size_t nrelay = s->terminal ? terminal_relay_pollfds(s->terminal, pfd + n + 2) : 0;
 
         int wait_ms = -1;
-        uint64_t now = now_ms();
+        uint64_t now = monotonic_ms();
         uint64_t next = term_at && (!kill_at || term_at < kill_at) ? term_at : kill_at;
         if (next)
             wait_ms = next > now ? (int)(next - now < INT32_MAX ? next - now : INT32_MAX) : 0;
@@ -292,7 +284,7 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         }
         free(pfd);
 
-        now = now_ms();
+        now = monotonic_ms();
         if (!stop_sig && !kill_at && (s->signals_received & s->stop_signals)) {
             /* sbx audit: the command got the signal and may clean up, but
              * not hold the audit (sbx run waits for it instead). */
@@ -311,7 +303,7 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
             const char *abbrev = s->timed_out ? "TERM" : sigabbrev_np(stop_sig);
             if (!asked_init_to_kill)
                 notice("the command did not exit %d s after SIG%s: killing the sandbox",
-                   SUPERVISE_GRACE_MS / 1000, abbrev ? abbrev : "?");
+                       SUPERVISE_GRACE_MS / 1000, abbrev ? abbrev : "?");
             killed_after_stop = !s->timed_out;
             kill_at = 0;
             if (!s->pid_namespace && !asked_init_to_kill) {

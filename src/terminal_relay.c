@@ -16,7 +16,6 @@
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
 /* What one wake-up copies from the master before writing it out: the
@@ -367,13 +366,6 @@ void terminal_relay_command_stopped(struct terminal_relay *r, int channel_fd)
         die_errno("telling the sandbox's init to continue the command");
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* The command is gone; nothing typed from now on is for it, and what the
  * terminal still sends must not reach the caller's shell: the answers to
  * the queries the command sent last (a DA1 answer typed at the prompt is
@@ -390,8 +382,8 @@ static void discard_late_input(struct terminal_relay *r)
         write_out(r, "\x1b[c", 3);
         unsigned long want = 1 + (r->filter.da1 > r->da1_answered ? r->filter.da1 - r->da1_answered : 0);
         unsigned long got = 0;
-        uint64_t until = now_ms() + LATE_ANSWER_MS;
-        for (uint64_t now = now_ms(); now < until && got < want; now = now_ms()) {
+        uint64_t until = monotonic_ms() + LATE_ANSWER_MS;
+        for (uint64_t now = monotonic_ms(); now < until && got < want; now = monotonic_ms()) {
             struct pollfd p = { .fd = r->in_fd, .events = POLLIN };
             if (poll(&p, 1, (int)(until - now)) <= 0)
                 break;
