@@ -288,6 +288,13 @@ noreturn void init_main(struct sandbox_plan *ctx)
     sigaddset(&mask, SIGCHLD);
     for (int i = 0; i < forwarded_signal_count; i++)
         sigaddset(&mask, forwarded_signals[i]);
+    /* and the job control the supervisor passes on (supervise.c): not
+     * blocked since clone(), but sent only once the command runs; a
+     * SIGCONT that is not blocked is discarded once it has continued us */
+    sigaddset(&mask, SIGTSTP);
+    sigaddset(&mask, SIGCONT);
+    if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+        die_errno("sigprocmask in the sandbox's init");
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
     if (sfd < 0)
         die_errno("signalfd in the sandbox's init");

@@ -10,7 +10,7 @@
 # typed into the shell, even from a terminal that answers late. Every attack is first shown to work without sbx.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-N=30
+N=34
 plan $N
 
 for t in tmux less base64 stty python3; do
@@ -178,6 +178,29 @@ type_line "$SBX run -q -- sh -c '$idcmd /proc/self/fd/2 >&2' </dev/null | cat"
 wait_screen '^id='
 screen | grep -q '^id=[0-9]*:[0-9]*$' && ! screen | grep -qx "id=$host_id"
 ok $? "stderr alone the terminal: the sandbox's pty"
+
+# --- - - -: no terminal for the command, but the pane's job control ---------------
+# The command is not in the job's process group any more: Ctrl-Z and fg
+# reach it through sbx, which stops and continues with it.
+ticks=$tmpdir/ticks
+clear_pane
+type_line "$SBX run -q --rw $tmpdir -- sh -c 'while :; do echo t >>$ticks; sleep 0.1; done' </dev/null >/dev/null 2>&1"
+wait_file "$ticks"
+sleep 0.3
+keys C-z
+wait_screen 'Stopped'
+ok $? "no terminal for the command: Ctrl-Z stops the job (sbx)"
+sleep 0.3
+a=$(wc -l <"$ticks")
+sleep 0.5
+is "$(wc -l <"$ticks")" "$a" "... and the command with it"
+type_line "fg"
+sleep 0.5
+[ "$(wc -l <"$ticks")" -gt "$a" ]
+ok $? "fg continues the command"
+keys C-c
+done_line ticks
+like "$(screen)" "ticks-130" "Ctrl-C ends it through sbx (130)"
 
 # --- what the command writes: clipboard, title, late answers ---------------------
 T set -g set-clipboard on
