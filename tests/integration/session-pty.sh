@@ -173,14 +173,21 @@ ok $? "the exit status passes through"
 # --- window size ----------------------------------------------------------------
 clear_pane
 T resize-window -t t -x 90 -y 20
-type_line "$SBX run -- sh -c 'echo \"size=\$(stty size)\"; read x; echo \"size=\$(stty size)\"'"
+type_line "$SBX run -- sh -c 'echo \"size=\$(stty size)\"; while read x; do echo \"size=\$(stty size)\"; done'"
 wait_screen '^size=20 90$'
 ok $? "the window size at start is the caller's (20 x 90)"
 T resize-window -t t -x 100 -y 30
-sleep 0.2
-keys Enter
+# SIGWINCH reaches sbx asynchronously: ask again until it has been relayed
+# (a fixed pause lost the race under load)
+_n=0
+while [ $_n -lt 20 ] && ! screen | grep -q '^size=30 100$'; do
+    keys Enter
+    sleep 0.25
+    _n=$((_n + 1))
+done
 wait_screen '^size=30 100$'
 st=$?
+keys C-d
 wait_gone "stty size"
 (exit $st)
 ok $? "a resize while the command runs is followed (30 x 100)"
