@@ -305,13 +305,6 @@ static int interrupted(int sig, int during, const char *names[2], bool report)
     return 128 + sig;
 }
 
-static uint64_t monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 struct baseline {
     char *key;                   /* its argv, joined */
     struct denial_tally *tally;  /* NULL: it could not be run */

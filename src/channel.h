@@ -46,6 +46,10 @@ enum channel_msg_type {
     /* init -> supervisor: a socket of [network] allow's proxy, bound on
      * the sandbox's loopback, rides along; value = enum egress_socket */
     CHANNEL_EGRESS_FD,
+    /* supervisor -> init: the grace after SIGTERM is over and there is no
+     * PID namespace whose end would take everything with init (the
+     * Landlock tier, pid = no): kill what runs inside, report SIGKILL */
+    CHANNEL_KILL_SANDBOX,
 };
 
 struct channel_msg {

@@ -157,6 +157,9 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
     /* Without a PID namespace nothing tears the command down with init. */
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
         die_errno("prctl(PR_SET_PDEATHSIG)");
+    /* A process group of its own in init's session (init.c says why). */
+    if (setpgid(0, 0) < 0)
+        die_errno("setpgid for the command");
     if (ctx->terminal_slave >= 0)
         terminal_attach_command(ctx->terminal_slave);
 

@@ -44,16 +44,44 @@ static void continue_command(pid_t command)
     kill(command, SIGCONT);
 }
 
-/* Messages from the supervisor once the command runs. */
-static void read_supervisor(int channel_fd, pid_t command)
+/* Messages from the supervisor once the command runs. True when it asks
+ * for the end (CHANNEL_KILL_SANDBOX). */
+static bool read_supervisor(int channel_fd, pid_t command)
 {
     struct channel_msg m;
     int fd;
+    bool kill_all = false;
     while (channel_recv(channel_fd, &m, &fd, true) > 0) {
         if (fd >= 0)
             close(fd);
         if (m.type == CHANNEL_CONTINUE_COMMAND)
             continue_command(command);
+        else if (m.type == CHANNEL_KILL_SANDBOX)
+            kill_all = true;
+    }
+    return kill_all;
+}
+
+/* A signal for the command, as the supervisor or the kernel sent it to
+ * us (init.h INIT_SIGNAL_*). */
+static void pass_signal(pid_t command, const struct signalfd_siginfo *si)
+{
+    int sig = (int)si->ssi_signo;
+    bool queued = si->ssi_code == SI_QUEUE;
+    /* SI_KERNEL: the pty hung up on its session leader, us. */
+    bool group = si->ssi_code == SI_KERNEL ||
+                 (queued && (si->ssi_int == INIT_SIGNAL_GROUP || si->ssi_int == INIT_SIGNAL_TIMEOUT));
+    /* The command itself too when it left its group (setpgid, setsid);
+     * not twice: a handler that ran between would count two. */
+    bool in_group = getpgid(command) == command;
+    if (group)
+        kill(-command, sig);
+    if (!group || !in_group)
+        kill(command, sig);
+    if (queued && si->ssi_int == INIT_SIGNAL_TIMEOUT) {
+        kill(-command, SIGCONT);
+        if (!in_group)
+            kill(command, SIGCONT);
     }
 }
 
@@ -95,17 +123,26 @@ static void kill_leftovers(void)
             free(text);
             break;
         }
-        for (char *s = text; *s;) {
-            char *end;
-            long pid = strtol(s, &end, 10);
-            if (end == s)
-                break;
-            if (pid > 0)
-                kill((pid_t)pid, SIGKILL);
-            s = end;
+        for (int pass = 0; pass < 2; pass++) {
+            for (char *s = text; *s;) {
+                char *end;
+                long pid = strtol(s, &end, 10);
+                if (end == s)
+                    break;
+                if (pid > 0 && pass == 0)
+                    kill((pid_t)pid, SIGKILL);
+                /* Each killed one by its pid: waiting for any child until
+                 * none is left would block on an orphan reparented to us
+                 * meanwhile, not killed yet and perhaps stopped. */
+                else if (pid > 0)
+                    while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
+                        ;
+                s = end;
+            }
         }
         free(text);
-        while (waitpid(-1, NULL, 0) > 0)
+        /* and whatever else of ours has exited */
+        while (waitpid(-1, NULL, WNOHANG) > 0)
             ;
     }
 }
@@ -280,12 +317,35 @@ noreturn void init_main(struct sandbox_plan *ctx)
     sigaddset(&mask, SIGCHLD);
     for (int i = 0; i < forwarded_signal_count; i++)
         sigaddset(&mask, forwarded_signals[i]);
+    /* and the job control the supervisor passes on (supervise.c): not
+     * blocked since clone(), but sent only once the command runs; a
+     * SIGCONT that is not blocked is discarded once it has continued us */
+    sigaddset(&mask, SIGTSTP);
+    sigaddset(&mask, SIGCONT);
+    if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+        die_errno("sigprocmask in the sandbox's init");
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
     if (sfd < 0)
         die_errno("signalfd in the sandbox's init");
+    /* A session of the sandbox's own, led by init, in both tiers, with or
+     * without a terminal: the command (a process group of its own in it,
+     * command.c) shares neither the caller's session nor its process
+     * group. Otherwise kill(0, SIGKILL) from the command reaches every
+     * process of the caller's group, the caller's shell and a harness
+     * that ran sbx through subprocess included: a process group is not
+     * confined by the PID namespace (kill_pgrp() walks the group's tasks
+     * wherever they live), and kill(0, SIGSTOP) stopped sbx and with it
+     * the --timeout. Signals the caller's terminal sends to its
+     * foreground job now reach the supervisor alone, which passes them on
+     * (init.h INIT_SIGNAL_GROUP). init leads the session rather than the
+     * command so that the command's group has a parent in the same
+     * session: a group without one is orphaned, and the kernel discards
+     * the SIGTSTP of Ctrl-Z sent to it (POSIX; kernel/signal.c). */
+    if (setsid() < 0)
+        die_errno("setsid for the sandbox's session");
     if (ctx->terminal) {
         record_step("the command's terminal (a pty of the sandbox's devpts)");
-        ctx->terminal_slave = terminal_open_inside(ctx->channel_fd);
+        ctx->terminal_slave = terminal_open_inside(ctx->channel_fd, ctx->terminal);
         verbose_step("pty ready, in a session of its own");
     }
 
@@ -302,13 +362,13 @@ noreturn void init_main(struct sandbox_plan *ctx)
     if (ctx->terminal_slave >= 0)
         terminal_release_caller(ctx->terminal_slave);
 
-    /* With a pty, the command's stop is reported (WUNTRACED) and the
-     * supervisor may answer. */
+    /* With the caller's terminal raw, the command's stop is reported
+     * (WUNTRACED) and the supervisor may answer (terminal.h). */
     struct pollfd pfd[2] = {
         { .fd = sfd, .events = POLLIN },
-        { .fd = ctx->channel_fd, .events = ctx->terminal ? POLLIN : 0 },
+        { .fd = ctx->channel_fd, .events = POLLIN },
     };
-    int wait_flags = WNOHANG | (ctx->terminal ? WUNTRACED : 0);
+    int wait_flags = WNOHANG | (ctx->terminal == TERMINAL_INTERACTIVE ? WUNTRACED : 0);
     int status = 0;
     for (bool done = false; !done;) {
         if (poll(pfd, 2, -1) < 0) {
@@ -322,8 +382,14 @@ noreturn void init_main(struct sandbox_plan *ctx)
             kill_leftovers();
             _exit(SBX_EXIT_FAILURE);
         }
-        if (pfd[1].revents & POLLIN)
-            read_supervisor(ctx->channel_fd, command);
+        if ((pfd[1].revents & POLLIN) && read_supervisor(ctx->channel_fd, command)) {
+            /* The supervisor's SIGKILL after the grace, where no PID
+             * namespace ends with us: kill_leftovers() below takes the
+             * command and every orphan it left (they are ours: child
+             * subreaper), stopped ones too. */
+            status = SIGKILL;
+            break;
+        }
         if (!(pfd[0].revents & POLLIN))
             continue;
         struct signalfd_siginfo si;
@@ -342,11 +408,8 @@ noreturn void init_main(struct sandbox_plan *ctx)
                     done = true;
                 }
             }
-        } else if (si.ssi_code != SI_KERNEL) {
-            /* SI_KERNEL: the terminal sent it to the whole foreground
-             * process group, which holds the command too; forwarding it
-             * would deliver it twice. */
-            kill(command, (int)si.ssi_signo);
+        } else {
+            pass_signal(command, &si);
         }
     }
     kill_leftovers();

@@ -79,7 +79,7 @@ struct sandbox_plan {
     int channel_fd;            /* inside end of the supervisor's socketpair */
     sigset_t caller_mask;      /* restored in the command before exec */
     bool await_cgroup;         /* init waits for CHANNEL_CGROUP_ENTERED first */
-    bool terminal;             /* the command gets a pty of the sandbox's (terminal.h) */
+    int terminal;              /* enum terminal_mode: TERMINAL_NONE, or a pty (terminal.h) */
     int terminal_slave;        /* its slave, opened by init; -1 before, or without */
 };
 

@@ -17,6 +17,7 @@ src_libsbx_a_SOURCES += \
 	src/init.c src/init.h \
 	src/supervise.c src/supervise.h \
 	src/terminal.c src/terminal_relay.c src/terminal.h \
+	src/terminal_filter.c src/terminal_filter.h \
 	src/tier.c src/tier.h \
 	src/landlock.c src/landlock.h \
 	src/landlock_net.c src/landlock_net.h \

@@ -185,7 +185,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     plan.await_cgroup = sandbox_cgroup_prepare(&cgroup, p, plan.outer_uid);
     /* sbx(1) TERMINAL: decided here, not asked of init, which would read
      * the same standard input; no terminal, no pty and no cost. */
-    plan.terminal = req->terminal && terminal_wanted();
+    plan.terminal = req->terminal ? terminal_wanted() : TERMINAL_NONE;
     plan.terminal_slave = -1;
     /* the filter compiled meanwhile */
     sandbox_plan_finish(&plan);
@@ -242,8 +242,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     struct supervisor sup;
     supervise_init(&sup, init_pid, channel[0], res->timeout_ms);
     /* Blocks SIGWINCH: after the caller's mask was saved for the command. */
-    sup.terminal = plan.terminal ? terminal_relay_new() : NULL;
+    sup.terminal = plan.terminal ? terminal_relay_new(plan.terminal) : NULL;
     sup.stop_signals = req->stop_signals;
+    sup.pid_namespace = plan.clone_flags & CLONE_NEWPID;
     struct network_ready_data network_ready = { &plan.outbound, p, res };
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;

@@ -15,20 +15,13 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void supervised_signal_set(sigset_t *set)
 {
     sigemptyset(set);
     sigaddset(set, SIGCHLD);
+    sigaddset(set, SIGTSTP);
     for (int i = 0; i < forwarded_signal_count; i++)
         sigaddset(set, forwarded_signals[i]);
 }
@@ -150,6 +143,8 @@ static void handle_channel(struct supervisor *s)
             }
             break;
         case CHANNEL_COMMAND_STOPPED:
+            /* only with the caller's terminal in raw mode: Ctrl-Z there
+             * is a byte, which the pty made a SIGTSTP of the command */
             if (s->terminal)
                 terminal_relay_command_stopped(s->terminal, s->channel_fd);
             break;
@@ -176,6 +171,30 @@ static void handle_channel(struct supervisor *s)
     }
 }
 
+static void forward_signal(struct supervisor *s, int sig, int how)
+{
+    if (how)
+        sigqueue(s->init_pid, sig, (union sigval){ .sival_int = how });
+    else
+        kill(s->init_pid, sig);
+}
+
+/* SIGTSTP: Ctrl-Z at the caller's terminal (its job is sbx alone now,
+ * init.c) or kill -TSTP of sbx. With the caller's terminal in raw mode
+ * the relay stops sbx alone, as before (terminal.h); otherwise the
+ * command's group gets the SIGTSTP, as it would have from the terminal,
+ * sbx stops, and the group is continued with sbx (fg, bg). A command that
+ * stops itself never stops sbx (a harness sharing sbx's process group
+ * would stop with it, and the --timeout clock with them). */
+static void stop_with_command(struct supervisor *s)
+{
+    if (s->terminal && terminal_relay_stop_self(s->terminal))
+        return;
+    forward_signal(s, SIGTSTP, INIT_SIGNAL_GROUP);
+    if (terminal_job_stop(getpid()))
+        forward_signal(s, SIGCONT, INIT_SIGNAL_GROUP);
+}
+
 static void handle_signals(struct supervisor *s)
 {
     struct signalfd_siginfo si;
@@ -194,13 +213,15 @@ static void handle_signals(struct supervisor *s)
         }
         if (sig > 0 && sig < 64)
             s->signals_received |= UINT64_C(1) << sig;
-        /* SI_KERNEL: the terminal sent it to our whole process group, and
-         * the command, which is in it, got its own copy; not with a pty of
-         * its own, where it is in a session of its own (terminal.h). */
-        if (si.ssi_code == SI_KERNEL && !s->terminal)
+        if (sig == SIGTSTP) {
+            stop_with_command(s);
             continue;
+        }
+        /* SI_KERNEL: the caller's terminal sent it to its foreground job,
+         * which the command is not part of (init.c): the command's whole
+         * group gets it, as it would have from the terminal. */
         verbose("forwarding signal %d (%s) to the command", sig, strsignal(sig));
-        kill(s->init_pid, sig);
+        forward_signal(s, sig, si.ssi_code == SI_KERNEL ? INIT_SIGNAL_GROUP : 0);
     }
 }
 
@@ -214,11 +235,12 @@ static void format_duration(uint64_t ms, char *buf, size_t len)
 
 void supervise_run(struct supervisor *s, struct sandbox_result *res)
 {
-    uint64_t start = now_ms();
+    uint64_t start = monotonic_ms();
     uint64_t term_at = s->timeout_ms ? start + s->timeout_ms : 0;
     uint64_t kill_at = 0;
     int stop_sig = 0;
     bool killed_after_stop = false;
+    bool asked_init_to_kill = false;
     bool channel_open = true;
 
     /* The command's status is the end: init sends it only once nothing
@@ -235,10 +257,13 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         size_t nrelay = s->terminal ? terminal_relay_pollfds(s->terminal, pfd + n + 2) : 0;
 
         int wait_ms = -1;
-        uint64_t now = now_ms();
+        uint64_t now = monotonic_ms();
         uint64_t next = term_at && (!kill_at || term_at < kill_at) ? term_at : kill_at;
         if (next)
             wait_ms = next > now ? (int)(next - now < INT32_MAX ? next - now : INT32_MAX) : 0;
+        int relay_ms = s->terminal ? terminal_relay_timeout(s->terminal) : -1;
+        if (relay_ms >= 0 && (wait_ms < 0 || relay_ms < wait_ms))
+            wait_ms = relay_ms;
 
         int r = poll(pfd, n + 2 + nrelay, wait_ms);
         if (r < 0 && errno != EINTR)
@@ -259,7 +284,7 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         }
         free(pfd);
 
-        now = now_ms();
+        now = monotonic_ms();
         if (!stop_sig && !kill_at && (s->signals_received & s->stop_signals)) {
             /* sbx audit: the command got the signal and may clean up, but
              * not hold the audit (sbx run waits for it instead). */
@@ -271,17 +296,26 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
             format_duration(s->timeout_ms, d, sizeof d);
             notice("timeout %s expired: sending SIGTERM to the command", d);
             s->timed_out = true;
-            kill(s->init_pid, SIGTERM);
+            forward_signal(s, SIGTERM, INIT_SIGNAL_TIMEOUT);
             term_at = 0;
             kill_at = now + SUPERVISE_GRACE_MS;
         } else if (kill_at && now >= kill_at && !s->init_done) {
             const char *abbrev = s->timed_out ? "TERM" : sigabbrev_np(stop_sig);
-            notice("the command did not exit %d s after SIG%s: killing the sandbox",
-                   SUPERVISE_GRACE_MS / 1000, abbrev ? abbrev : "?");
+            if (!asked_init_to_kill)
+                notice("the command did not exit %d s after SIG%s: killing the sandbox",
+                       SUPERVISE_GRACE_MS / 1000, abbrev ? abbrev : "?");
             killed_after_stop = !s->timed_out;
-            /* SIGKILL to init ends the PID namespace, and everything in it. */
-            kill(s->init_pid, SIGKILL);
             kill_at = 0;
+            if (!s->pid_namespace && !asked_init_to_kill) {
+                /* No PID namespace ends with init: init kills and reaps
+                 * what runs (orphans are its children, child subreaper)
+                 * and reports; SIGKILL of init a second later if not. */
+                asked_init_to_kill = channel_send(s->channel_fd, CHANNEL_KILL_SANDBOX, 0, -1);
+                kill_at = asked_init_to_kill ? now + 1000 : 0;
+            }
+            /* SIGKILL to init ends the PID namespace, and everything in it. */
+            if (!kill_at)
+                kill(s->init_pid, SIGKILL);
         }
     }
     /* Whatever init and the command sent before they exited is queued. */

@@ -33,6 +33,9 @@ struct supervisor {
     int channel_fd;
     int signal_fd;
     uint64_t timeout_ms;     /* 0: none */
+    /* init is PID 1 of a namespace of the sandbox's own: its SIGKILL
+     * ends everything inside. Else init is asked (CHANNEL_KILL_SANDBOX). */
+    bool pid_namespace;
     struct watched_fd *watched;
     size_t nwatched, capwatched;
     /* Called with each fd received with CHANNEL_NOTIFY_FD; NULL: the fd

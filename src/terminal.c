@@ -13,9 +13,26 @@
 #include <termios.h>
 #include <unistd.h>
 
-bool terminal_wanted(void)
+enum terminal_mode terminal_mode_for(bool in, bool out, bool err)
 {
-    return isatty(STDIN_FILENO);
+    if (in)
+        return out ? TERMINAL_INTERACTIVE : TERMINAL_LINES;
+    return out || err ? TERMINAL_OUTPUT : TERMINAL_NONE;
+}
+
+enum terminal_mode terminal_wanted(void)
+{
+    return terminal_mode_for(isatty(STDIN_FILENO), isatty(STDOUT_FILENO), isatty(STDERR_FILENO));
+}
+
+/* The caller's terminal, for its settings and window size: the first of
+ * 0, 1, 2 that is one. */
+static int caller_terminal(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (isatty(fd))
+            return fd;
+    return STDIN_FILENO;
 }
 
 /* The slave of master, opened through the master itself: TIOCGPTPEER
@@ -34,7 +51,7 @@ static int open_slave(int master)
     return open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 }
 
-int terminal_open_inside(int channel_fd)
+int terminal_open_inside(int channel_fd, enum terminal_mode mode)
 {
     /* /dev/ptmx is the sandbox's: with dev = minimal a link to pts/ptmx
      * of the devpts instance mount.c mounted (newinstance), so the slave
@@ -42,8 +59,8 @@ int terminal_open_inside(int channel_fd)
      * devpts that /dev/pts of the sandbox's root holds. */
     int master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (master < 0)
-        die_errno("opening /dev/ptmx inside the sandbox for the command's terminal (standard "
-                  "input is a terminal; run with </dev/null for none)");
+        die_errno("opening /dev/ptmx inside the sandbox for the command's terminal (a "
+                  "standard descriptor is a terminal; run with </dev/null >FILE 2>&1 for none)");
     int unlock = 0;
     if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
         die_errno("unlocking the sandbox's pty (TIOCSPTLCK)");
@@ -54,29 +71,29 @@ int terminal_open_inside(int channel_fd)
     /* The command starts with the caller's settings (erase key, modes) and
      * window size, which init reads from the caller's terminal it still
      * holds: set before the command exists, so it never sees others. */
+    int caller = caller_terminal();
     struct termios tio;
-    if (tcgetattr(STDIN_FILENO, &tio) == 0 && tcsetattr(slave, TCSANOW, &tio) < 0)
-        die_errno("copying the terminal's settings to the sandbox's pty");
+    if (tcgetattr(caller, &tio) == 0) {
+        /* LINES: the caller's terminal echoes what is typed already */
+        if (mode == TERMINAL_LINES)
+            tio.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
+        if (tcsetattr(slave, TCSANOW, &tio) < 0)
+            die_errno("copying the terminal's settings to the sandbox's pty");
+    }
     struct winsize ws;
-    if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0 && ioctl(slave, TIOCSWINSZ, &ws) < 0)
+    if (ioctl(caller, TIOCGWINSZ, &ws) == 0 && ioctl(slave, TIOCSWINSZ, &ws) < 0)
         die_errno("copying the window size to the sandbox's pty");
 
     if (!channel_send(channel_fd, CHANNEL_TERMINAL_FD, 0, master))
         die_errno("passing the pty's master to the supervisor");
     close(master);
 
-    /* A session of the sandbox's own, led by init: the caller's terminal
-     * is no longer the controlling terminal of anything inside, so
-     * TIOCSTI (which wants the caller's controlling terminal or
+    /* init leads a session of the sandbox's own by now (init.c): the
+     * caller's terminal is no longer the controlling terminal of anything
+     * inside, so TIOCSTI (which wants the caller's controlling terminal or
      * CAP_SYS_ADMIN in the initial user namespace) and tcsetpgrp() (only
      * on one's controlling terminal) have nothing of the caller's to act
-     * on. init leads it rather than the command so that the command's
-     * process group has a parent in the same session: a group without one
-     * is orphaned, and the kernel discards the SIGTSTP of Ctrl-Z sent to
-     * it (POSIX; kernel/signal.c), so a plain `sbx run -- sleep` could
-     * not be stopped. */
-    if (setsid() < 0)
-        die_errno("setsid for the command's terminal");
+     * on; the pty becomes its controlling terminal. */
     if (ioctl(slave, TIOCSCTTY, 0) < 0)
         die_errno("making the sandbox's pty the controlling terminal (TIOCSCTTY)");
     return slave;
@@ -95,8 +112,6 @@ void terminal_release_caller(int slave)
 
 void terminal_attach_command(int slave)
 {
-    if (setpgid(0, 0) < 0)
-        die_errno("setpgid for the command");
     /* From a group that is not the foreground one, tcsetpgrp() raises
      * SIGTTOU, which stops the caller unless blocked. The caller's mask
      * is restored before exec. */
@@ -109,4 +124,19 @@ void terminal_attach_command(int slave)
     for (int fd = 0; fd <= 2; fd++)
         if (fd != slave && isatty(fd) && dup2(slave, fd) < 0)
             die_errno("giving the command the sandbox's pty as descriptor %d", fd);
+}
+
+bool terminal_job_stop(pid_t target)
+{
+    struct sigaction sa;
+    if (sigaction(SIGTSTP, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+        return false;
+    sigset_t tstp;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    /* Delivered, and sbx stopped, before kill() returns. */
+    sigprocmask(SIG_UNBLOCK, &tstp, NULL);
+    kill(target, SIGTSTP);
+    sigprocmask(SIG_BLOCK, &tstp, NULL);
+    return true;
 }

@@ -3,12 +3,14 @@
 #include "terminal.h"
 
 #include "channel.h"
+#include "terminal_filter.h"
 #include "log.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -23,18 +25,32 @@
 #define OUTPUT_CHUNK (64 * 1024)
 #define INPUT_CHUNK 4096
 
+/* LINES: how often the terminal's mode is looked at while another
+ * process (less) has taken it over. */
+#define LINES_RECHECK_MS 100
+/* INTERACTIVE, at the end, after queries: how long the answers are
+ * waited for, to be discarded. */
+#define LATE_ANSWER_MS 500
+
 struct terminal_relay {
-    int in_fd;                /* the caller's terminal: standard input */
+    enum terminal_mode mode;
+    int tty_fd;               /* the caller's terminal: settings, window size */
+    int in_fd;                /* where input is read: standard input, or -1 */
     int out_fd;               /* where the pty's output goes */
     int master;               /* -1 until init sends it */
-    int signal_fd;            /* signalfd for SIGWINCH and SIGTSTP */
+    int signal_fd;            /* signalfd for SIGWINCH */
     bool in_open;             /* false once the caller's terminal hung up */
+    bool in_paused;           /* LINES: not ours to read now */
     bool out_open;            /* false once writing there failed */
     bool raw;                 /* the caller's terminal is in raw mode */
     struct termios saved;     /* its settings before, restored at the end */
     char in_buf[INPUT_CHUNK]; /* read from the caller, not yet taken by the master */
     size_t in_off, in_len;
     char *out_buf;
+    unsigned char *filtered;  /* out_buf through the filter */
+    struct terminal_filter filter;
+    struct terminal_da1_scan da1_scan; /* in what the caller types */
+    unsigned long da1_answered;        /* DA1 answers relayed to the command */
 };
 
 /* The one relay in raw mode, for the exit hook. */
@@ -87,30 +103,36 @@ static void copy_window_size(struct terminal_relay *r)
     struct winsize ws;
     /* TIOCSWINSZ on the master sets the slave's size and sends SIGWINCH
      * to its foreground group (tty_mode_ioctl() acts on the pair's slave). */
-    if (r->master >= 0 && ioctl(r->in_fd, TIOCGWINSZ, &ws) == 0)
+    if (r->master >= 0 && ioctl(r->tty_fd, TIOCGWINSZ, &ws) == 0)
         ioctl(r->master, TIOCSWINSZ, &ws);
 }
 
-struct terminal_relay *terminal_relay_new(void)
+struct terminal_relay *terminal_relay_new(enum terminal_mode mode)
 {
     struct terminal_relay *r = xcalloc(1, sizeof *r);
-    r->in_fd = STDIN_FILENO;
+    r->mode = mode;
+    r->in_fd = mode == TERMINAL_INTERACTIVE || mode == TERMINAL_LINES ? STDIN_FILENO : -1;
     r->out_fd = isatty(STDOUT_FILENO) ? STDOUT_FILENO
                 : isatty(STDERR_FILENO) ? STDERR_FILENO : STDIN_FILENO;
+    r->tty_fd = r->in_fd >= 0 ? r->in_fd : r->out_fd;
     r->master = -1;
-    r->in_open = r->out_open = true;
+    r->in_open = r->in_fd >= 0;
+    r->out_open = true;
     r->out_buf = xmalloc(OUTPUT_CHUNK);
-    /* SIGTSTP too: one sent to sbx (kill -TSTP; Ctrl-Z at the caller's
-     * terminal is a byte in raw mode) would stop it with the terminal raw. */
+    r->filtered = xmalloc(OUTPUT_CHUNK + TERMINAL_FILTER_HOLD);
+    terminal_filter_init(&r->filter);
+    /* Only in raw mode does the command read the answers to its queries
+     * (LINES: an answer would wait in the terminal's line, for Enter, and
+     * be echoed; OUTPUT: nothing is read): elsewhere they are cut. */
+    r->filter.command_gone = mode != TERMINAL_INTERACTIVE;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGWINCH);
-    sigaddset(&set, SIGTSTP);
     if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
-        die_errno("sigprocmask(SIG_BLOCK, SIGWINCH and SIGTSTP)");
+        die_errno("sigprocmask(SIG_BLOCK, SIGWINCH)");
     r->signal_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
     if (r->signal_fd < 0)
-        die_errno("signalfd for SIGWINCH and SIGTSTP");
+        die_errno("signalfd for SIGWINCH");
     static bool hooked;
     if (!hooked && atexit(restore_at_exit) == 0)
         hooked = true;
@@ -131,7 +153,8 @@ void terminal_relay_attach(struct terminal_relay *r, int master)
         die_errno("making the pty's master non-blocking");
     r->master = master;
     copy_window_size(r);
-    enter_raw(r);
+    if (r->mode == TERMINAL_INTERACTIVE)
+        enter_raw(r);
 }
 
 /* Writes all of buf to the caller's terminal. Blocking, as the command's
@@ -175,7 +198,8 @@ static bool copy_output(struct terminal_relay *r, size_t *got)
             open = false;
         break;
     }
-    write_out(r, r->out_buf, have);
+    size_t n = terminal_filter(&r->filter, (const unsigned char *)r->out_buf, have, r->filtered);
+    write_out(r, (const char *)r->filtered, n);
     *got = have;
     return open;
 }
@@ -198,13 +222,23 @@ static void push_input(struct terminal_relay *r)
     r->in_off = 0;
 }
 
-static void read_input(struct terminal_relay *r)
+static void read_input(struct terminal_relay *r, short revents)
 {
     ssize_t n;
     do
         n = read(r->in_fd, r->in_buf, sizeof r->in_buf);
     while (n < 0 && errno == EINTR);
+    if (n == 0 && r->mode == TERMINAL_LINES && !(revents & POLLHUP)) {
+        /* Ctrl-D in canonical mode: the end of input, for the command's
+         * reader too (the master's termios calls are the slave's) */
+        struct termios tio;
+        if (tcgetattr(r->master, &tio) < 0)
+            return;
+        r->in_buf[0] = (char)tio.c_cc[VEOF];
+        n = 1;
+    }
     if (n > 0) {
+        r->da1_answered += terminal_da1_answers(&r->da1_scan, (unsigned char *)r->in_buf, (size_t)n);
         r->in_off = 0;
         r->in_len = (size_t)n;
         push_input(r);
@@ -212,6 +246,25 @@ static void read_input(struct terminal_relay *r)
         /* Hung up: SIGHUP came with it and went to the command. */
         r->in_open = false;
     }
+}
+
+/* LINES: the terminal is read only while it is as a shell's foreground
+ * job has it (canonical) and sbx's job is that foreground: not while
+ * less, later in the pipeline, has it raw, and without the SIGTTIN of a
+ * background read. */
+static bool input_ours(struct terminal_relay *r)
+{
+    if (r->mode != TERMINAL_LINES)
+        return true;
+    struct termios tio;
+    r->in_paused = tcgetpgrp(r->in_fd) != getpgrp() || tcgetattr(r->in_fd, &tio) < 0 ||
+                   !(tio.c_lflag & ICANON);
+    return !r->in_paused;
+}
+
+int terminal_relay_timeout(const struct terminal_relay *r)
+{
+    return r->in_paused && r->in_open && r->master >= 0 ? LINES_RECHECK_MS : -1;
 }
 
 static void close_master(struct terminal_relay *r)
@@ -238,7 +291,7 @@ size_t terminal_relay_pollfds(struct terminal_relay *r, struct pollfd *pfd)
     /* The caller's terminal is read only while the master takes input:
      * a command that does not read then does not make sbx buffer. */
     pfd[0] = (struct pollfd){
-        .fd = r->master >= 0 && r->in_open && !r->in_len ? r->in_fd : -1,
+        .fd = r->master >= 0 && r->in_open && !r->in_len && input_ours(r) ? r->in_fd : -1,
         .events = POLLIN,
     };
     pfd[1] = (struct pollfd){
@@ -255,18 +308,14 @@ size_t terminal_relay_pollfds(struct terminal_relay *r, struct pollfd *pfd)
  * sbx goes on at once. */
 static void stop_self(struct terminal_relay *r, pid_t target)
 {
-    struct sigaction sa;
-    if (sigaction(SIGTSTP, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
-        return;
     drain_output(r);
+    bool was_raw = r->raw;
     restore_terminal(r);
-    sigset_t tstp;
-    sigemptyset(&tstp);
-    sigaddset(&tstp, SIGTSTP);
-    /* Delivered, and sbx stopped, before kill() returns. */
-    sigprocmask(SIG_UNBLOCK, &tstp, NULL);
-    kill(target, SIGTSTP);
-    sigprocmask(SIG_BLOCK, &tstp, NULL);
+    if (!terminal_job_stop(target)) {
+        if (was_raw)
+            enter_raw(r);
+        return;
+    }
     /* Continued: the user may have changed the terminal or its size. */
     if (r->master >= 0) {
         enter_raw(r);
@@ -280,13 +329,9 @@ void terminal_relay_dispatch(struct terminal_relay *r, const struct pollfd *pfd,
         return;
     if (pfd[2].revents & POLLIN) {
         struct signalfd_siginfo si;
-        bool stop = false;
         while (read(r->signal_fd, &si, sizeof si) == (ssize_t)sizeof si)
-            stop |= si.ssi_signo == SIGTSTP;
+            ;
         copy_window_size(r);
-        /* Only sbx stops; the command goes on until its output fills the pty. */
-        if (stop)
-            stop_self(r, getpid());
     }
     if (pfd[1].fd >= 0 && pfd[1].revents) {
         if ((pfd[1].revents & POLLOUT) && r->in_len)
@@ -297,7 +342,18 @@ void terminal_relay_dispatch(struct terminal_relay *r, const struct pollfd *pfd,
             close_master(r);
     }
     if (pfd[0].fd >= 0 && pfd[0].revents && r->master >= 0)
-        read_input(r);
+        read_input(r, pfd[0].revents);
+}
+
+bool terminal_relay_stop_self(struct terminal_relay *r)
+{
+    if (r->mode != TERMINAL_INTERACTIVE)
+        return false;
+    /* SIGTSTP sent to sbx (kill -TSTP; Ctrl-Z at the caller's terminal is
+     * a byte in raw mode): only sbx stops, with the terminal restored; the
+     * command goes on until its output fills the pty. */
+    stop_self(r, getpid());
+    return true;
 }
 
 void terminal_relay_command_stopped(struct terminal_relay *r, int channel_fd)
@@ -310,14 +366,47 @@ void terminal_relay_command_stopped(struct terminal_relay *r, int channel_fd)
         die_errno("telling the sandbox's init to continue the command");
 }
 
+/* The command is gone; nothing typed from now on is for it, and what the
+ * terminal still sends must not reach the caller's shell: the answers to
+ * the queries the command sent last (a DA1 answer typed at the prompt is
+ * `?64;1;2c`, an OSC 11 one a run of junk, and crafted ones more). The
+ * terminal answers in order, so once the answers to the DA1 queries the
+ * command sent and did not get, and to one DA1 of our own, have come,
+ * every earlier answer has too; then the input queue is flushed. A
+ * terminal slower than LATE_ANSWER_MS is not waited for. */
+static void discard_late_input(struct terminal_relay *r)
+{
+    if (!r->raw || !r->in_open)
+        return;
+    if (r->filter.queries && r->out_open) {
+        write_out(r, "\x1b[c", 3);
+        unsigned long want = 1 + (r->filter.da1 > r->da1_answered ? r->filter.da1 - r->da1_answered : 0);
+        unsigned long got = 0;
+        uint64_t until = monotonic_ms() + LATE_ANSWER_MS;
+        for (uint64_t now = monotonic_ms(); now < until && got < want; now = monotonic_ms()) {
+            struct pollfd p = { .fd = r->in_fd, .events = POLLIN };
+            if (poll(&p, 1, (int)(until - now)) <= 0)
+                break;
+            unsigned char buf[256];
+            ssize_t n = read(r->in_fd, buf, sizeof buf);
+            if (n <= 0)
+                break;
+            got += terminal_da1_answers(&r->da1_scan, buf, (size_t)n);
+        }
+    }
+    tcflush(r->in_fd, TCIFLUSH);
+}
+
 void terminal_relay_finish(struct terminal_relay *r)
 {
     /* Nothing inside runs any more (init reports the status after
      * kill_leftovers()), so the master holds all the command wrote: a
      * read flushes the pending buffer work before it reports EAGAIN or
      * EIO (n_tty_read()). */
+    r->filter.command_gone = true;
     drain_output(r);
     close_master(r);
+    discard_late_input(r);
     restore_terminal(r);
     if (raw_relay == r)
         raw_relay = NULL;
@@ -331,5 +420,6 @@ void terminal_relay_free(struct terminal_relay *r)
     /* Both stay blocked until sandbox_run() restores the caller's mask. */
     close(r->signal_fd);
     free(r->out_buf);
+    free(r->filtered);
     free(r);
 }

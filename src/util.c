@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static void oom(void)
 {
@@ -357,4 +358,11 @@ char *path_search(const char *search, const char *name, enum path_search_match m
             return NULL;
         dir += len + 1;
     }
+}
+
+uint64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }

@@ -66,6 +66,9 @@ char *read_file_text(const char *path, size_t max, size_t *len_out);
  * number. The sysctls sbx reads are never negative. */
 long long read_sysctl(const char *path);
 
+/* CLOCK_MONOTONIC in milliseconds: deadlines that a clock change cannot move. */
+uint64_t monotonic_ms(void);
+
 enum path_search_match {
     /* anything stat() finds; an empty entry is the working directory, as
      * execvp() and shells read it */

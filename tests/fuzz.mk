@@ -35,11 +35,14 @@ tests/fuzz/hook-fuzz: $(top_srcdir)/tests/fuzz/hook-fuzz.c $(top_srcdir)/src/hoo
 		$(top_srcdir)/src/fix.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
+tests/fuzz/terminal-fuzz: $(top_srcdir)/tests/fuzz/terminal-fuzz.c $(top_srcdir)/src/terminal_filter.c
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/tests/fuzz/terminal-fuzz.c
+
 # Each target runs in a scratch copy of its corpus so the seeds stay as
 # committed; a crash leaves its input in tests/fuzz/crash-*.
 fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/egress-fuzz \
-		tests/fuzz/hook-fuzz
-	@set -e; for t in profile cli runner egress hook; do \
+		tests/fuzz/hook-fuzz tests/fuzz/terminal-fuzz
+	@set -e; for t in profile cli runner egress hook terminal; do \
 	  work=$$(mktemp -d); cp $(top_srcdir)/tests/fuzz/corpus/$$t/* $$work/; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 	  ./tests/fuzz/$$t-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
@@ -50,6 +53,6 @@ fuzz: tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/f
 	done
 .PHONY: fuzz
 CLEANFILES += tests/fuzz/profile-fuzz tests/fuzz/cli-fuzz tests/fuzz/runner-fuzz tests/fuzz/egress-fuzz \
-	tests/fuzz/hook-fuzz \
+	tests/fuzz/hook-fuzz tests/fuzz/terminal-fuzz \
 	tests/fuzz/*.log
 EXTRA_DIST += tests/fuzz

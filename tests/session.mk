@@ -17,8 +17,14 @@ tests_unit_resolv_test_SOURCES = tests/unit/resolv-test.c
 tests_unit_resolv_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/resolv-test
 check_PROGRAMS += tests/helpers/dns-answer
-TESTS += tests/integration/session-pty.sh
-EXTRA_DIST += tests/integration/session-pty.sh tests/integration/tmux-lib.sh
+TESTS += tests/integration/session-pty.sh tests/integration/session-pipeline.sh
+# The pty relay's output filter (terminal_filter.c).
+check_PROGRAMS += tests/unit/terminal-filter-test
+tests_unit_terminal_filter_test_SOURCES = tests/unit/terminal-filter-test.c
+tests_unit_terminal_filter_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/terminal-filter-test
+EXTRA_DIST += tests/integration/session-pty.sh tests/integration/tmux-lib.sh \
+	tests/integration/session-pipeline.sh tests/integration/slow-terminal.py
 check_PROGRAMS += tests/unit/allowlist-test
 tests_unit_allowlist_test_SOURCES = tests/unit/allowlist-test.c
 tests_unit_allowlist_test_LDADD = src/libsbx.a $(SBX_LIBS)

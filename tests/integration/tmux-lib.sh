@@ -43,9 +43,10 @@ wait_gone() {
 }
 
 # start_pane: the outer shell in an 80x24 pane; bails out if it does not start.
+# (No history file: bash writing it as the server dies raced the rm of $tmpdir.)
 start_pane() {
     trap 'T kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
-    T -f /dev/null new-session -d -s t -x 80 -y 24 "env -i PATH=$PATH HOME=$tmpdir TERM=screen PS1='out\$ ' bash --norc --noprofile -i"
+    T -f /dev/null new-session -d -s t -x 80 -y 24 "env -i PATH=$PATH HOME=$tmpdir HISTFILE=/dev/null TERM=screen PS1='out\$ ' bash --norc --noprofile -i"
     if ! wait_screen 'out\$'; then
         echo "Bail out! the outer shell in tmux did not start: $(T list-panes -a -F '#{pane_dead} #{pane_pid}' 2>&1)"
         exit 1
