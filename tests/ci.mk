@@ -11,7 +11,8 @@ EXTRA_DIST += tests/integration/ci-action.sh tests/integration/yaml-flat.awk \
 check_PROGRAMS += tests/unit/hook-test
 tests_unit_hook_test_SOURCES = tests/unit/hook-test.c tests/tap.h
 tests_unit_hook_test_LDADD = src/libsbx.a $(SBX_LIBS)
-TESTS += tests/unit/hook-test
+TESTS += tests/unit/hook-test tests/integration/hook-claude.sh
+EXTRA_DIST += tests/integration/hook-claude.sh
 # Refusals an agent can act on: fix.c's lines, and sbx explain applied
 # until the refused run passes.
 check_PROGRAMS += tests/unit/fix-test
