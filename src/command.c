@@ -31,6 +31,34 @@ extern char **environ;
 
 bool command_force_fd_walk;
 
+/* Walks the open descriptors above 2 (a loop up to RLIMIT_NOFILE would
+ * take a million calls under nofile = max): closes them but keep_a and
+ * keep_b, or marks them all close-on-exec. For kernels without
+ * close_range() (before 5.9) or its CLOSE_RANGE_CLOEXEC (before 5.11). */
+static void walk_open_fds(int keep_a, int keep_b, bool close_them)
+{
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        die_errno("listing /proc/self/fd to close inherited descriptors");
+    int self = dirfd(dir);
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || fd < 3 || fd == self)
+            continue;
+        if (close_them) {
+            if (fd != keep_a && fd != keep_b)
+                close((int)fd);
+            continue;
+        }
+        int flags = fcntl((int)fd, F_GETFD);
+        if (flags >= 0 && fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC) < 0)
+            die_errno("marking descriptor %ld close-on-exec", fd);
+    }
+    closedir(dir);
+}
+
 /* Marks every descriptor above 2 close-on-exec, so that only 0, 1 and 2
  * reach the command whatever the caller leaked to us, while the channel
  * stays usable until execve() succeeds. */
@@ -42,24 +70,7 @@ static void close_extra_fds_on_exec(void)
         if (errno != ENOSYS && errno != EINVAL)
             die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
     }
-    /* Kernels before 5.11 have no CLOSE_RANGE_CLOEXEC: walk the open
-     * descriptors themselves (a loop up to RLIMIT_NOFILE would take a
-     * million calls under nofile = max). */
-    DIR *dir = opendir("/proc/self/fd");
-    if (!dir)
-        die_errno("listing /proc/self/fd to close inherited descriptors");
-    int self = dirfd(dir);
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        char *end;
-        long fd = strtol(e->d_name, &end, 10);
-        if (*end || end == e->d_name || fd < 3 || fd == self)
-            continue;
-        int flags = fcntl((int)fd, F_GETFD);
-        if (flags >= 0 && fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC) < 0)
-            die_errno("marking descriptor %ld close-on-exec", fd);
-    }
-    closedir(dir);
+    walk_open_fds(-1, -1, false);
 }
 
 /* Closes every descriptor above 2 but the channel and the command's pty,
@@ -67,8 +78,8 @@ static void close_extra_fds_on_exec(void)
  * open (an audit's earlier runs, the mount plan's descriptors) would
  * otherwise fill the low numbers, and the seccomp listener or the
  * Landlock ruleset created after the limit would get EMFILE (a profile
- * with nofile = 32 could not start). A descriptor below the soft limit is
- * what RLIMIT_NOFILE counts: the kernel allots the lowest free one. */
+ * with nofile = 32 could not start): the kernel allots the lowest free
+ * number, and RLIMIT_NOFILE bounds the number, not the count. */
 static void close_unneeded_fds(int keep_a, int keep_b)
 {
     int keep[2] = { keep_a < keep_b ? keep_a : keep_b, keep_a < keep_b ? keep_b : keep_a };
@@ -83,20 +94,7 @@ static void close_unneeded_fds(int keep_a, int keep_b)
     }
     if (ranged && close_range(from, ~0U, 0) == 0)
         return;
-    /* no close_range() (Linux before 5.9), or the walk asked for (tests) */
-    DIR *dir = opendir("/proc/self/fd");
-    if (!dir)
-        die_errno("listing /proc/self/fd to close inherited descriptors");
-    int self = dirfd(dir);
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        char *end;
-        long fd = strtol(e->d_name, &end, 10);
-        if (*end || end == e->d_name || fd < 3 || fd == self || fd == keep_a || fd == keep_b)
-            continue;
-        close((int)fd);
-    }
-    closedir(dir);
+    walk_open_fds(keep_a, keep_b, true);
 }
 
 /* execvp() reports EACCES when a PATH directory could not be searched,

@@ -4,7 +4,7 @@
 # error naming the limit, never a clamp.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 35
+plan 37
 make_tmpdir
 
 hard=$(ulimit -Hn)
@@ -154,5 +154,15 @@ else
     like "$status:$err" "125:sbx: limit nofile = $((low + 1)) is above the hard limit $low" \
         "a number above it stays an error (never clamped)"
 fi
+
+# A low nofile with a deny rule: the seccomp listener is made after the
+# limit applies, so what the command's process still held then (here 40
+# descriptors the caller leaked to sbx; in an audit, its earlier runs')
+# must be closed first, or the listener gets EMFILE and nothing starts.
+printf '[profile]\ninclude = restrictive\n[limits]\nnofile = 32\n' >"$tmpdir/low32.ini"
+run_cmd bash -c 'for fd in $(seq 10 49); do eval "exec $fd</dev/null"; done; exec "$0" run -p "$1" -- sh -c "ulimit -n; ls /proc/self/fd | wc -l"' \
+    "$SBX" "$tmpdir/low32.ini"
+is "$status:$(echo "$out" | head -n1)" "0:32" "nofile = 32 with deny rules starts though the caller leaked 40 descriptors"
+is "$(echo "$out" | tail -n1)" "4" "and the command holds only 0, 1, 2 (and ls's own)"
 
 done_testing
