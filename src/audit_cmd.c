@@ -63,7 +63,7 @@ int cmd_audit(int argc, char **argv)
     struct output_file junit, tap, step_summary;
     struct audit_ci_outputs ci = { 0 };
     __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
-    cli_writable_places(&writable);
+    report_writable_places(&writable);
     if (c.junit) {
         output_file_open(&junit, c.junit, "--junit", &writable);
         ci.junit = &junit;

@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "exit.h"
 #include "log.h"
-#include "mount.h"
 #include "lookup.h"
 #include "project.h"
 #include "util.h"
@@ -362,20 +361,6 @@ const struct profile_vars *cli_profile_vars(void)
     v.tmpdir = t && t[0] == '/' ? t : "/tmp";
     find_project(&cwd_project, &v);
     return &v;
-}
-
-void cli_writable_places(struct strv *out)
-{
-    const struct profile_vars *v = cli_profile_vars();
-    const struct project *pr = cli_project();
-    struct mount_inputs in = {
-        .cwd = v->cwd, .home = v->home,
-        .project_root = pr->kind == PROJECT_GIT_LINK ? pr->root : NULL,
-        .git_dirs = { pr->git_dir, pr->common_dir },
-    };
-    mount_writable_places(NULL, &in, out);
-    if (pr->root)
-        strv_push(out, xstrdup(pr->root));
 }
 
 static void print_errors(const struct profile_errors *errs)

@@ -73,12 +73,6 @@ const struct project *cli_project(void);
  * than this one is a build's or a test's). */
 const char *cli_account_home(void);
 
-/* The places a sandbox could have written that are known before a
- * profile is loaded (mount_writable_places() without rules): the working
- * directory, its project and git directories, the shipped writable
- * directories below $HOME. Appended to out. */
-struct strv;
-void cli_writable_places(struct strv *out);
 
 /* uid's entry in a passwd(5) file, without NSS (sbx's password database
  * in every build, src/cli.c): NULL if the file cannot be read or has

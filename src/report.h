@@ -53,6 +53,15 @@ struct run_record *report_open(const char *path);
  * one of them now refuses the run, 125). No file open: nothing. */
 struct strv;
 void report_recheck_places(const struct strv *writable);
+/* The places a sandbox could have written that are known before a
+ * profile is loaded (mount_writable_places() without rules): the working
+ * directory, its project and git directories, the shipped writable
+ * directories below $HOME. Appended to out. For the files sbx writes on
+ * the caller's behalf (--report here, the audit's --junit, --tap and
+ * $GITHUB_STEP_SUMMARY): output_file.h. */
+struct strv;
+void report_writable_places(struct strv *out);
+
 
 /* Makes rec the record that record_*() calls go to (NULL: none). */
 void record_set_current(struct run_record *rec);

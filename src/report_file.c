@@ -12,7 +12,9 @@
 #include "exit.h"
 #include "json_bytes.h"
 #include "log.h"
+#include "mount.h"
 #include "output_file.h"
+#include "project.h"
 #include "util.h"
 
 #include <errno.h>
@@ -93,6 +95,20 @@ static void report_die_hook(const char *message)
     report_write_unfinished();
 }
 
+void report_writable_places(struct strv *out)
+{
+    const struct profile_vars *v = cli_profile_vars();
+    const struct project *pr = cli_project();
+    struct mount_inputs in = {
+        .cwd = v->cwd, .home = v->home,
+        .project_root = pr->kind == PROJECT_GIT_LINK ? pr->root : NULL,
+        .git_dirs = { pr->git_dir, pr->common_dir },
+    };
+    mount_writable_places(NULL, &in, out);
+    if (pr->root)
+        strv_push(out, xstrdup(pr->root));
+}
+
 /* Opens the file's directory now: an unwritable report path must stop
  * sbx before the command runs, not after. The record itself is written
  * at the end as a new file put in place of the name (output_file.h: the
@@ -105,7 +121,7 @@ static void report_file_open(const char *path, bool audit)
         die("--report: a report file is already open (%s)", file->out.path);
     struct output_file out;
     __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
-    cli_writable_places(&writable);
+    report_writable_places(&writable);
     output_file_open(&out, path, "--report", &writable);
     file = xcalloc(1, sizeof *file);
     file->out = out;

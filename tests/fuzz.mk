@@ -19,15 +19,19 @@ tests/fuzz/profile-fuzz: $(top_srcdir)/tests/fuzz/profile-fuzz.c $(FUZZ_CORE)
 tests/fuzz/cli-fuzz: $(top_srcdir)/tests/fuzz/cli-fuzz.c $(top_srcdir)/src/cli.c \
 		$(top_srcdir)/src/project.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-tests/fuzz/runner-fuzz: $(top_srcdir)/tests/fuzz/runner-fuzz.c $(top_srcdir)/src/runner.c \
-		$(top_srcdir)/src/runner_parse.c $(FUZZ_CORE)
+# every runner family (runners as data: runner.c lists them)
+FUZZ_RUNNERS = $(top_srcdir)/src/runner.c $(top_srcdir)/src/runner_parse.c \
+	$(top_srcdir)/src/runner_cargo.c $(top_srcdir)/src/runner_python.c \
+	$(top_srcdir)/src/runner_go.c $(top_srcdir)/src/runner_node.c $(top_srcdir)/src/runner_npm.c \
+	$(top_srcdir)/src/runner_tap.c $(top_srcdir)/src/runner_ctest.c
+tests/fuzz/runner-fuzz: $(top_srcdir)/tests/fuzz/runner-fuzz.c $(FUZZ_RUNNERS) $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 # includes egress.c itself, to reach its parsers; links egress_wire.c
 tests/fuzz/egress-fuzz: $(top_srcdir)/tests/fuzz/egress-fuzz.c $(top_srcdir)/src/egress.c \
-		$(top_srcdir)/src/egress_wire.c $(FUZZ_CORE)
+		$(top_srcdir)/src/egress_wire.c $(top_srcdir)/src/fix.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(LIBNL_CFLAGS) -o $@ $(top_srcdir)/tests/fuzz/egress-fuzz.c \
-	  $(top_srcdir)/src/egress_wire.c $(FUZZ_CORE) \
+	  $(top_srcdir)/src/egress_wire.c $(top_srcdir)/src/fix.c $(FUZZ_CORE) \
 	  $(FUZZ_LIBS) $(LIBNL_LIBS) -lpthread
 
 # issue 31: the agent hook's command-line reader, and fix lines
