@@ -123,7 +123,8 @@ static bool path_within(const char *path, const char *dir)
     return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
-void layers_rw_warnings(const struct profile *p, const char *home, struct strv *out)
+void layers_rw_warnings(const struct profile *p, const char *home, bool home_is_builds,
+                        struct strv *out)
 {
     if (!home || home[0] != '/')
         return;
@@ -135,7 +136,7 @@ void layers_rw_warnings(const struct profile *p, const char *home, struct strv *
         bool later = false;
         for (size_t j = i + 1; j < p->nfs; j++)
             later |= p->fs[j].path && !strcmp(p->fs[j].path, r->path);
-        if (later)
+        if (later || (home_is_builds && path_within(home, r->path)))
             continue;
         for (size_t k = 0; k < sizeof host_runs / sizeof host_runs[0]; k++) {
             autofree char *dir = home_join(home, host_runs[k].rel);

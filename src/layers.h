@@ -36,7 +36,13 @@ char *layer_name_path(const char *name);
 
 /* The plainly writable (rw) rules of p on a path the host runs code from
  * later (build caches, toolchains, tools' configuration below home), one
- * warning each, naming what runs and the fix (cache = PATH). Pure. */
-void layers_rw_warnings(const struct profile *p, const char *home, struct strv *out);
+ * warning each, naming what runs and the fix (cache = PATH). Pure.
+ * home_is_builds: home is a build's inside the project (a $HOME that is
+ * not the account's, strictly inside the project's work tree: project.h,
+ * as debhelper sets it); a rule holding it (rw = ${PROJECT}) gets no
+ * warning: those caches are the project's, writable with it, and the
+ * account's own are elsewhere. */
+void layers_rw_warnings(const struct profile *p, const char *home, bool home_is_builds,
+                        struct strv *out);
 
 #endif

@@ -418,8 +418,18 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     const struct project *project = cli_project();
     refuse_whole_tree_writable(p, plan->home, project);
     {
+        /* a $HOME strictly inside the project that is not the account's
+         * is a build's (project.h): asked of /etc/passwd only then */
+        bool home_is_builds = false;
+        autofree char *home_real = plan->home && plan->home[0] == '/'
+                                       ? realpath(plan->home, NULL) : NULL;
+        if (home_real && project->root && mount_path_within(home_real, project->root) &&
+            strcmp(home_real, project->root)) {
+            const char *account = cli_account_home();
+            home_is_builds = account && strcmp(account, home_real);
+        }
         struct strv advice = { 0 };
-        layers_rw_warnings(p, plan->home, &advice);
+        layers_rw_warnings(p, home_real ? home_real : plan->home, home_is_builds, &advice);
         for (size_t i = 0; i < advice.n; i++)
             warn("%s", advice.v[i]);
         strv_free(&advice);

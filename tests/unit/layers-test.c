@@ -33,7 +33,7 @@ static size_t warnings_of(const char *text, struct strv *w)
     struct profile p;
     load(&p, text);
     *w = (struct strv){ 0 };
-    layers_rw_warnings(&p, "/home/u", w);
+    layers_rw_warnings(&p, "/home/u", false, w);
     profile_free(&p);
     return w->n;
 }
@@ -113,6 +113,20 @@ int main(void)
     is_int(warnings_of("[filesystem]\nrw = /home/u/.npm\nro = /home/u/.npm\n", &w), 0,
            "nor for an rw rule a later rule on the path replaces");
     strv_free(&w);
+    {
+        /* a build's $HOME inside the project (debhelper's): the project
+         * holding it warns for the account's home, not for the build's */
+        struct profile bp;
+        load(&bp, "[filesystem]\nrw = /src/pkg\n");
+        w = (struct strv){ 0 };
+        layers_rw_warnings(&bp, "/src/pkg/debian/home", false, &w);
+        is_int(w.n, 1, "rw = PROJECT holding $HOME/go/pkg/mod warns when $HOME is the account's");
+        strv_free(&w);
+        layers_rw_warnings(&bp, "/src/pkg/debian/home", true, &w);
+        is_int(w.n, 0, "and not when $HOME is a build's inside the project");
+        strv_free(&w);
+        profile_free(&bp);
+    }
 
     /* the shipped profiles */
     static const char *const shipped[] = { "default", "qa", "devbackend", "qa-session",
@@ -127,7 +141,7 @@ int main(void)
         profile_init_defaults(&sp);
         bool loaded = profile_load(&sp, shipped[i], &s, &vars, &e);
         w = (struct strv){ 0 };
-        layers_rw_warnings(&sp, "/home/u", &w);
+        layers_rw_warnings(&sp, "/home/u", false, &w);
         ok(loaded && w.n == 0, "shipped profile %s makes no path the host runs from plainly rw",
            shipped[i]);
         for (size_t k = 0; k < w.n; k++)
