@@ -102,12 +102,16 @@ like "$out" "fd full null ptmx pts" "ro = /: later mounts (/dev) land on top of 
 # tree under /tmp adds sbx's protections of its own binary and profiles,
 # and of the write layers' root (lib.sh puts $XDG_STATE_HOME in the build
 # tree): read-only, their parents pinned; those are no staging mounts.
+# Nor are the protections of a /tmp/.git that something on the machine
+# left (sbx keeps a .git below an rw path read-only, as it must).
 hostmark=$(mktemp /tmp/sbx-mount-host.XXXXXX)
 sandbox --rw /tmp -- sh -c "test -e '$hostmark' && echo host-tmp; awk '\$5 ~ \"^/tmp/\" { print \$5 }' /proc/self/mountinfo"
 rm -f "$hostmark"
 under_tmp=
 for m in $(printf '%s\n' "$out" | sed 1d); do
-    case "$SBX/ $SBX_TOP_SRCDIR/profiles/ ${XDG_STATE_HOME:-/nonexistent}/sbx/layers/" in "$m"/* | *" $m"/*) ;; *) under_tmp="$under_tmp $m" ;; esac
+    case "$SBX/ $SBX_TOP_SRCDIR/profiles/ ${XDG_STATE_HOME:-/nonexistent}/sbx/layers/" in "$m"/* | *" $m"/*) continue ;; esac
+    case $m in /tmp/.git | /tmp/.git/*) continue ;; esac
+    under_tmp="$under_tmp $m"
 done
 is "$(printf '%s\n' "$out" | sed -n 1p)$under_tmp" "host-tmp" "rw = /tmp: the host's /tmp, without sbx's staging mounts"
 
