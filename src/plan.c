@@ -187,6 +187,25 @@ static bool explicitly_writable(const struct profile *p, const char *path)
     return false;
 }
 
+/* layers.h: plain rw rules on what the host runs later. A $HOME strictly
+ * inside the project that is not the account's is a build's (project.h):
+ * /etc/passwd is asked only then. */
+static void warn_rw_host_runs(const struct profile *p, const char *home, const char *home_real,
+                              const struct project *project)
+{
+    bool home_is_builds = false;
+    if (home_real && project->root && mount_path_within(home_real, project->root) &&
+        strcmp(home_real, project->root)) {
+        const char *account = cli_account_home();
+        home_is_builds = account && strcmp(account, home_real);
+    }
+    struct strv advice = { 0 };
+    layers_rw_warnings(p, home_real ? home_real : home, home_is_builds, &advice);
+    for (size_t i = 0; i < advice.n; i++)
+        warn("%s", advice.v[i]);
+    strv_free(&advice);
+}
+
 /* Started from / or from $HOME, `rw = ${CWD}` would hand the command the
  * whole tree: every later login, every project, sbx's own configuration.
  * A profile's rule on such a directory is refused; one given on the
@@ -195,9 +214,8 @@ static bool explicitly_writable(const struct profile *p, const char *path)
  * one in debian/.debhelper) is the build's, and no reason to refuse the
  * project (project_too_wide_rw()). */
 static void refuse_whole_tree_writable(const struct profile *p, const char *home,
-                                       const struct project *project)
+                                       const char *home_real, const struct project *project)
 {
-    autofree char *home_real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
     for (size_t i = 0; i < p->nfs; i++) {
         const struct fs_rule *r = &p->fs[i];
         if (r->kind != FS_RW || !r->path || origin_is_option(p, &r->at))
@@ -416,24 +434,11 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     filter_job_start(plan->compiling);
 
     const struct project *project = cli_project();
-    refuse_whole_tree_writable(p, plan->home, project);
-    {
-        /* a $HOME strictly inside the project that is not the account's
-         * is a build's (project.h): asked of /etc/passwd only then */
-        bool home_is_builds = false;
-        autofree char *home_real = plan->home && plan->home[0] == '/'
-                                       ? realpath(plan->home, NULL) : NULL;
-        if (home_real && project->root && mount_path_within(home_real, project->root) &&
-            strcmp(home_real, project->root)) {
-            const char *account = cli_account_home();
-            home_is_builds = account && strcmp(account, home_real);
-        }
-        struct strv advice = { 0 };
-        layers_rw_warnings(p, home_real ? home_real : plan->home, home_is_builds, &advice);
-        for (size_t i = 0; i < advice.n; i++)
-            warn("%s", advice.v[i]);
-        strv_free(&advice);
-    }
+    /* one realpath() of $HOME for both checks, on every start */
+    autofree char *home_real = plan->home && plan->home[0] == '/' ? realpath(plan->home, NULL)
+                                                                  : NULL;
+    refuse_whole_tree_writable(p, plan->home, home_real, project);
+    warn_rw_host_runs(p, plan->home, home_real, project);
     struct protect_list protect = { 0 };
     if (plan->clone_flags & CLONE_NEWNS)
         plan_protect_list(&protect, plan->home, project);
