@@ -661,6 +661,10 @@ static int bisect(struct reruns *a, struct judged_test **set, size_t n);
 static bool wants_observing(const struct judged_test *t, int side)
 {
     bool unobserved = side ? t->j.unobserved_against : t->j.unobserved_under;
+    /* no runner runs a fixture alone (and one absent on a side did not
+     * fail there: see the rows' making in audit_per_test()) */
+    if (t->kind == RUNNER_TEST_FIXTURE)
+        return false;
     if (!unobserved || t->capped || t->whole_run_entry || any_of(t)->id[0] == '-')
         return false;
     return !(side && !t->j.unobserved_under && status_failed(t->j.under) &&
@@ -1242,14 +1246,18 @@ static int resolve_startup(struct reruns *a, struct judged_test *tests, size_t n
 /* Tests that passed under the profile and failed under --against without
  * a denial of their own: run alone there to see why, once, when they were
  * not yet (a limit it sets, EMFILE, or another test's leftovers). */
+static bool wants_limit_check(const struct judged_test *t)
+{
+    /* a parent is judged by its subtests; no runner runs a fixture alone */
+    return t->kind == RUNNER_TEST_CASE && !t->rerun[1] && !t->whole_run_entry &&
+           test_verdict_of(&t->j) == TEST_FAILS_WITHOUT_DENIAL;
+}
+
 static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
 {
     size_t need = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct judged_test *t = &tests[i];
-        need += t->kind != RUNNER_TEST_PARENT && !t->rerun[1] && !t->whole_run_entry &&
-                test_verdict_of(&t->j) == TEST_FAILS_WITHOUT_DENIAL;
-    }
+    for (size_t i = 0; i < n; i++)
+        need += wants_limit_check(&tests[i]);
     char **probe = need ? runner_rerun_argv(a->r, a->command, any_of(&tests[0])) : NULL;
     if (!probe)
         return 0;
@@ -1260,8 +1268,7 @@ static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
     int sig = 0;
     for (size_t i = 0; i < n && !sig; i++) {
         struct judged_test *t = &tests[i];
-        if (t->kind == RUNNER_TEST_PARENT || t->rerun[1] || t->whole_run_entry ||
-            test_verdict_of(&t->j) != TEST_FAILS_WITHOUT_DENIAL)
+        if (!wants_limit_check(t))
             continue;
         /* its result in the whole run stands: it failed there */
         enum test_status keep = t->j.against;
@@ -1508,6 +1515,16 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         t->j.unobserved_against = !t->against;
         t->kind = t->under && t->under->kind != RUNNER_TEST_CASE ? t->under->kind
                   : t->against ? t->against->kind : RUNNER_TEST_CASE;
+        /* a fixture's row is there only where it failed: absent on a
+         * side, it did not fail there (nothing to observe or re-run) */
+        if (t->kind == RUNNER_TEST_FIXTURE && !t->under) {
+            t->j.under = TEST_PASSED;
+            t->j.unobserved_under = false;
+        }
+        if (t->kind == RUNNER_TEST_FIXTURE && !t->against) {
+            t->j.against = TEST_PASSED;
+            t->j.unobserved_against = false;
+        }
         t->own_us = t->under && t->under->duration_us ? t->under->duration_us
                     : t->against ? t->against->duration_us : 0;
         ncases += t->kind == RUNNER_TEST_CASE;

@@ -168,6 +168,19 @@ void tap_line(struct runner_parser *p, char *line)
                 result_at(p, p->last_result, TEST_TIMED_OUT);
             else if (strstr(s, "cancelledByParent") || strstr(s, "hookFailure"))
                 result_at(p, p->last_result, TEST_ERRORED);
+        } else if (p->r->kind == RUNNER_NODE && p->yaml_indent == 2 && indent == 2 &&
+                   p->last_result != SIZE_MAX &&
+                   ((starts(s, "exitCode: ") && s[10] >= '0' && s[10] <= '9') ||
+                    (starts(s, "signal: ") && s[8] == '\''))) {
+            /* node --test runs each file in a process of its own; when
+             * that process dies (process.exit, a crash), its tests'
+             * results are lost and one top-level result named after the
+             * file stands for them, with the process's exitCode or
+             * signal among its keys (an error's text is indented deeper,
+             * so a test cannot write this key). The row is the file's,
+             * not a test: its tests have no result and are re-run. */
+            result_at(p, p->last_result, TEST_ERRORED);
+            test_kind(p, p->last_result, RUNNER_TEST_FIXTURE);
         }
         return;
     }

@@ -31,7 +31,7 @@ have_runners=
 verdicts() { jq -r '[.tests[] | .name + "=" + .verdict] | sort | join(" ")' "$1"; }
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-    for i in $(seq 6); do skip "node and npm are not installed for uid $(id -u)"; done
+    for i in $(seq 10); do skip "node and npm are not installed for uid $(id -u)"; done
 else
     run_sbx audit --report "$work/node.json" -- npm test
     is "$status" 3 "npm test (node --test): false greens, exit 3"
@@ -45,10 +45,22 @@ else
     run_sbx audit -- npm run nosuch
     like "$err" "sbx could not see individual tests: package.json has no script \"nosuch\"" \
         "npm run of a script that is not there: judged whole, saying why"
+
+    # a test file's process exits at a denied bind (issue 34): under
+    # restrictive node reports only the file, for all its tests
+    run_sbx audit --report "$work/ncrash.json" -- node --test crash/node/
+    is "$status" 3 "node --test, a file's process dies: the lenient test after it found, exit 3"
+    is "$(verdicts "$work/ncrash.json" | sed "s|$work/||")" \
+        "crash/node/crash.test.js=fails-without-denial dies when bind fails=not-observed honest=exercised lenient=false-green pure first=unaffected pure last=unaffected" \
+        "node --test, a file's process dies: the tests after it re-run, never fails-without-denial"
+    is "$(jq -r '.tests[] | select(.name | endswith("crash.test.js")) | .kind' "$work/ncrash.json")" fixture \
+        "node --test: the row standing for the dead file's tests is the file's, a fixture, not a test"
+    like "$err" "5 tests: 1 exercised, 1 false green, 0 hiding a failure, 0 fail, 0 skipped here, 2 unaffected, 1 not observed" \
+        "node --test, a file's process dies: five tests counted, the file not among them"
 fi
 
 if [ -z "$have_runners" ]; then
-    for i in $(seq 12); do skip "jest, vitest and mocha are not installed in $runners (.ci/run installs them)"; done
+    for i in $(seq 15); do skip "jest, vitest and mocha are not installed in $runners (.ci/run installs them)"; done
 else
     run_sbx audit --report "$work/jest.json" -- npm run jest
     is "$status" 3 "npm run jest: false greens, exit 3"
@@ -74,5 +86,15 @@ else
     is "$(verdicts "$work/mocha.json")" \
         "net accepts its own origin=false-green-hiding-failure net honest=exercised net lenient=false-green net skips=skipped-here pure=unaffected" \
         "npm run mocha: every verdict; the forged document printed before mocha's own changes nothing"
+
+    # mocha dies mid-run (issue 34, as ws's suite did): no report at all
+    # under restrictive; the tests are re-run with --grep, together first
+    run_sbx audit --report "$work/mcrash.json" -- npx mocha crash/mocha/
+    is "$status" 3 "mocha dies mid-run: the lenient test after the crash found, exit 3"
+    is "$(verdicts "$work/mcrash.json")" \
+        "net dies when bind fails=not-observed net honest=exercised net lenient=false-green net pure first=unaffected net pure last=unaffected" \
+        "mocha dies mid-run: every verdict, from re-runs; none fails-without-denial"
+    like "$err" "5 test(s) have no result under restrictive (their process died with another test, a timeout or a crash): re-running 5 there alone" \
+        "mocha dies mid-run: the re-runs announced are the ones made"
 fi
 done_testing

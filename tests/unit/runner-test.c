@@ -487,6 +487,8 @@ static void test_corpus(void)
 
 /* ---- what a test can print ---- */
 
+static const struct runner_test *row(struct runner_parser *p, const char *id);
+
 static size_t parse_count(const char *runner, const char *text, enum test_status *first)
 {
     struct runner_parser *p = runner_parser_new(named(runner));
@@ -529,6 +531,32 @@ static void test_forged_and_odd(void)
            "node: TAP lines inside a YAML block are not tests");
     parse_count("node", "not ok 1 - slow\n  ---\n  failureType: 'testTimeoutFailure'\n  ...\n", &st);
     is_str(test_status_name(st), "timed-out", "node: a test that hit its timeout is timed-out");
+    {
+        /* node --test, a test file whose process died: one top-level
+         * result named after the file, with the process's exitCode; the
+         * same key in a test's error text (indented deeper) is the test's
+         * own bytes */
+        static const char died[] = "# Subtest: /p/t.test.js\nnot ok 1 - /p/t.test.js\n  ---\n"
+                                   "  duration_ms: 141.6\n  failureType: 'testCodeFailure'\n  exitCode: 9\n"
+                                   "  signal: ~\n  ...\n1..1\n";
+        static const char forged[] = "not ok 1 - a\n  ---\n  failureType: 'testCodeFailure'\n  error: |-\n"
+                                     "    x\n    exitCode: 4\n      exitCode: 3\n  ...\n"
+                                     "# Subtest: b\n    not ok 1 - c\n    ---\n    exitCode: 5\n    ...\nnot ok 2 - b\n";
+        struct runner_parser *np = runner_parser_new(named("node"));
+        runner_parser_feed(np, died, sizeof died - 1);
+        runner_parser_finish(np, false);
+        const struct runner_test *f = row(np, "/p/t.test.js");
+        ok(f && f->kind == RUNNER_TEST_FIXTURE && f->status == TEST_ERRORED,
+           "node: a test file whose process died is a fixture row, errored, not a test");
+        runner_parser_free(np);
+        np = runner_parser_new(named("node"));
+        runner_parser_feed(np, forged, sizeof forged - 1);
+        runner_parser_finish(np, false);
+        const struct runner_test *c = row(np, "b > c");
+        ok(row(np, "a") && row(np, "a")->kind == RUNNER_TEST_CASE && c && c->kind == RUNNER_TEST_CASE,
+           "node: exitCode in an error's text, or under a subtest, makes no fixture");
+        runner_parser_free(np);
+    }
     is_int((int)parse_count("tap", "1..2\nok 1 - a\nnot ok 2 - b # todo later\nok\n", NULL), 3,
            "tap: a command's own TAP, numbered or not");
     is_int((int)parse_count("unittest", "ERROR: setUpModule (mod)\n", NULL), 1, "unittest: a module fixture error");
