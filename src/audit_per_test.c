@@ -44,6 +44,7 @@
 #include "sandbox.h"
 #include "util.h"
 
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +67,56 @@ struct sink {
     const char *limit;
     char tail[64];
     size_t tail_len;
+    /* a main run's output when it is not shown (without -v): its last
+     * OUTPUT_TAIL_MAX bytes, for the lines shown when the run fails and
+     * for --report; NULL: not kept */
+    char *ring;
+    size_t ring_len;   /* bytes in the ring, <= OUTPUT_TAIL_MAX */
+    size_t ring_start; /* where the oldest byte is */
+    uint64_t total;    /* every byte the run wrote */
+    /* a main run not shown, on a terminal: a line counting its results,
+     * rewritten in place (at most 4 times a second) */
+    const char *progress;
+    uint64_t progress_ms;
+    size_t progress_n;
 };
+
+#define OUTPUT_TAIL_MAX (64u << 10)
+
+static void ring_add(struct sink *s, const char *bytes, size_t len)
+{
+    s->total += len;
+    if (len >= OUTPUT_TAIL_MAX) {
+        memcpy(s->ring, bytes + len - OUTPUT_TAIL_MAX, OUTPUT_TAIL_MAX);
+        s->ring_start = 0;
+        s->ring_len = OUTPUT_TAIL_MAX;
+        return;
+    }
+    for (size_t done = 0; done < len;) {
+        size_t at = (s->ring_start + s->ring_len) % OUTPUT_TAIL_MAX;
+        size_t room = OUTPUT_TAIL_MAX - at, take = len - done < room ? len - done : room;
+        memcpy(s->ring + at, bytes + done, take);
+        done += take;
+        s->ring_len += take;
+        if (s->ring_len > OUTPUT_TAIL_MAX) {
+            s->ring_start = (s->ring_start + s->ring_len - OUTPUT_TAIL_MAX) % OUTPUT_TAIL_MAX;
+            s->ring_len = OUTPUT_TAIL_MAX;
+        }
+    }
+}
+
+/* The ring's bytes in order, in a new buffer of *len bytes (NUL after). */
+static char *ring_take(struct sink *s, size_t *len)
+{
+    char *out = xmalloc(s->ring_len + 1);
+    size_t first = OUTPUT_TAIL_MAX - s->ring_start < s->ring_len ? OUTPUT_TAIL_MAX - s->ring_start
+                                                                 : s->ring_len;
+    memcpy(out, s->ring + s->ring_start, first);
+    memcpy(out + first, s->ring, s->ring_len - first);
+    out[s->ring_len] = '\0';
+    *len = s->ring_len;
+    return out;
+}
 
 static void scan_limit(struct sink *s, const char *bytes, size_t len)
 {
@@ -92,6 +142,19 @@ static void feed_sink(int stream, const char *bytes, size_t len, void *data)
     (void)stream;
     struct sink *s = data;
     runner_parser_feed(s->parser, bytes, len);
+    if (s->ring)
+        ring_add(s, bytes, len);
+    if (s->progress) {
+        size_t n;
+        runner_parser_tests(s->parser, &n);
+        uint64_t now = monotonic_ms();
+        if (n != s->progress_n && now - s->progress_ms >= 250) {
+            /* log_output_fd: the terminal, while 2 is the capture's pipe */
+            dprintf(log_output_fd, "\rsbx: audit: %s: %zu result(s) so far\033[K", s->progress, n);
+            s->progress_n = n;
+            s->progress_ms = now;
+        }
+    }
     if (s->scan && !s->limit)
         scan_limit(s, bytes, len);
     if (s->buf && s->len < RERUN_OUTPUT_MAX) {
@@ -101,17 +164,25 @@ static void feed_sink(int stream, const char *bytes, size_t len, void *data)
     }
 }
 
+/* A main run's output, not shown: its last bytes and how many it wrote. */
+struct run_tail {
+    char *bytes; /* to free */
+    size_t len;
+    uint64_t total;
+};
+
 /* One run of argv under p, within timeout_ms (0: the profile's), its
  * output parsed by a new parser (returned) and, with keep, kept in *kept
- * (*kept_len bytes, to free). */
+ * (*kept_len bytes, to free); with tail, its last bytes in *tail. */
 static struct runner_parser *run_side(const struct runner *r, const struct profile *p,
                                       char *const *argv, const char *cwd, const char *label,
                                       bool quiet, uint64_t timeout_ms, struct sandbox_result *res,
                                       int *status, char **kept, size_t *kept_len,
-                                      const char **limit)
+                                      const char **limit, struct run_tail *tail)
 {
     struct sink s = { .parser = runner_parser_new(r), .buf = kept ? xcalloc(1, RERUN_OUTPUT_MAX) : NULL,
-                      .scan = limit != NULL };
+                      .scan = limit != NULL, .ring = tail ? xmalloc(OUTPUT_TAIL_MAX) : NULL,
+                      .progress = tail && isatty(log_output_fd) ? label : NULL };
     struct capture *cap = capture_start(feed_sink, &s, CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0));
     struct sandbox_request req = {
         .profile = p, .argv = argv, .cwd = cwd, .label = label, .timeout_ms = timeout_ms,
@@ -121,6 +192,8 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
     };
     *status = sandbox_run(&req, res);
     capture_stop(cap);
+    if (s.progress_n)
+        dprintf(log_output_fd, "\r\033[K");
     runner_parser_finish(s.parser, res->timed_out);
     if (kept) {
         *kept = s.buf;
@@ -128,7 +201,52 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
     }
     if (limit)
         *limit = s.limit;
+    if (tail) {
+        tail->bytes = ring_take(&s, &tail->len);
+        tail->total = s.total;
+        free(s.ring);
+    }
     return s.parser;
+}
+
+/* Without -v the suite's output is not shown (issue 34: a person reads
+ * the table and the summary; CPython's network suite writes ~9,900
+ * lines). A run that failed shows its last lines, where the reason
+ * usually is; all of it is shown live with -v, and its tail is in
+ * --report. */
+#define TAIL_LINES 20
+static void show_tail(const struct run_tail *t)
+{
+    size_t end = t->len;
+    while (end && t->bytes[end - 1] == '\n')
+        end--;
+    size_t from = end, lines = 0;
+    while (from && lines < TAIL_LINES) {
+        from--;
+        if (t->bytes[from] == '\n' && ++lines == TAIL_LINES) {
+            from++;
+            break;
+        }
+    }
+    if (from == end)
+        return;
+    fprintf(stderr, "sbx: audit: the last lines of its output (all of it with -v, the last %u KiB "
+            "in --report):\n", OUTPUT_TAIL_MAX >> 10);
+    for (size_t i = from; i < end;) {
+        size_t nl = i;
+        while (nl < end && t->bytes[nl] != '\n')
+            nl++;
+        /* the command's bytes: no control character reaches the
+         * terminal from sbx's own lines (an escape sequence could
+         * rewrite what sbx printed above it) */
+        fputs("  | ", stderr);
+        for (size_t k = i; k < nl && k < i + 400; k++) {
+            unsigned char c = (unsigned char)t->bytes[k];
+            fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c, stderr);
+        }
+        fputc('\n', stderr);
+        i = nl + 1;
+    }
 }
 
 struct judged_test {
@@ -443,7 +561,7 @@ static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv,
         log_verbosity = LOG_QUIET;
     struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, a->cwd,
                                        label, true, rerun_bound_ms(a, own_us), res, &st, kept,
-                                       kept_len, NULL);
+                                       kept_len, NULL, NULL);
     log_verbosity = verbosity;
     if (res->command_ran && !res->timed_out && res->duration_us &&
         (!a->quickest_us || res->duration_us < a->quickest_us))
@@ -1441,6 +1559,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     struct denial_tally *between = denial_tally_new();
     size_t *order = NULL, ntests = 0;
     const char *whole_limit = NULL;
+    bool quiet = log_verbosity < LOG_VERBOSE;
+    struct run_tail tails[2] = { 0 };
     for (int i = 0; i < 2; i++) {
         if ((sig = audit_stop_requested(NULL))) {
             status = interrupted(sig, i - 1, names, report);
@@ -1464,14 +1584,29 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             if (i == 1)
                 report_audit_against_timeout(bound.timeout_ms, audit_bound_source_name(bound.source));
         }
-        parsers[i] = run_side(r, profiles[i], rc.argv, cwd, label, false, timeout_ms, &results[i],
-                              &statuses[i], NULL, NULL, i == 1 ? &whole_limit : NULL);
+        parsers[i] = run_side(r, profiles[i], rc.argv, cwd, label, quiet, timeout_ms, &results[i],
+                              &statuses[i], NULL, NULL, i == 1 ? &whole_limit : NULL,
+                              quiet ? &tails[i] : NULL);
         int exit_status = results[i].command_ran || results[i].exit_status ? results[i].exit_status
                                                                            : statuses[i];
-        if (!results[i].not_started)
+        if (!results[i].not_started && !quiet) {
             fprintf(stderr, "sbx: audit: ---- end of %s ----\n", label);
+        } else if (!results[i].not_started) {
+            size_t nr;
+            runner_parser_tests(parsers[i], &nr);
+            fprintf(stderr, "sbx: audit: ---- end of %s: exit %d, %zu result(s) read, %" PRIu64
+                    " bytes of output not shown (-v shows them) ----\n", label, exit_status, nr,
+                    tails[i].total);
+            /* why a run failed is what a person needs of its output
+             * (under --against failing is expected: its tail is in the
+             * record) */
+            if (i == 0 && exit_status != 0)
+                show_tail(&tails[i]);
+        }
         if (report) {
             report_audit_end_run(i, &results[i], exit_status);
+            if (quiet)
+                report_audit_run_output(i, tails[i].bytes, tails[i].len, tails[i].total);
             if (i == 1)
                 report_audit_against_timed_out(results[i].timed_out);
         }
@@ -1483,6 +1618,9 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             fprintf(stderr, "sbx: audit: the run under %s timed out: the test it was running counts "
                     "as timed out there, those it had not started are re-run alone\n", names[1]);
         if (exit_status == SBX_EXIT_FAILURE && !results[i].command_ran) {
+            /* sbx's own reason went into the output not shown */
+            if (quiet && i == 1)
+                show_tail(&tails[i]);
             fprintf(stderr, "sbx: audit: no verdict: the sandbox could not run the command under %s\n",
                     names[i]);
             if (report)
@@ -1844,6 +1982,7 @@ out:
     for (int i = 0; i < 2; i++) {
         runner_parser_free(parsers[i]);
         sandbox_result_free(&results[i]);
+        free(tails[i].bytes);
     }
     runner_command_free(&rc);
     return status;

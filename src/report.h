@@ -142,6 +142,10 @@ void report_audit_open(const char *path);
 /* NULL, and nothing recorded, when no audit file is open (no --report). */
 struct run_record *report_audit_begin_run(int index, const char *label);
 void report_audit_end_run(int index, const struct sandbox_result *res, int exit_status);
+/* A run's output that was not shown (the per-test audit without -v): its
+ * last len bytes as "output_tail" and how many it wrote in all as
+ * "output_bytes", on the run ended last with that index. */
+void report_audit_run_output(int index, const char *tail, size_t len, uint64_t total);
 /* Returns false (after a warning) when the file cannot be written. */
 bool report_audit_write(const char *verdict, int exit_status);
 /* Audit test by test: the runner's name and the tests judged (an array

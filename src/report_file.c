@@ -290,6 +290,16 @@ void report_audit_end_run(int index, const struct sandbox_result *res, int exit_
     record_free(rec);
 }
 
+void report_audit_run_output(int index, const char *tail, size_t len, uint64_t total)
+{
+    if (!file || !file->audit || index < 0 || index > 1 || !file->audit_runs[index])
+        return;
+    struct json_object *run = file->audit_runs[index];
+    json_object_object_add(run, "output_tail", json_bytes_new(tail ? tail : "", tail ? len : 0));
+    json_object_object_add(run, "output_bytes", json_object_new_int64(total > INT64_MAX ? INT64_MAX
+                                                                                       : (int64_t)total));
+}
+
 static struct json_object *audit_document(const char *verdict, int exit_status)
 {
     struct json_object *o = json_object_new_object();

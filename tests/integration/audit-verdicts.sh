@@ -349,4 +349,48 @@ is "$status:$([ -c /dev/null ] && echo char)" "0:char" "ci: --junit onto a devic
 run_sbx audit --junit "$work" -- true
 is "$status" 125 "ci: --junit onto a directory is refused before anything runs"
 
+# ---- output for people (issue 34): without -v the suite's own output is
+# not shown, only the table and the summary; a run failing under qa shows
+# its last lines, its control bytes replaced; -v shows everything; the
+# record keeps the tail
+cat >test_talk.py <<'PY'
+import sys, unittest
+class Talk(unittest.TestCase):
+    def test_talks(self):
+        print("MARKER-OUT line")
+        sys.stderr.write("MARKER-ERR line\n")
+PY
+cat >test_broke.py <<'PY'
+import sys, unittest
+class Broke(unittest.TestCase):
+    def test_breaks(self):
+        sys.stderr.write("WHY-IT-BROKE \x1b]0;title\x07 here\n")
+        self.fail("broken everywhere")
+PY
+run_sbx audit --report "$work/talk.json" -- python3 -m unittest test_talk
+unlike "$out$err" "MARKER-OUT" "output: without -v, the suite's stdout is not shown"
+unlike "$err" "MARKER-ERR" "output: without -v, the suite's stderr is not shown"
+like "$err" "---- end of run 1 of 2, under qa: exit 0, 1 result(s) read, " \
+    "output: each run's end says what was read and what was not shown"
+is "$(jq -r '.runs[0].output_tail | contains("MARKER-OUT line")' "$work/talk.json")" true \
+    "output: the record keeps the output's tail"
+if [ "$(jq -r '.runs[1].output_bytes' "$work/talk.json")" -gt 0 ] 2>/dev/null; then
+    pass "output: the record says how much each run wrote"
+else
+    fail "output: the record says how much each run wrote: $(jq -c '.runs[1].output_bytes' "$work/talk.json")"
+fi
+run_sbx audit -- python3 -m unittest test_broke
+like "$err" " ... WHY-IT-BROKE ?]0;title? here" \
+    "output: a run failing under qa shows its last lines, the escape sequence made harmless"
+run_sbx audit -v -- python3 -m unittest test_talk
+like "$out$err" "MARKER-OUT line" "output: -v shows the suite's output"
+unlike "$err" "so far" "output: no progress line where stderr is no terminal (a CI log)"
+if command -v script >/dev/null 2>&1; then
+    script -qec "\"$SBX\" audit -- python3 -m unittest test_talk" /dev/null </dev/null >"$work/tty.out" 2>&1
+    like "$(cat "$work/tty.out")" "run 1 of 2, under qa: 1 result(s) so far" \
+        "output: on a terminal, a progress line counts each run's results"
+else
+    skip "script(1) is not installed (util-linux)"
+fi
+
 done_testing
