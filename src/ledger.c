@@ -6,6 +6,7 @@
 #include "landlock_meta.h"
 #include "landlock_net.h"
 #include "log.h"
+#include "net_families.h"
 #include "seccomp.h"
 #include "util.h"
 
@@ -349,17 +350,7 @@ bool ledger_next(const struct ledger *l, size_t *cursor, struct ledger_entry *ou
 
 const char *ledger_family_name(int family, char *buf, size_t len)
 {
-    static const struct { int family; const char *name; } names[] = {
-        { AF_UNIX, "AF_UNIX" }, { AF_INET, "AF_INET" }, { AF_INET6, "AF_INET6" },
-        { AF_NETLINK, "AF_NETLINK" }, { AF_PACKET, "AF_PACKET" },
-        { AF_UNSPEC, "AF_UNSPEC" }, { AF_VSOCK, "AF_VSOCK" }, { AF_BLUETOOTH, "AF_BLUETOOTH" },
-        { AF_ALG, "AF_ALG" }, { AF_KEY, "AF_KEY" }, { AF_XDP, "AF_XDP" }, { AF_CAN, "AF_CAN" },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].family == family)
-            return names[i].name;
-    snprintf(buf, len, "AF_%d", family);
-    return buf;
+    return net_family_name(family, buf, len);
 }
 
 static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)

@@ -9,6 +9,7 @@ src_libsbx_a_SOURCES = \
 	src/profile_keys.c src/profile_keys.h \
 	src/profile_ini.c src/profile_ini.h \
 	src/profile_values.c \
+	src/net_families.c src/net_families.h \
 	src/profile_print.c \
 	src/profile_json.c src/profile_json.h \
 	src/allowlist.c src/allowlist.h \

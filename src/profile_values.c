@@ -11,6 +11,7 @@
 #include "allowlist.h"
 #include "credential_stores.h"
 
+#include "net_families.h"
 #include "util.h"
 
 #include <errno.h>
@@ -22,35 +23,6 @@
 #include <sys/capability.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-
-/* Address families a deny rule may name. */
-static const struct {
-    const char *name;
-    int family;
-} families[] = {
-    {"unix", AF_UNIX},       {"local", AF_UNIX},     {"inet", AF_INET},
-    {"inet6", AF_INET6},     {"netlink", AF_NETLINK}, {"packet", AF_PACKET},
-    {"vsock", AF_VSOCK},     {"bluetooth", AF_BLUETOOTH}, {"alg", AF_ALG},
-    {"can", AF_CAN},         {"xdp", AF_XDP},        {"tipc", AF_TIPC},
-    {"key", AF_KEY},         {"appletalk", AF_APPLETALK}, {"ax25", AF_AX25},
-    {"x25", AF_X25},         {"ipx", AF_IPX},        {"rds", AF_RDS},
-    {"qipcrtr", AF_QIPCRTR}, {"smc", AF_SMC},        {"mctp", 45},
-};
-
-/* Calls whose first argument or socket has an address family. */
-static const char *const socket_calls[] = {
-    "socket", "socketpair", "bind", "connect", "listen", "accept", "accept4",
-    "sendto", "sendmsg", "sendmmsg", "recvfrom", "recvmsg", "recvmmsg",
-    "getsockname", "getpeername", "setsockopt", "getsockopt", "shutdown", NULL,
-};
-
-static bool in_list(const char *const *list, const char *s)
-{
-    for (; *list; list++)
-        if (!strcmp(*list, s))
-            return true;
-    return false;
-}
 
 /* ------------------------------------------------------------------ */
 /* Variables                                                            */
@@ -405,10 +377,7 @@ static bool deny_rule_parse(struct loader *L, const struct origin *at, const cha
             char *comma = strchr(tok, ',');
             if (comma)
                 *comma = '\0';
-            int fam = -1;
-            for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-                if (!strcmp(families[i].name, tok))
-                    fam = families[i].family;
+            int fam = net_family_from_rule_name(tok);
             if (fam < 0) {
                 add_error(L, at, "deny: unknown address family '%s' (inet, inet6, unix, netlink, packet, vsock, ...)", tok);
                 return false;
@@ -416,7 +385,7 @@ static bool deny_rule_parse(struct loader *L, const struct origin *at, const cha
             fams |= 1ULL << fam;
             tok = comma ? comma + 1 : NULL;
         }
-        if (!in_list(socket_calls, call)) {
+        if (!net_call_takes_family(call) && !net_call_on_socket(call)) {
             add_error(L, at, "deny: '%s' takes no address family (only socket calls do: socket, bind, connect, ...)", call);
             return false;
         }

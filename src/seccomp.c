@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "net_families.h"
 #include "seccomp.h"
 
 #include "caps.h"
@@ -36,15 +37,6 @@
 #define __O_TMPFILE 020000000
 #endif
 
-/* Calls whose family the supervisor can learn: socket/socketpair from
- * their first argument, the others from the socket fd they act on. */
-static const char *const socket_calls_with_family_arg[] = { "socket", "socketpair" };
-static const char *const socket_calls_on_fd[] = {
-    "bind", "connect", "listen", "accept", "accept4", "sendto", "sendmsg",
-    "sendmmsg", "recvfrom", "recvmsg", "recvmmsg", "getsockname",
-    "getpeername", "setsockopt", "getsockopt", "shutdown",
-};
-
 /* The unconditional part of the default deny-list (see seccomp.h). */
 static const char *const default_denied_calls[] = {
     "keyctl", "add_key", "request_key",
@@ -54,19 +46,11 @@ static const char *const default_denied_calls[] = {
     "open_by_handle_at",
 };
 
-static bool name_in(const char *name, const char *const *list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(name, list[i]) == 0)
-            return true;
-    return false;
-}
-
-#define NAME_IN(name, list) name_in(name, list, sizeof(list) / sizeof((list)[0]))
-
 bool seccomp_syscall_has_family(const char *name)
 {
-    return NAME_IN(name, socket_calls_with_family_arg) || NAME_IN(name, socket_calls_on_fd);
+    /* socket/socketpair from their first argument, the others from the
+     * socket descriptor they act on */
+    return net_call_takes_family(name) || net_call_on_socket(name);
 }
 
 int seccomp_syscall_number(const char *name)
@@ -357,7 +341,7 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
     for (size_t i = 0; i < p->ndeny; i++) {
         const struct deny_rule *r = &p->deny[i];
         char *why = deny_rule_label(r);
-        if (r->families && NAME_IN(r->syscall, socket_calls_with_family_arg)) {
+        if (r->families && net_call_takes_family(r->syscall)) {
             /* BPF sees the family: only those calls wake the supervisor. */
             for (int family = 0; family < 64; family++) {
                 if (!(r->families & (UINT64_C(1) << family)))

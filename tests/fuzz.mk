@@ -8,7 +8,7 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 	-I$(top_builddir) -iquote $(top_srcdir)/src $(AM_CPPFLAGS) $(LIBCAP_CFLAGS) \
 	$(INIH_CFLAGS) $(LIBSECCOMP_CFLAGS) $(JSONC_CFLAGS)
 FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/profile_keys.c \
-	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c \
+	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c $(top_srcdir)/src/net_families.c \
 	$(top_srcdir)/src/profile_print.c $(top_srcdir)/src/profile_json.c \
 	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
 	$(top_srcdir)/src/log.c $(top_srcdir)/src/allowlist.c $(top_srcdir)/src/credential_stores.c
