@@ -6,6 +6,7 @@
 #include "landlock_meta.h"
 #include "landlock_net.h"
 #include "log.h"
+#include "refusals.h"
 #include "seccomp.h"
 #include "util.h"
 
@@ -104,6 +105,8 @@ struct ledger {
      * thread's effective capabilities dropped (ledger.h) */
     struct strv landlock_writable;
     bool drop_caps;
+    /* The write observer's notifications (refusals.h); NULL: none */
+    struct refusals *refusals;
     /* Parents of recent callers (read_caller): their pid here, a pidfd
      * that tells whether they are still alive, their pid as the command
      * sees it. Only the ledger's thread touches it. */
@@ -172,6 +175,7 @@ void ledger_free(struct ledger *l)
     }
     free(l->rules);
     strv_free(&l->landlock_writable);
+    refusals_free(l->refusals);
     free(l->rows);
     free(l->events);
     seccomp_notify_free(l->req, l->resp);
@@ -1175,6 +1179,12 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     read_caller(l, pid, &tgid, &who);
     struct call_families families;
     inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
+    /* The write observer's call: what it names is read while the caller
+     * waits, judged once it was let through (refusals.h) */
+    struct refusal_probe probe;
+    bool probing = l->refusals && call.args_readable && !call.multiplexer[0] &&
+                   !match_rule(l, call.name, &families, &(int){ 0 }, addr) &&
+                   refusals_probe(pid, call.name, call.args, &probe);
     int family;
     const struct ledger_rule *rule = match_rule(l, call.name, &families, &family, addr);
     /* `deny = socketcall ...` names the i386 multiplexer itself */
@@ -1208,7 +1218,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         pthread_mutex_lock(&l->lock);
         if (answered && !l->stopped) {
             if (!rule)
-                l->allowed++;
+                l->allowed += !probing;
             else
                 ledger_record_call(l, &(struct ledger_denial){
                     .syscall = rule->syscall, .family = family,
@@ -1220,6 +1230,22 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         }
         pthread_mutex_unlock(&l->lock);
     }
+    if (probing) {
+        /* after the answer: the caller runs on meanwhile */
+        pthread_mutex_lock(&l->lock);
+        bool stopped = l->stopped;
+        pthread_mutex_unlock(&l->lock);
+        /* Judged without the lock: resolving the path may wait on what the
+         * command controls (a FUSE mount of its own), and ledger_stop()
+         * must still get the lock to leave this thread behind. */
+        if (!stopped && refusals_judge(l->refusals, &probe)) {
+            pthread_mutex_lock(&l->lock);
+            if (!l->stopped)
+                refusals_record(l->refusals, &probe, &who);
+            pthread_mutex_unlock(&l->lock);
+        }
+        refusals_probe_close(&probe);
+    }
     /* Last, once the caller has its answer: this close may be the
      * socket's last reference and wait out its SO_LINGER time (see
      * target_socket_family); it delays this thread, never the command's
@@ -1230,6 +1256,18 @@ bool ledger_handle(struct ledger *l, int notify_fd)
 }
 
 /* ---- The ledger's thread ----------------------------------------------- */
+
+void ledger_observe_writes(struct ledger *l, const char *home, const char *project,
+                           const char *path_env)
+{
+    if (!l->refusals)
+        l->refusals = refusals_new(home, project, path_env);
+}
+
+const struct refusals *ledger_refusals(const struct ledger *l)
+{
+    return l ? l->refusals : NULL;
+}
 
 void ledger_set_landlock_writable(struct ledger *l, const struct strv *writable)
 {

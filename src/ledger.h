@@ -260,4 +260,13 @@ int ledger_target_fd(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel);
  * uid's to make (a root supervisor would bind ports below 1024, or chown). */
 void ledger_set_landlock_writable(struct ledger *l, const struct strv *writable);
 
+/* The write observer's listener (seccomp_observe.h): its calls are let
+ * through and judged (refusals.h), with the caller's $HOME, project and
+ * $PATH for the fixes. Before ledger_start(). */
+void ledger_observe_writes(struct ledger *l, const char *home, const char *project,
+                           const char *path_env);
+/* NULL when the run had no observer; read once ledger_stop() returned. */
+struct refusals;
+const struct refusals *ledger_refusals(const struct ledger *l);
+
 #endif
