@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -261,15 +262,12 @@ struct filter_job {
 
 /* Whether the sandbox sbx runs in holds the one seccomp listener of the
  * filter chain, so that the write observer cannot have one. Most runs
- * are under no filter at all: /proc/self/status says so without the
- * fork of tier_outer_listener(). */
+ * are under no filter at all: PR_GET_SECCOMP says so (0) without the fork
+ * of tier_outer_listener(), and without /proc/self/status, whose read
+ * waits for the mmap lock the main thread's mount plan takes (1 ms). */
 static bool outer_listener(void)
 {
-    char *text = read_file_text("/proc/self/status", 16384, NULL);
-    const char *line = text ? strstr(text, "\nSeccomp:\t") : NULL;
-    bool filtered = !line || line[10] != '0';
-    free(text);
-    return filtered && tier_outer_listener();
+    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 0 && tier_outer_listener();
 }
 
 static void compile(struct filter_job *job)
