@@ -1194,6 +1194,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     /* What was read belongs to this call only if the caller is still
      * waiting in it: its pid (and memory) could otherwise be another
      * process's by now. */
+    bool judged = false;  /* the probe read this very call's caller */
     if (seccomp_notify_id_valid(notify_fd, req->id) >= 0) {
         /* The Landlock tier: a loopback call is made here, on our
          * duplicate of the socket, from the address read above */
@@ -1213,6 +1214,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
                              : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
         if (made)
             rule = NULL; /* counted as let through, not as a denial */
+        judged = answered;
         /* Counted once answered: a call whose caller was killed before
          * the answer never returned the error. */
         pthread_mutex_lock(&l->lock);
@@ -1238,7 +1240,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         /* Judged without the lock: resolving the path may wait on what the
          * command controls (a FUSE mount of its own), and ledger_stop()
          * must still get the lock to leave this thread behind. */
-        if (!stopped && refusals_judge(l->refusals, &probe)) {
+        if (judged && !stopped && refusals_judge(l->refusals, &probe)) {
             pthread_mutex_lock(&l->lock);
             if (!l->stopped)
                 refusals_record(l->refusals, &probe, &who);

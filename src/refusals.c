@@ -264,8 +264,54 @@ static void parent_of(const char *path, char *out, size_t len)
         *slash = '\0';
 }
 
+/* The path of an O_PATH descriptor as the caller's mount namespace names
+ * it (readlink of /proc/self/fd/N prints it from that namespace's root,
+ * which ours does not reach): canonical, every symlink resolved inside
+ * the sandbox. */
+static bool fd_path(int fd, char *out, size_t len)
+{
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, out, len - 1);
+    if (n <= 0 || out[0] != '/' || (size_t)n >= len - 1)
+        return false;
+    out[n] = '\0';
+    return true;
+}
+
+/* What a refusal names: the refused path, canonical, and the directory it
+ * is in (or is), which an rw rule can name. */
+static void name_refusal(const struct node *target, const struct node *dir, const char *path,
+                         struct refusal_probe *p)
+{
+    char canon[4096], where[4096];
+    bool target_is_dir = target->fd >= 0 && S_ISDIR(target->sx.stx_mode);
+    if (target->fd >= 0 && fd_path(target->fd, canon, sizeof canon)) {
+        if (target_is_dir)
+            snprintf(where, sizeof where, "%s", canon);
+        else
+            parent_of(canon, where, sizeof where);
+    } else if (dir->fd >= 0 && fd_path(dir->fd, where, sizeof where)) {
+        const char *last = strrchr(path, '/');
+        int n = snprintf(canon, sizeof canon, "%s/%s", strcmp(where, "/") ? where : "",
+                         last ? last + 1 : path);
+        if (n < 0 || (size_t)n >= sizeof canon)
+            snprintf(canon, sizeof canon, "%s", path);
+    } else {
+        snprintf(canon, sizeof canon, "%s", path);
+        parent_of(path, where, sizeof where);
+    }
+    snprintf(p->named, sizeof p->named, "%s", canon);
+    /* too long to name in a line: no directory */
+    size_t n = strlen(where);
+    if (n >= sizeof p->existing)
+        n = 0;
+    memcpy(p->existing, where, n);
+    p->existing[n] = '\0';
+}
+
 /* Would the kernel refuse this path's change: EROFS, EBUSY, or 0. */
-static int judge(int root_fd, const struct refusal_probe *p, const char *path, bool second)
+static int judge(int root_fd, struct refusal_probe *p, const char *path, bool second)
 {
     char parent[4096];
     parent_of(path, parent, sizeof parent);
@@ -320,6 +366,12 @@ static int judge(int root_fd, const struct refusal_probe *p, const char *path, b
             err = EBUSY;  /* a bind mount (a protected file) cannot be replaced or removed */
         break;
     }
+    if (err) {
+        /* the directory a missing target would be made in */
+        if (target.fd < 0 && dir.fd < 0)
+            node_open(root_fd, parent, true, &dir);
+        name_refusal(&target, &dir, path, p);
+    }
     node_close(&target);
     node_close(&dir);
     return err;
@@ -348,30 +400,6 @@ static void printable(char *dst, size_t len, const char *src, bool *cut)
     *cut = j < n;
 }
 
-/* The deepest directory of path that exists on the host (the supervisor's
- * view: the sandbox keeps the host's names), for the rw line. */
-static void existing_on_host(const char *path, char *out, size_t len)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (;;) {
-        struct stat st;
-        if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-            break;
-        if (!strcmp(dir, "/"))
-            break;
-        char up[4096];
-        parent_of(dir, up, sizeof up);
-        snprintf(dir, sizeof dir, "%s", up);
-    }
-    /* too long to name in a line: no directory */
-    size_t n = strlen(dir);
-    if (n >= len)
-        n = 0;
-    memcpy(out, dir, n);
-    out[n] = '\0';
-}
-
 static bool within(const char *path, const char *dir)
 {
     size_t n = strlen(dir);
@@ -380,7 +408,7 @@ static bool within(const char *path, const char *dir)
 
 void refusals_record(struct refusals *r, const struct refusal_probe *p, const struct ledger_caller *who)
 {
-    const char *path = p->path[p->which], *call = p->name;
+    const char *path = p->named, *call = p->name;
     int err = p->errnum;
     r->total++;
     char shown[512];
@@ -427,8 +455,7 @@ bool refusals_judge(struct refusals *r, struct refusal_probe *p)
     }
     if (!p->errnum)
         return false;
-    const char *path = p->path[p->which];
-    existing_on_host(path, p->existing, sizeof p->existing);
+    const char *path = p->named;
     p->protected_path = p->protected_why = NULL;
     /* the innermost: .git/config rather than a .git file's entry */
     for (size_t i = 0; i < r->nguarded; i++)

@@ -41,7 +41,7 @@ struct refusal {
     uint64_t count;
     pid_t pid;            /* the first caller, as the command sees it */
     char comm[16];
-    char existing[512];   /* the deepest directory of path that exists on the host */
+    char existing[512];   /* the directory it is in (or is), as the sandbox resolves it */
     const char *protected_path; /* into the context's list, or NULL */
     const char *protected_why;
 };
@@ -63,7 +63,8 @@ struct refusal_probe {
     /* the verdict (refusals_judge) */
     int errnum;           /* EROFS, EBUSY; 0: not refused */
     int which;            /* path[which] was refused */
-    char existing[512];   /* its deepest directory on the host */
+    char named[4096];     /* it, canonical inside the sandbox */
+    char existing[512];   /* the directory it is in (or is), for an rw line; "" too long */
     const char *protected_path, *protected_why;
 };
 
