@@ -156,11 +156,31 @@ static size_t tool_dir_length(const char *rel)
     return n;
 }
 
+/* A path a profile line can hold, read back as the same path: printable
+ * ASCII, and short enough for the line. The command names the path: a
+ * newline in it would otherwise print a line of its own in the summary. */
+static bool line_path(const char *s)
+{
+    if (!s || strlen(s) > 200)
+        return false;
+    for (; *s; s++)
+        if (*s < 0x20 || *s > 0x7e)
+            return false;
+    return true;
+}
+
 void fix_for_write(const char *path, const char *existing, int errnum, const char *home,
                    const char *project, const char *protected_path, const char *protected_why,
                    struct fix *f)
 {
     memset(f, 0, sizeof *f);
+    if (!line_path(path) || (existing && *existing && !line_path(existing)) ||
+        (protected_path && !line_path(protected_path))) {
+        snprintf(f->why, sizeof f->why,
+                 "the path has bytes a profile line cannot hold (not printable ASCII, or over "
+                 "200 bytes)");
+        return;
+    }
     char named[256];
     f->section = "filesystem";
     if (protected_path) {

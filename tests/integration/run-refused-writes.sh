@@ -15,7 +15,7 @@ command -v jq >/dev/null 2>&1 ||
 command -v git >/dev/null 2>&1 ||
     { skip "git is not installed (apt-get install git): the git config case"; done_testing; }
 probe="$SBX_TEST_HELPERS/write-probe"
-make_build_tmpdir refused-writes
+make_visible_tmpdir refused-writes
 work=$tmpdir
 # A project of its own (the build tree is one too, around it), a HOME
 # beside it, and host directories outside both, read-only inside.
