@@ -85,7 +85,7 @@ HOME=$work/home learn cache cache_test.py default
 # Where the sandbox sees the home (not below a tmpfs /tmp or /var/tmp,
 # as a build tree there is), the write is refused read-only and learned
 # from that refusal; else it fails with ENOENT and qa's line is learned.
-if "$SBX" run -q -- test -d "$work/home/.cache" </dev/null 2>/dev/null; then
+if HOME=$work/home "$SBX" run -q -- test -d "$work/home/.cache" </dev/null 2>/dev/null; then
     like "$(cat cache.ini)" "; answers openat $work/home/.cache/sbx-learn-test -> EROFS (safe)
 cache = \${HOME}/.cache" "cache: the refused write's line, a private layer for the cache directory"
 else

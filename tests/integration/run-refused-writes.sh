@@ -14,9 +14,11 @@ command -v jq >/dev/null 2>&1 ||
     { skip "jq is not installed (apt-get install jq): the test reads the record with it"; done_testing; }
 command -v git >/dev/null 2>&1 ||
     { skip "git is not installed (apt-get install git): the git config case"; done_testing; }
-probe="$SBX_TEST_HELPERS/write-probe"
 make_visible_tmpdir refused-writes
 work=$tmpdir
+# the helper where the sandbox sees it (a build tree below /tmp is not seen)
+cp "$SBX_TEST_HELPERS/write-probe" "$work/write-probe" || exit 1
+probe=$work/write-probe
 # A project of its own (the build tree is one too, around it), a HOME
 # beside it, and host directories outside both, read-only inside.
 mkdir -p "$work/proj" "$work/home/.npm" "$work/outside" "$work/prefix/lib/node_modules" || exit 1
