@@ -8,6 +8,7 @@
 #    its dependency file (-MMD) and its temporaries: the writes of a build;
 #  - the stat-heavy build of bench.sh: a no-op make over BENCH_BUILD_FILES
 #    up-to-date objects (the observer sees no call there);
+#  - the worst case, nothing but observed calls (touch of 20000 files);
 #  - sbx's start-up, observe_writes = yes against no (the observer's
 #    filter and its listener's handoff).
 #
@@ -90,6 +91,12 @@ obj/%.o: src/%.c include/a.h
 	cp $< $@
 MAKEFILE
 cd "$tree" && pairs noop "no-op make, $BUILD_FILES objects" make -s && cd "$work"
+
+# The worst case: nothing but observed calls (touch: an openat with
+# O_CREAT and a utimensat per file), for the cost of one notification
+mkdir -p "$work/touch" && cd "$work/touch" &&
+    pairs touch "touch 20000 files (40000 observed calls)" sh -c 'seq -f f%g 20000 | xargs touch' &&
+    cd "$work"
 
 # Start-up alone
 pairs startup "sbx run -- true (start-up)" true
