@@ -1135,6 +1135,49 @@ static bool respond_made(struct ledger *l, int notify_fd, uint64_t id, int err)
     return rc == 0;
 }
 
+/* Lingering closes in threads of their own, at most this many at once. */
+#define LINGERING_CLOSERS 8
+static int lingering_closers;
+
+static void *close_lingering(void *arg)
+{
+    close((int)(intptr_t)arg);
+    __atomic_sub_fetch(&lingering_closers, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+/* Our duplicate of the caller's socket, closed once the caller has its
+ * answer. It may be the socket's last reference, and a socket whose
+ * SO_LINGER the command set waits out its linger time in close() (see
+ * target_socket_family): in a thread of its own, so that this one goes on
+ * answering, and the write observer's calls (seccomp_observe.h), which
+ * share this thread, never wait for a close the command arranged. A
+ * command that sets SO_LINGER between the check and the close, or keeps
+ * more than LINGERING_CLOSERS such closes going, only makes this thread
+ * wait, as before. */
+static void close_duplicate(int fd)
+{
+    struct linger lg = { 0 };
+    socklen_t len = sizeof lg;
+    bool lingers = getsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, &len) == 0 && lg.l_onoff &&
+                   lg.l_linger > 0;
+    if (lingers) {
+        if (__atomic_add_fetch(&lingering_closers, 1, __ATOMIC_RELAXED) <= LINGERING_CLOSERS) {
+            pthread_attr_t attr;
+            pthread_t t;
+            pthread_attr_init(&attr);
+            pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+            pthread_attr_setstacksize(&attr, 64 * 1024);
+            int rc = pthread_create(&t, &attr, close_lingering, (void *)(intptr_t)fd);
+            pthread_attr_destroy(&attr);
+            if (rc == 0)
+                return;
+        }
+        __atomic_sub_fetch(&lingering_closers, 1, __ATOMIC_RELAXED);
+    }
+    close(fd);
+}
+
 bool ledger_handle(struct ledger *l, int notify_fd)
 {
     /* RECV blocks when nothing is pending: only go there when poll says
@@ -1253,7 +1296,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
      * target_socket_family); it delays this thread, never the command's
      * answer nor the supervisor's loop. */
     if (families.dup_fd >= 0)
-        close(families.dup_fd);
+        close_duplicate(families.dup_fd);
     return true;
 }
 
@@ -1339,11 +1382,17 @@ void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *
     l->output_position_data = data;
 }
 
+void ledger_defer(struct ledger *l, int notify_fd)
+{
+    l->notify_fd = notify_fd;
+}
+
 void ledger_start(struct ledger *l, int notify_fd)
 {
     if (l->thread_running || l->stopped)
         die("seccomp: internal error: the ledger is started twice");
-    l->notify_fd = notify_fd;
+    if (notify_fd >= 0)
+        l->notify_fd = notify_fd;
     l->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (l->stop_fd < 0)
         die_errno("seccomp: creating the ledger's stop eventfd");
@@ -1370,8 +1419,14 @@ void ledger_stop(struct ledger *l)
         return;
     if (!l->thread_running) {
         pthread_mutex_lock(&l->lock);
+        bool never_started = !l->stopped && !l->thread_exited;
         l->stopped = true;
         pthread_mutex_unlock(&l->lock);
+        /* deferred and never started (ledger_defer): the listener is ours */
+        if (never_started && l->notify_fd >= 0) {
+            close(l->notify_fd);
+            l->notify_fd = -1;
+        }
         return;
     }
     uint64_t one = 1;

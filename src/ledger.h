@@ -148,6 +148,13 @@ void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *
  * the thread cannot be started. */
 void ledger_start(struct ledger *l, int notify_fd);
 
+/* Holds notify_fd (owned from now on) without a thread yet: for the write
+ * observer alone, whose first notification may never come (a command
+ * that writes nothing), so that such a run pays no thread. The caller
+ * watches the listener and calls ledger_start(l, -1) once it is
+ * readable. ledger_stop() and ledger_free() close it if never started. */
+void ledger_defer(struct ledger *l, int notify_fd);
+
 /* Ends the thread: the counters are final once this returns, and safe to
  * read without locking. A thread stuck in a call on the command for more
  * than 200 ms is left behind (it ends with sbx). Idempotent; also for a

@@ -73,6 +73,15 @@ struct ledger_hookup {
     const char *home, *project;  /* for its fixes */
 };
 
+/* The write observer's first notification waits: the ledger's thread
+ * from now on (the loop stops watching). */
+static bool start_ledger(void *data, int fd)
+{
+    (void)fd;
+    ledger_start(data, -1);
+    return false;
+}
+
 static void ledger_attach(struct supervisor *s, int fd)
 {
     struct ledger_hookup *h = s->notify_data;
@@ -95,6 +104,15 @@ static void ledger_attach(struct supervisor *s, int fd)
     if (h->res->egress) {
         ledger_set_address_namer(h->res->ledger, egress_name_of, h->res->egress);
         ledger_set_address_passes(h->res->ledger, egress_direct_passes, h->res->egress);
+    }
+    /* The observer alone: no thread until its first call (a command that
+     * writes nothing pays none at start-up); the loop only watches a
+     * duplicate of the listener for it, and never reads it. */
+    int watch = h->observe && !h->profile->ndeny && !h->landlock ? dup(fd) : -1;
+    if (watch >= 0) {
+        ledger_defer(h->res->ledger, fd);
+        supervise_add_fd(s, watch, start_ledger, h->res->ledger);
+        return;
     }
     /* Not one of the loop's fds: answering a notification touches the
      * command's objects, which the command can make wait (ledger.h). */
