@@ -8,7 +8,7 @@
 # while it is judged, none of which may crash it, block the command, or
 # grant a write the kernel refused.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 37
+plan 40
 
 command -v jq >/dev/null 2>&1 ||
     { skip "jq is not installed (apt-get install jq): the test reads the record with it"; done_testing; }
@@ -64,6 +64,24 @@ like "$err" "fix: [filesystem] rw = $work/prefix/lib/node_modules   (review" "it
 printf '[profile]\ninclude = default\n[filesystem]\nrw = %s/prefix/lib/node_modules\n' "$work" >"$work/npm.ini"
 run_sbx run -p "$work/npm.ini" -- mkdir "$work/prefix/lib/node_modules/pkg"
 is "$status:$err" "0:" "the fix line applied: it passes"
+
+# npm -g itself: a local package installed into a read-only prefix
+if command -v npm >/dev/null 2>&1; then
+    mkdir -p "$work/pkg" "$work/npm-prefix"
+    printf '{"name":"sbx-demo","version":"1.0.0","bin":{"sbx-demo":"x.js"}}\n' >"$work/pkg/package.json"
+    printf '#!/usr/bin/env node\nconsole.log("demo")\n' >"$work/pkg/x.js"
+    npm_g() { run_sbx run ${1:+-p "$1"} -- npm install -g --offline --no-audit --no-fund --install-links \
+        --prefix "$work/npm-prefix" --cache "$work/proj/.npm-cache" "$work/pkg"; }
+    npm_g
+    like "$status:$err" "write refused: mkdir $work/npm-prefix/lib (EROFS" "npm install -g: the refused mkdir named"
+    like "$err" "fix: [filesystem] rw = $work/npm-prefix   (review" "... with the prefix's rw line"
+    printf '[profile]\ninclude = default\n[filesystem]\nrw = %s/npm-prefix\n' "$work" >"$work/npm-g.ini"
+    npm_g "$work/npm-g.ini"
+    is "$status:$([ -e "$work/npm-prefix/lib/node_modules/sbx-demo/package.json" ] && echo installed)" "0:installed" \
+        "the fix line applied: npm install -g passes"
+else
+    for i in 1 2 3; do skip "npm is not installed (apt-get install npm): the npm -g case"; done
+fi
 
 # A tool's cache below HOME the host runs code from: a private layer
 run_sbx run -- touch "$HOME/.npm/x"
