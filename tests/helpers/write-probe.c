@@ -73,6 +73,7 @@ int main(int argc, char **argv)
         memset(p + n, 'b', 5000);
         p[n + 5000] = '\0';
         printf("long=%s\n", ename(try_create(p)));
+        free(p);
     } else if (!strcmp(argv[1], "badptr")) {
         printf("badptr=%s\n", ename(try_create((const char *)8)));
     } else if (!strcmp(argv[1], "race") && argc == 5) {
