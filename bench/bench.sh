@@ -29,7 +29,10 @@
 # and the cost of a private write layer (cache = PATH) on a warm go build
 # and cargo build against plain rw (bench/cache.sh; target <= 5 %).
 #
-# BENCH_PARTS (default "startup overhead calls terminal cache"; also "audit",
+# and the write observer's cost (observe_writes = yes against no) on a
+# real compile, the no-op make and start-up (bench/writes.sh; <= 3 %).
+#
+# BENCH_PARTS (default "startup overhead calls terminal cache writes"; also "audit",
 # "egress") picks what to measure. "egress" ([network] allow's proxy
 # against pasta, bench/egress.sh) runs in network namespaces of its own:
 # as root, or in a user namespace of the calling user.
@@ -144,7 +147,7 @@ echo "root=$r cwd-writable=$w tmp-entries=$(ls -A /tmp | wc -l) lo=$(grep -q " l
  "uid=$(id -u) capeff=$(sed -n "s/^CapEff:\t//p" /proc/self/status) nnp=$(sed -n "s/^NoNewPrivs:\t//p" /proc/self/status)" \
  "dev=$(ls /dev | tr "\n" " ")"'
 
-PARTS=" ${BENCH_PARTS:-startup overhead calls terminal cache} "
+PARTS=" ${BENCH_PARTS:-startup overhead calls terminal cache writes} "
 part() { case "$PARTS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 part startup && for user in $users; do
@@ -309,6 +312,11 @@ if part egress; then
         SBX=$SBX unshare --user --map-root-user --net --mount --pid --fork --mount-proc \
             bash "$(dirname "$0")/egress.sh"
     fi
+fi
+
+# The write observer's cost on a compile and the no-op make: bench/writes.sh.
+if part writes; then
+    SBX=$SBX BENCH_WRITES_DIR=$work bash "$(dirname "$0")/writes.sh"
 fi
 
 # The private write layers' cost on warm builds (issue 27): bench/cache.sh.

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 struct record_fix {
-    char section[16];      /* "security" or "network" */
+    char section[16];      /* "security", "network" or "filesystem" */
     char line[404];
     bool safe;
     char why[404];

@@ -48,15 +48,21 @@ static bool plain_line(const char *s)
     return true;
 }
 
+enum row_kind { ROW_DENIAL, ROW_EGRESS, ROW_WRITE };
+
 /* What a row refused, for the line that answers it. */
-static void answers_of(struct json_object *row, bool egress, char *out, size_t len)
+static void answers_of(struct json_object *row, enum row_kind kind, char *out, size_t len)
 {
+    bool egress = kind == ROW_EGRESS;
     const char *a = str(row, egress ? "name" : "syscall"), *b = str(row, egress ? "via" : "family"),
                *c = str(row, egress ? "why" : "address"), *d = egress ? NULL : str(row, "errno");
     struct json_object *port;
     int p = egress && json_object_object_get_ex(row, "port", &port) ? json_object_get_int(port) : 0;
     char buf[400];
-    if (egress)
+    if (kind == ROW_WRITE)
+        snprintf(buf, sizeof buf, "%s %s -> %s", a ? a : "?", str(row, "path") ? str(row, "path") : "?",
+                 d ? d : "?");
+    else if (egress)
         snprintf(buf, sizeof buf, "%s%s%.0d (%s): %s", a ? a : "?", p ? ":" : "", p, b ? b : "?",
                  c ? c : "refused");
     else
@@ -70,7 +76,7 @@ static void answers_of(struct json_object *row, bool egress, char *out, size_t l
 }
 
 /* The fix of one refusal row (a denial or an egress refusal). */
-static void take(struct record_fixes *fx, struct json_object *row, bool egress)
+static void take(struct record_fixes *fx, struct json_object *row, enum row_kind kind)
 {
     struct json_object *fix;
     if (!json_object_object_get_ex(row, "fix", &fix) || !json_object_is_type(fix, json_type_object)) {
@@ -80,7 +86,8 @@ static void take(struct record_fixes *fx, struct json_object *row, bool egress)
     const char *section = str(fix, "section"), *line = str(fix, "line"), *why = str(fix, "why");
     struct json_object *safe;
     bool is_safe = json_object_object_get_ex(fix, "safe", &safe) && json_object_get_boolean(safe);
-    if (!section || (strcmp(section, "security") && strcmp(section, "network")) ||
+    if (!section ||
+        (strcmp(section, "security") && strcmp(section, "network") && strcmp(section, "filesystem")) ||
         !plain_line(line) || (why && !plain_line(why))) {
         fx->unfixed++;
         return;
@@ -96,18 +103,18 @@ static void take(struct record_fixes *fx, struct json_object *row, bool egress)
     snprintf(f->line, sizeof f->line, "%s", line);
     snprintf(f->why, sizeof f->why, "%s", why ? why : "");
     f->safe = is_safe;
-    answers_of(row, egress, f->answers, sizeof f->answers);
+    answers_of(row, kind, f->answers, sizeof f->answers);
 }
 
 static void rows(struct record_fixes *fx, struct json_object *doc, const char *outer,
-                 const char *inner, bool egress)
+                 const char *inner, enum row_kind kind)
 {
     struct json_object *o, *a;
     if (!json_object_object_get_ex(doc, outer, &o) || !json_object_object_get_ex(o, inner, &a) ||
         !json_object_is_type(a, json_type_array))
         return;
     for (size_t i = 0; i < json_object_array_length(a) && i < 4096; i++)
-        take(fx, json_object_array_get_idx(a, i), egress);
+        take(fx, json_object_array_get_idx(a, i), kind);
 }
 
 bool record_fixes_read(const char *path, struct record_fixes *fx, char *err, size_t errlen)
@@ -131,10 +138,14 @@ bool record_fixes_read(const char *path, struct record_fixes *fx, char *err, siz
         snprintf(err, errlen, "%s: not a run record (sbx run --report writes one)", path);
         return false;
     }
-    rows(fx, doc, "denials", "denials", false);
-    rows(fx, doc, "egress", "refusals", true);
+    rows(fx, doc, "denials", "denials", ROW_DENIAL);
+    rows(fx, doc, "egress", "refusals", ROW_EGRESS);
+    rows(fx, doc, "refusals", "writes", ROW_WRITE);
     struct json_object *den, *unl, *prof;
     if (json_object_object_get_ex(doc, "denials", &den) &&
+        json_object_object_get_ex(den, "unlisted", &unl) && json_object_get_int64(unl) > 0)
+        fx->unfixed++;
+    if (json_object_object_get_ex(doc, "refusals", &den) &&
         json_object_object_get_ex(den, "unlisted", &unl) && json_object_get_int64(unl) > 0)
         fx->unfixed++;
     json_object_object_get_ex(doc, "profile", &prof);
@@ -191,8 +202,9 @@ int cmd_explain(int argc, char **argv)
         printf("; made by sbx explain from %s: the run's profile, and the lines that answer\n"
                "; its refusals (review the ones marked review in 'sbx explain %s')\n"
                "[profile]\ninclude = %s\n", shown, shown, fx.profile);
-        for (int pass = 0; pass < 2; pass++) {
-            const char *want = pass ? "network" : "security";
+        static const char *const sections[] = { "security", "network", "filesystem" };
+        for (int pass = 0; pass < 3; pass++) {
+            const char *want = sections[pass];
             bool header = false;
             for (size_t i = 0; i < fx.n; i++) {
                 if (strcmp(fx.v[i].section, want))

@@ -12,7 +12,9 @@
 
 #include "fix.h"
 #include "json_bytes.h"
+#include "layers.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +114,117 @@ void fix_for_denial(const char *syscall, int family, const char *address, const 
         snprintf(f->why, sizeof f->why,
                  "lets every %s the rule names through, and this sandbox reaches outside: check "
                  "where %s goes", syscall, address[0] ? address : "it");
+}
+
+static const char *below(const char *path, const char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (!n || strncmp(path, dir, n) || (path[n] != '/' && path[n] != '\0'))
+        return NULL;
+    return path[n] == '/' ? path + n + 1 : path + n;
+}
+
+/* PATH as a profile names it: from ${PROJECT} or ${HOME} where below them. */
+static void profile_path(const char *path, const char *home, const char *project, char *out,
+                         size_t len)
+{
+    const char *rel;
+    if ((rel = below(path, project)))
+        snprintf(out, len, "${PROJECT}%s%s", *rel ? "/" : "", rel);
+    else if ((rel = below(path, home)))
+        snprintf(out, len, "${HOME}%s%s", *rel ? "/" : "", rel);
+    else
+        snprintf(out, len, "%s", path);
+}
+
+/* The first components of REL that are one tool's directory: ".npm",
+ * ".config/git", ".local/share/foo". */
+static size_t tool_dir_length(const char *rel)
+{
+    int want = !strncmp(rel, ".config/", 8) || !strncmp(rel, ".cache/", 7) ? 2
+               : !strncmp(rel, ".local/", 7)                              ? 3
+                                                                          : 1;
+    size_t n = 0;
+    for (int c = 0; c < want; c++) {
+        const char *slash = strchr(rel + n, '/');
+        if (!slash)
+            return strlen(rel);
+        n = (size_t)(slash - rel) + (c + 1 < want ? 1 : 0);
+    }
+    return n;
+}
+
+/* A path a profile line can hold, read back as the same path: printable
+ * ASCII, and short enough for the line. The command names the path: a
+ * newline in it would otherwise print a line of its own in the summary. */
+static bool line_path(const char *s)
+{
+    if (!s || strlen(s) > 200)
+        return false;
+    for (; *s; s++)
+        if (*s < 0x20 || *s > 0x7e)
+            return false;
+    return true;
+}
+
+void fix_for_write(const char *path, const char *existing, int errnum, const char *home,
+                   const char *project, const char *protected_path, const char *protected_why,
+                   struct fix *f)
+{
+    memset(f, 0, sizeof *f);
+    if (!line_path(path) || (existing && *existing && !line_path(existing)) ||
+        (protected_path && !line_path(protected_path))) {
+        snprintf(f->why, sizeof f->why,
+                 "the path has bytes a profile line cannot hold (not printable ASCII, or over "
+                 "200 bytes)");
+        return;
+    }
+    char named[256];
+    f->section = "filesystem";
+    if (protected_path) {
+        profile_path(protected_path, home, project, named, sizeof named);
+        snprintf(f->line, sizeof f->line, "unprotect = %s", named);
+        snprintf(f->why, sizeof f->why,
+                 "a protected path (%s): writable, it holds what the command leaves there for the "
+                 "host to read or run later", protected_why ? protected_why : "read by the host");
+        return;
+    }
+    const char *rel_project = below(path, project), *rel_home = below(path, home);
+    if (rel_project) {
+        snprintf(f->line, sizeof f->line, "rw = ${PROJECT}");
+        f->safe = true;
+        snprintf(f->why, sizeof f->why, "the project's own files, writable as the command's work");
+        return;
+    }
+    if (rel_home && *rel_home) {
+        const char *dir, *runs;
+        if (layers_host_runs(rel_home, &dir, &runs)) {
+            snprintf(f->line, sizeof f->line, "cache = ${HOME}/%s", dir);
+            f->safe = true;
+            snprintf(f->why, sizeof f->why,
+                     "the writes go to a private layer of this profile, not to the host's "
+                     "(where %s)", runs);
+            return;
+        }
+        size_t n = tool_dir_length(rel_home);
+        snprintf(f->line, sizeof f->line, "rw = ${HOME}/%.*s", (int)n, rel_home);
+        snprintf(f->why, sizeof f->why,
+                 "makes ${HOME}/%.*s writable on the host: what the command leaves there is read "
+                 "by the host's tools later%s", (int)n, rel_home,
+                 existing && strlen(existing) < strlen(home) + 1 + n ? " (create it first: "
+                                                                       "an rw path must exist)"
+                                                                     : "");
+        return;
+    }
+    const char *dir = existing && *existing ? existing : path;
+    profile_path(dir, home, project, named, sizeof named);
+    snprintf(f->line, sizeof f->line, "rw = %s", named);
+    snprintf(f->why, sizeof f->why,
+             "makes %.100s writable on the host%s: the host runs or reads what is there "
+             "(install into the project or a prefix of its own instead)", named,
+             errnum == EBUSY ? " (refused as a mount point: EBUSY)" : "");
 }
 
 void fix_format(const struct fix *f, char *buf, size_t len)

@@ -11,10 +11,10 @@
 struct json_object;
 
 struct fix {
-    const char *section;   /* "security", "network"; NULL: no line can fix it */
+    const char *section;   /* "security", "network", "filesystem"; NULL: no line can fix it */
     char line[320];        /* "-deny = bind:inet,inet6 EPERM", "allow = api.example.com" */
     bool safe;             /* the line lets nothing leave the sandbox */
-    char why[240];         /* what the line opens, or why there is none */
+    char why[400];         /* what the line opens, or why there is none */
 };
 
 /* A call a deny rule refused. RULE: the rule as written in the profile;
@@ -29,6 +29,20 @@ void fix_for_denial(const char *syscall, int family, const char *address, const 
 /* A destination [network] allow's proxy or DNS stub refused (egress.c):
  * NAME (a host name or an IPv4 address) and PORT (0: unknown). */
 void fix_for_destination(const char *name, unsigned port, struct fix *f);
+
+/* A write the kernel refused (EROFS: a read-only mount; EBUSY: a rename
+ * or unlink onto a protected file's bind mount), at PATH as the command
+ * named it (absolute, inside the sandbox, where the host's paths keep
+ * their names). EXISTING: the deepest directory holding PATH that exists
+ * on the host (what an rw rule can name). HOME, PROJECT: the caller's
+ * $HOME and the project (either NULL). PROTECTED, WHY: the protected path
+ * (protect.h) PATH is, or is below, and who reads it later; NULL when
+ * none. The line names the path from ${HOME} or ${PROJECT} where it is
+ * below them; a cache rule where the host runs code from the directory
+ * (layers.h); never safe for a protected path. */
+void fix_for_write(const char *path, const char *existing, int errnum, const char *home,
+                   const char *project, const char *protected_path, const char *protected_why,
+                   struct fix *f);
 
 /* "[security] -deny = bind:inet,inet6 EPERM   (safe: ...)" */
 void fix_format(const struct fix *f, char *buf, size_t len);

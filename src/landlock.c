@@ -985,6 +985,8 @@ static const struct landlock_key_fate key_fates[K_COUNT] = {
     [K_FS_PROC] = { LANDLOCK_EXPRESSED, "no: /proc unreadable; yes: the host's, scoped", NULL, NULL },
     [K_FS_DEV] = { LANDLOCK_EXPRESSED, "minimal: the host's null, zero, ..., ptmx, the own pty", NULL,
                    NULL },
+    [K_FS_OBSERVE_WRITES] = { LANDLOCK_INSTEAD, "not observed: Landlock refuses with EACCES, "
+                              "unseen by the supervisor", NULL, NULL },
     [K_ENV_CLEAR] = { LANDLOCK_SAME, "the environment", NULL, NULL },
     [K_ENV_KEEP] = { LANDLOCK_SAME, "the environment", NULL, NULL },
     [K_ENV_SET] = { LANDLOCK_SAME, "the environment", NULL, NULL },

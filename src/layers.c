@@ -109,6 +109,19 @@ static const struct {
                  "gdbinit, hg/hgrc run commands" },
 };
 
+bool layers_host_runs(const char *rel, const char **dir, const char **runs)
+{
+    for (size_t i = 0; i < sizeof host_runs / sizeof host_runs[0]; i++) {
+        size_t n = strlen(host_runs[i].rel);
+        if (!strncmp(rel, host_runs[i].rel, n) && (rel[n] == '\0' || rel[n] == '/')) {
+            *dir = host_runs[i].rel;
+            *runs = host_runs[i].runs;
+            return true;
+        }
+    }
+    return false;
+}
+
 static char *home_join(const char *home, const char *rel)
 {
     size_t n = strlen(home);

@@ -45,4 +45,10 @@ char *layer_name_path(const char *name);
 void layers_rw_warnings(const struct profile *p, const char *home, bool home_is_builds,
                         struct strv *out);
 
+/* The entry of the table above that holds REL (a path relative to
+ * $HOME: ".npm/_cacache/x"): its directory (".npm") and what the host
+ * runs from it, or false. For the fix of a refused write (fix.h): a
+ * cache rule there, never a plain rw. Pure. */
+bool layers_host_runs(const char *rel, const char **dir, const char **runs);
+
 #endif

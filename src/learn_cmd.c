@@ -10,11 +10,13 @@
  * every line printed answers a refusal, and without any one of them the
  * command fails again (each such run was made).
  *
- * Only refusals sbx sees are learned: denied calls and destinations
- * [network] allow refused. A command refused by the kernel alone (a write
- * to a read-only path, EMFILE at the descriptor limit) fails a round with
- * nothing new to learn: learn stops there and says so, printing nothing it
- * did not prove. Each run is a separate `sbx run` of this same binary. */
+ * Only refusals sbx sees are learned: denied calls, destinations
+ * [network] allow refused, and writes a read-only mount refused (the
+ * write observer, refusals.h: rw, cache and unprotect lines). A command
+ * refused by the kernel alone in a way sbx does not see (EMFILE at the
+ * descriptor limit) fails a round with nothing new to learn: learn stops
+ * there and says so, printing nothing it did not prove. Each run is a
+ * separate `sbx run` of this same binary. */
 #include "config.h"
 
 #include "cli.h"

@@ -7,6 +7,7 @@
 #include "landlock_net.h"
 #include "log.h"
 #include "net_families.h"
+#include "refusals.h"
 #include "seccomp.h"
 #include "util.h"
 
@@ -105,6 +106,8 @@ struct ledger {
      * thread's effective capabilities dropped (ledger.h) */
     struct strv landlock_writable;
     bool drop_caps;
+    /* The write observer's notifications (refusals.h); NULL: none */
+    struct refusals *refusals;
     /* Parents of recent callers (read_caller): their pid here, a pidfd
      * that tells whether they are still alive, their pid as the command
      * sees it. Only the ledger's thread touches it. */
@@ -173,6 +176,7 @@ void ledger_free(struct ledger *l)
     }
     free(l->rules);
     strv_free(&l->landlock_writable);
+    refusals_free(l->refusals);
     free(l->rows);
     free(l->events);
     seccomp_notify_free(l->req, l->resp);
@@ -1122,6 +1126,49 @@ static bool respond_made(struct ledger *l, int notify_fd, uint64_t id, int err)
     return rc == 0;
 }
 
+/* Lingering closes in threads of their own, at most this many at once. */
+#define LINGERING_CLOSERS 8
+static int lingering_closers;
+
+static void *close_lingering(void *arg)
+{
+    close((int)(intptr_t)arg);
+    __atomic_sub_fetch(&lingering_closers, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+/* Our duplicate of the caller's socket, closed once the caller has its
+ * answer. It may be the socket's last reference, and a socket whose
+ * SO_LINGER the command set waits out its linger time in close() (see
+ * target_socket_family): in a thread of its own, so that this one goes on
+ * answering, and the write observer's calls (seccomp_observe.h), which
+ * share this thread, never wait for a close the command arranged. A
+ * command that sets SO_LINGER between the check and the close, or keeps
+ * more than LINGERING_CLOSERS such closes going, only makes this thread
+ * wait, as before. */
+static void close_duplicate(int fd)
+{
+    struct linger lg = { 0 };
+    socklen_t len = sizeof lg;
+    bool lingers = getsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, &len) == 0 && lg.l_onoff &&
+                   lg.l_linger > 0;
+    if (lingers) {
+        if (__atomic_add_fetch(&lingering_closers, 1, __ATOMIC_RELAXED) <= LINGERING_CLOSERS) {
+            pthread_attr_t attr;
+            pthread_t t;
+            pthread_attr_init(&attr);
+            pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+            pthread_attr_setstacksize(&attr, 64 * 1024);
+            int rc = pthread_create(&t, &attr, close_lingering, (void *)(intptr_t)fd);
+            pthread_attr_destroy(&attr);
+            if (rc == 0)
+                return;
+        }
+        __atomic_sub_fetch(&lingering_closers, 1, __ATOMIC_RELAXED);
+    }
+    close(fd);
+}
+
 bool ledger_handle(struct ledger *l, int notify_fd)
 {
     /* RECV blocks when nothing is pending: only go there when poll says
@@ -1166,6 +1213,12 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     read_caller(l, pid, &tgid, &who);
     struct call_families families;
     inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
+    /* The write observer's call: what it names is read while the caller
+     * waits, judged once it was let through (refusals.h) */
+    struct refusal_probe probe;
+    bool probing = l->refusals && call.args_readable && !call.multiplexer[0] &&
+                   !match_rule(l, call.name, &families, &(int){ 0 }, addr) &&
+                   refusals_probe(pid, call.name, call.args, &probe);
     int family;
     const struct ledger_rule *rule = match_rule(l, call.name, &families, &family, addr);
     /* `deny = socketcall ...` names the i386 multiplexer itself */
@@ -1175,6 +1228,7 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     /* What was read belongs to this call only if the caller is still
      * waiting in it: its pid (and memory) could otherwise be another
      * process's by now. */
+    bool judged = false;  /* the probe read this very call's caller */
     if (seccomp_notify_id_valid(notify_fd, req->id) >= 0) {
         /* The Landlock tier: a loopback call is made here, on our
          * duplicate of the socket, from the address read above */
@@ -1194,12 +1248,13 @@ bool ledger_handle(struct ledger *l, int notify_fd)
                              : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
         if (made)
             rule = NULL; /* counted as let through, not as a denial */
+        judged = answered;
         /* Counted once answered: a call whose caller was killed before
          * the answer never returned the error. */
         pthread_mutex_lock(&l->lock);
         if (answered && !l->stopped) {
             if (!rule)
-                l->allowed++;
+                l->allowed += !probing;
             else
                 ledger_record_call(l, &(struct ledger_denial){
                     .syscall = rule->syscall, .family = family,
@@ -1211,16 +1266,44 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         }
         pthread_mutex_unlock(&l->lock);
     }
+    if (probing) {
+        /* after the answer: the caller runs on meanwhile */
+        pthread_mutex_lock(&l->lock);
+        bool stopped = l->stopped;
+        pthread_mutex_unlock(&l->lock);
+        /* Judged without the lock: resolving the path may wait on what the
+         * command controls (a FUSE mount of its own), and ledger_stop()
+         * must still get the lock to leave this thread behind. */
+        if (judged && !stopped && refusals_judge(l->refusals, &probe)) {
+            pthread_mutex_lock(&l->lock);
+            if (!l->stopped)
+                refusals_record(l->refusals, &probe, &who);
+            pthread_mutex_unlock(&l->lock);
+        }
+        refusals_probe_close(&probe);
+    }
     /* Last, once the caller has its answer: this close may be the
      * socket's last reference and wait out its SO_LINGER time (see
      * target_socket_family); it delays this thread, never the command's
      * answer nor the supervisor's loop. */
     if (families.dup_fd >= 0)
-        close(families.dup_fd);
+        close_duplicate(families.dup_fd);
     return true;
 }
 
 /* ---- The ledger's thread ----------------------------------------------- */
+
+void ledger_observe_writes(struct ledger *l, const char *home, const char *project,
+                           const char *path_env)
+{
+    if (!l->refusals)
+        l->refusals = refusals_new(home, project, path_env);
+}
+
+const struct refusals *ledger_refusals(const struct ledger *l)
+{
+    return l ? l->refusals : NULL;
+}
 
 void ledger_set_landlock_writable(struct ledger *l, const struct strv *writable)
 {
@@ -1290,11 +1373,17 @@ void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *
     l->output_position_data = data;
 }
 
+void ledger_defer(struct ledger *l, int notify_fd)
+{
+    l->notify_fd = notify_fd;
+}
+
 void ledger_start(struct ledger *l, int notify_fd)
 {
     if (l->thread_running || l->stopped)
         die("seccomp: internal error: the ledger is started twice");
-    l->notify_fd = notify_fd;
+    if (notify_fd >= 0)
+        l->notify_fd = notify_fd;
     l->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (l->stop_fd < 0)
         die_errno("seccomp: creating the ledger's stop eventfd");
@@ -1321,8 +1410,14 @@ void ledger_stop(struct ledger *l)
         return;
     if (!l->thread_running) {
         pthread_mutex_lock(&l->lock);
+        bool never_started = !l->stopped && !l->thread_exited;
         l->stopped = true;
         pthread_mutex_unlock(&l->lock);
+        /* deferred and never started (ledger_defer): the listener is ours */
+        if (never_started && l->notify_fd >= 0) {
+            close(l->notify_fd);
+            l->notify_fd = -1;
+        }
         return;
     }
     uint64_t one = 1;

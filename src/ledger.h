@@ -148,6 +148,13 @@ void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *
  * the thread cannot be started. */
 void ledger_start(struct ledger *l, int notify_fd);
 
+/* Holds notify_fd (owned from now on) without a thread yet: for the write
+ * observer alone, whose first notification may never come (a command
+ * that writes nothing), so that such a run pays no thread. The caller
+ * watches the listener and calls ledger_start(l, -1) once it is
+ * readable. ledger_stop() and ledger_free() close it if never started. */
+void ledger_defer(struct ledger *l, int notify_fd);
+
 /* Ends the thread: the counters are final once this returns, and safe to
  * read without locking. A thread stuck in a call on the command for more
  * than 200 ms is left behind (it ends with sbx). Idempotent; also for a
@@ -259,5 +266,14 @@ int ledger_target_fd(pid_t tid, pid_t tgid, uint64_t fd_arg, bool old_kernel);
  * capabilities, so that what it makes for the command is the caller's
  * uid's to make (a root supervisor would bind ports below 1024, or chown). */
 void ledger_set_landlock_writable(struct ledger *l, const struct strv *writable);
+
+/* The write observer's listener (seccomp_observe.h): its calls are let
+ * through and judged (refusals.h), with the caller's $HOME, project and
+ * $PATH for the fixes. Before ledger_start(). */
+void ledger_observe_writes(struct ledger *l, const char *home, const char *project,
+                           const char *path_env);
+/* NULL when the run had no observer; read once ledger_stop() returned. */
+struct refusals;
+const struct refusals *ledger_refusals(const struct ledger *l);
 
 #endif

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -251,6 +252,7 @@ static const struct channel_msg notify_msg = { .type = CHANNEL_NOTIFY_FD, .value
 struct filter_job {
     const struct profile *profile;
     bool caller_is_root;
+    bool observe;           /* add the write observer (seccomp_observe.h) */
     int channel_fd;
     struct seccomp_program *out;
     struct die_trap trap;
@@ -258,12 +260,31 @@ struct filter_job {
     bool threaded;
 };
 
+/* Whether the sandbox sbx runs in holds the one seccomp listener of the
+ * filter chain, so that the write observer cannot have one. Most runs
+ * are under no filter at all: PR_GET_SECCOMP says so (0) without the fork
+ * of tier_outer_listener(), and without /proc/self/status, whose read
+ * waits for the mmap lock the main thread's mount plan takes (1 ms). */
+static bool outer_listener(void)
+{
+    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 0 && tier_outer_listener();
+}
+
+static void compile(struct filter_job *job)
+{
+    seccomp_compile_observing(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
+                              sizeof notify_msg, job->observe, job->out);
+    /* Only while no deny rule needs the listener (seccomp.h); an outer
+     * sbx's observer or deny rules hold it, and that sbx reports. */
+    if (job->observe && !job->out->notify && job->out->active && !outer_listener())
+        seccomp_program_observe(job->out, job->channel_fd, &notify_msg, sizeof notify_msg);
+}
+
 static void *compile_filter(void *arg)
 {
     struct filter_job *job = arg;
     die_trap = &job->trap; /* this thread's own (thread-local) */
-    seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
-                    sizeof notify_msg, job->out);
+    compile(job);
     return NULL;
 }
 
@@ -279,8 +300,7 @@ static void filter_job_start(struct filter_job *job)
      * that a die() is this thread's own exit 125, never a pthread_exit()
      * of the main thread. */
     if (!job->threaded)
-        seccomp_compile(job->profile, job->caller_is_root, job->channel_fd, &notify_msg,
-                        sizeof notify_msg, job->out);
+        compile(job);
 }
 
 static void filter_job_finish(struct filter_job *job)
@@ -430,6 +450,9 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     *plan->compiling = (struct filter_job){
         .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
         .out = &plan->seccomp,
+        /* the Landlock tier's refusals are EACCES from Landlock, and its
+         * checks need the listener */
+        .observe = p->observe_writes && tier != TIER_LANDLOCK,
     };
     filter_job_start(plan->compiling);
 

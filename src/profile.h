@@ -127,7 +127,7 @@ enum profile_key {
     K_LIMIT_NOFILE, K_LIMIT_NPROC, K_LIMIT_CORE, K_LIMIT_CPU, K_LIMIT_FSIZE,
     K_LIMIT_AS, K_LIMIT_STACK, K_LIMIT_MEMLOCK, K_LIMIT_SIGPENDING,
     K_TIMEOUT,
-    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_CACHE, K_FS_UNPROTECT, K_FS_CREATE, K_FS_PROC, K_FS_DEV,
+    K_FS_ROOT, K_FS_RW, K_FS_RO, K_FS_TMPFS, K_FS_HIDE, K_FS_CACHE, K_FS_UNPROTECT, K_FS_CREATE, K_FS_PROC, K_FS_DEV, K_FS_OBSERVE_WRITES,
     K_ENV_CLEAR, K_ENV_KEEP, K_ENV_SET, K_ENV_UNSET, K_ENV_UNSET_SECRET_VALUES,
     K_SEC_NO_NEW_PRIVS, K_SEC_CAPABILITIES, K_SEC_NET_RAW, K_SEC_SECCOMP, K_SEC_IO_URING, K_SEC_DENY,
     K_COUNT
@@ -168,6 +168,9 @@ struct profile {
     struct str_list create;     /* directories below $HOME made when missing (mount.c) */
     bool proc;
     enum dev_mode dev;
+    /* the supervisor sees the writes that may be refused, to name them
+     * at exit (seccomp_observe.h) */
+    bool observe_writes;
 
     bool env_clear;
     struct str_list env_keep;   /* names or patterns */

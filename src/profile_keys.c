@@ -130,6 +130,8 @@ const struct key_def profile_keys[] = {
      parse_bool, print_bool, "filesystem", "proc", json_of_bool},
     {"filesystem", "dev", K_FS_DEV, 0, FIELD(dev), 0, dev_modes, "minimal",
      parse_enum, print_enum, "filesystem", "dev", json_of_enum},
+    {"filesystem", "observe_writes", K_FS_OBSERVE_WRITES, 0, FIELD(observe_writes), 0, NULL, "yes",
+     parse_bool, print_bool, "filesystem", "observe_writes", json_of_bool},
 
     /* The record holds [environment] as what it changes, names only
      * (environment_changes() in report.c), not as these keys. keep and

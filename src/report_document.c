@@ -11,6 +11,7 @@
 #include "egress.h"
 #include "fix.h"
 #include "ledger.h"
+#include "refusals.h"
 #include "log.h"
 #include "report.h"
 #include "util.h"
@@ -385,6 +386,8 @@ struct json_object *run_document(const struct run_facts *f, const struct sandbox
     json_object_object_add(o, "denials", denials(res ? res->ledger : NULL, &denial_total));
     /* [network] allow: refused destinations are denials of the run too */
     json_object_object_add(o, "egress", egress_to_json(res ? res->egress : NULL));
+    json_object_object_add(o, "refusals",
+                           refusals_to_json(res ? ledger_refusals(res->ledger) : NULL));
     if (res)
         denial_total += (int64_t)egress_refused(res->egress);
 

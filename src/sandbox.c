@@ -8,7 +8,10 @@
 #include "exit.h"
 #include "egress.h"
 #include "init.h"
+#include "cli.h"
 #include "ledger.h"
+#include "project.h"
+#include "refusals.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
@@ -26,6 +29,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -65,7 +69,18 @@ struct ledger_hookup {
     const struct landlock_plan *landlock;  /* the Landlock tier's, or NULL */
     uint64_t (*output_position)(void *);
     void *output_position_data;
+    bool observe;                /* the listener is the write observer's (seccomp_observe.h) */
+    const char *home, *project;  /* for its fixes */
 };
+
+/* The write observer's first notification waits: the ledger's thread
+ * from now on (the loop stops watching). */
+static bool start_ledger(void *data, int fd)
+{
+    (void)fd;
+    ledger_start(data, -1);
+    return false;
+}
 
 static void ledger_attach(struct supervisor *s, int fd)
 {
@@ -76,6 +91,8 @@ static void ledger_attach(struct supervisor *s, int fd)
         return;
     }
     h->res->ledger = ledger_new(h->profile);
+    if (h->observe)
+        ledger_observe_writes(h->res->ledger, h->home, h->project, getenv("PATH"));
     if (h->landlock) {
         struct strv writable = { 0 };
         landlock_writable_paths(h->landlock, &writable);
@@ -87,6 +104,15 @@ static void ledger_attach(struct supervisor *s, int fd)
     if (h->res->egress) {
         ledger_set_address_namer(h->res->ledger, egress_name_of, h->res->egress);
         ledger_set_address_passes(h->res->ledger, egress_direct_passes, h->res->egress);
+    }
+    /* The observer alone: no thread until its first call (a command that
+     * writes nothing pays none at start-up); the loop only watches a
+     * duplicate of the listener for it, and never reads it. */
+    int watch = h->observe && !h->profile->ndeny && !h->landlock ? dup(fd) : -1;
+    if (watch >= 0) {
+        ledger_defer(h->res->ledger, fd);
+        supervise_add_fd(s, watch, start_ledger, h->res->ledger);
+        return;
     }
     /* Not one of the loop's fds: answering a notification touches the
      * command's objects, which the command can make wait (ledger.h). */
@@ -256,6 +282,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         .profile = plan.profile, .res = res,
         .landlock = plan.tier == TIER_LANDLOCK ? &plan.landlock : NULL,
         .output_position = req->output_position, .output_position_data = req->output_position_data,
+        .observe = plan.seccomp.observe.len > 0 || plan.seccomp.observing, .home = plan.home,
+        .project = cli_project() ? cli_project()->root : NULL,
     };
     sup.on_notify_fd = ledger_attach;
     sup.notify_data = &hookup;
@@ -291,6 +319,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */
     if (log_verbosity >= LOG_NORMAL)
         ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
+    /* sbx(1) REFUSED WRITES: what a read-only mount refused, with the fix */
+    if (log_verbosity >= LOG_NORMAL)
+        refusals_print_summary(ledger_refusals(res->ledger), stderr);
     /* A failure may come from the kernel's DAC check, which no ledger sees:
      * what the plan found is said once, after the command failed. */
     if (res->command_ran && res->exit_status != 0)

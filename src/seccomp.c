@@ -6,6 +6,7 @@
 #include "caps.h"
 #include "log.h"
 #include "ns.h"
+#include "seccomp_observe.h"
 #include "seccomp_packet.h"
 #include "util.h"
 
@@ -371,6 +372,31 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
     }
 }
 
+/* The write observer's calls (seccomp_observe.h), in the deny rules'
+ * filter that holds the listener; a call a deny rule names is that
+ * rule's already. */
+static void add_observer_rules(scmp_filter_ctx ctx, const struct profile *p)
+{
+    static const uint64_t write_flags[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, __O_TMPFILE };
+    const char *why = "observe_writes";
+    size_t n;
+    const struct observe_call *calls = seccomp_observe_calls(&n);
+    for (size_t i = 0; i < n; i++) {
+        const struct observe_call *c = &calls[i];
+        if (deny_rule_names(p, c->name) || seccomp_syscall_resolve_name(c->name) == __NR_SCMP_ERROR)
+            continue;
+        if (c->op == OBSERVE_OPEN && c->flags >= 0) {
+            rule_add_any_bits(ctx, SCMP_ACT_NOTIFY, c->name, -1, NULL, 0, (unsigned)c->flags,
+                              write_flags, sizeof write_flags / sizeof write_flags[0], why);
+        } else if (c->nonnull >= 0) {
+            struct scmp_arg_cmp path = { (unsigned)c->nonnull, SCMP_CMP_NE, 0, 0 };
+            rule_add(ctx, SCMP_ACT_NOTIFY, c->name, 1, &path, why);
+        } else {
+            rule_add(ctx, SCMP_ACT_NOTIFY, c->name, 0, NULL, why);
+        }
+    }
+}
+
 static void add_architectures(scmp_filter_ctx ctx)
 {
     /* The native ABI is in the context already. Every other ABI this
@@ -542,8 +568,27 @@ static void export_program(scmp_filter_ctx ctx, struct sock_fprog *out)
         die_errno("seccomp: reading the compiled filter back");
 }
 
+static scmp_filter_ctx new_filter(void)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx)
+        die("seccomp: creating the filter failed (libseccomp seccomp_init)");
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    if (rc < 0)
+        die_with_errno(-rc, "seccomp: setting the foreign-architecture action failed");
+    add_architectures(ctx);
+    return ctx;
+}
+
 void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_sock,
                      const void *message, size_t len, struct seccomp_program *out)
+{
+    seccomp_compile_observing(p, caller_is_root, handoff_sock, message, len, false, out);
+}
+
+void seccomp_compile_observing(const struct profile *p, bool caller_is_root, int handoff_sock,
+                               const void *message, size_t len, bool observe,
+                               struct seccomp_program *out)
 {
     memset(out, 0, sizeof *out);
     bool notify = seccomp_needs_listener(p);
@@ -558,15 +603,22 @@ void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_s
     if (notify)
         out->handoff = handoff_new(message, len);
 
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-    if (!ctx)
-        die("seccomp: creating the filter failed (libseccomp seccomp_init)");
-    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-    if (rc < 0)
-        die_with_errno(-rc, "seccomp: setting the foreign-architecture action failed");
-    add_architectures(ctx);
-    if (notify)
-        add_deny_rules(ctx, p, handoff_sock, &out->handoff->msg);
+    /* The deny rules in a filter of their own, which holds the listener:
+     * the write observer's rules can join them there, and the default
+     * deny-list's answers (EPERM) outrank their notifications whatever
+     * filter they are in (the kernel keeps the strictest action). The
+     * deny-list leaves out the calls a deny rule names, as before. */
+    scmp_filter_ctx ctx = new_filter();
+    if (notify) {
+        scmp_filter_ctx rules = new_filter();
+        add_deny_rules(rules, p, handoff_sock, &out->handoff->msg);
+        if (observe && p->seccomp == SECCOMP_DEFAULT) {
+            add_observer_rules(rules, p);
+            out->observing = true;
+        }
+        export_program(rules, &out->listening);
+        seccomp_release(rules);
+    }
     if (p->seccomp == SECCOMP_DEFAULT)
         add_default_deny_list(ctx, p, caller_is_root);
     /* Deny rules deny io_uring even under seccomp = none, or the ledger
@@ -595,8 +647,16 @@ bool seccomp_program_install(const struct seccomp_program *prog, int handoff_soc
      * CAP_SYS_ADMIN the kernel takes a filter only under no_new_privs. */
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         die_errno("seccomp: prctl(PR_SET_NO_NEW_PRIVS) before loading the filter");
-    unsigned flags = prog->notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0;
-    long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog->filter);
+    long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->filter);
+    if (rc < 0) {
+        int e = errno;
+        die_with_errno(e, "seccomp: loading the filter failed%s",
+                       e == EACCES ? " (no_new_privs is not set and the process lacks "
+                                     "CAP_SYS_ADMIN)" : "");
+    }
+    if (prog->notify)
+        rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                     &prog->listening);
     if (rc < 0) {
         int e = errno;
         if (prog->notify && e == EINVAL)
@@ -606,7 +666,9 @@ bool seccomp_program_install(const struct seccomp_program *prog, int handoff_soc
         if (prog->notify && e == EBUSY)
             die_with_errno(e, "seccomp: loading the filter with %zu deny rule(s) failed: an outer "
                            "seccomp filter already has a notification listener (sbx inside sbx with "
-                           "deny rules?); the kernel allows one per process: drop the inner deny rules",
+                           "deny rules, [network] allow, or observe_writes?); the kernel allows one "
+                           "per process: drop the inner deny rules, or set observe_writes = no in "
+                           "[filesystem] of the outer profile when it has neither",
                            prog->ndeny);
         die_with_errno(e, "seccomp: loading the filter failed%s",
                        e == EACCES ? " (no_new_privs is not set and the process lacks CAP_SYS_ADMIN)" : "");
@@ -625,15 +687,40 @@ bool seccomp_program_install(const struct seccomp_program *prog, int handoff_soc
     if (prog->inet.len &&
         syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->inet) < 0)
         die_errno("seccomp: loading the filter for the Landlock tier's inet protocols failed");
+    if (prog->observe.len) {
+        long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                          &prog->observe);
+        if (fd < 0 && errno != EBUSY && errno != EINVAL)
+            die_errno("seccomp: loading the write observer's filter failed");
+        if (fd >= 0) {
+            handoff_send(prog->handoff, handoff_sock, (int)fd);
+            close((int)fd);
+            return true;
+        }
+    }
     return prog->notify;
+}
+
+bool seccomp_program_observe(struct seccomp_program *prog, int handoff_sock, const void *message,
+                             size_t len)
+{
+    if (!prog->active || prog->notify || handoff_sock < 0 || !message || !len)
+        return false;
+    seccomp_observe_filter_build(&prog->observe);
+    if (!prog->observe.len)
+        return false;
+    prog->handoff = handoff_new(message, len);
+    return true;
 }
 
 void seccomp_program_free(struct seccomp_program *prog)
 {
     free(prog->filter.filter);
+    free(prog->listening.filter);
     free(prog->extra.filter);
     free(prog->packet.filter);
     free(prog->inet.filter);
+    free(prog->observe.filter);
     handoff_free(prog->handoff);
     memset(prog, 0, sizeof *prog);
 }

@@ -160,9 +160,12 @@ struct seccomp_program {
     bool notify;              /* deny rules: a listener goes to the supervisor */
     size_t ndeny;             /* for the messages of a failed load */
     struct sock_fprog filter; /* libseccomp's program, exported */
+    struct sock_fprog listening; /* deny rules: their filter, with the listener; len 0: none */
+    bool observing;           /* the write observer's rules are in `listening` */
     struct sock_fprog extra;  /* the hand-written one for calls libseccomp does not name; len 0: none */
     struct sock_fprog packet; /* AF_PACKET, AF_XDP (seccomp_packet.h); len 0: none */
     struct sock_fprog inet;   /* the Landlock tier's inet protocols (seccomp_packet.h); len 0: none */
+    struct sock_fprog observe; /* the write observer (seccomp_observe.h); len 0: none */
     struct handoff *handoff;  /* the message the filter lets through (add_deny_rules) */
     char summary[160];        /* for -v */
 };
@@ -185,13 +188,33 @@ void seccomp_check(const struct profile *p);
 void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_sock,
                      const void *message, size_t len, struct seccomp_program *out);
 
+/* Adds the write observer (seccomp_observe.h) to a compiled program
+ * without deny rules: its filter carries the listener, sent over
+ * handoff_sock with `message` as seccomp_compile() does for deny rules.
+ * Nothing is added when the program has deny rules (their filter holds
+ * the one listener a filter chain may have) or is inactive (seccomp =
+ * none). Returns true when added. */
+bool seccomp_program_observe(struct seccomp_program *prog, int handoff_sock, const void *message,
+                             size_t len);
+
+/* seccomp_compile(), and with OBSERVE the write observer's rules in the
+ * deny rules' filter when there are deny rules (seccomp = default only);
+ * out->observing says so. Without deny rules, seccomp_program_observe()
+ * adds the observer's own filter instead. */
+void seccomp_compile_observing(const struct profile *p, bool caller_is_root, int handoff_sock,
+                               const void *message, size_t len, bool observe,
+                               struct seccomp_program *out);
+
 /* Installs the program in the calling process, which must be the
  * command's own (single-threaded, after the capability drop, just before
  * exec), sets no_new_privs first (the kernel requires it without
  * CAP_SYS_ADMIN), and sends the listener, closing it here so that the
  * command never holds it (a command holding its own listener could
  * answer its own calls). Returns true when a listener was sent. Dies
- * (125) with the reason on any failure. */
+ * (125) with the reason on any failure, but for the write observer's:
+ * a kernel that refuses its listener (EBUSY: an outer sandbox holds one;
+ * EINVAL: before Linux 5.5) leaves the run unobserved, which the record
+ * says (sbx(1) REFUSED WRITES), since it only ever reports. */
 bool seccomp_program_install(const struct seccomp_program *prog, int handoff_sock);
 void seccomp_program_free(struct seccomp_program *prog);
 

@@ -1,6 +1,6 @@
 # Tests of the seccomp concern.
 check_PROGRAMS += tests/helpers/seccomp-run tests/helpers/bind-storm \
-	tests/helpers/seccomp-probe tests/helpers/ledger-race
+	tests/helpers/seccomp-probe tests/helpers/ledger-race tests/helpers/write-probe
 tests_helpers_seccomp_run_SOURCES = tests/helpers/seccomp-run.c
 tests_helpers_seccomp_run_LDADD = src/libsbx.a $(SBX_LIBS)
 tests_helpers_bind_storm_SOURCES = tests/helpers/bind-storm.c
@@ -9,6 +9,8 @@ tests_helpers_seccomp_probe_SOURCES = tests/helpers/seccomp-probe.c tests/helper
 tests_helpers_seccomp_probe_LDADD = -lpthread
 tests_helpers_ledger_race_SOURCES = tests/helpers/ledger-race.c tests/helpers/helper-util.h
 tests_helpers_ledger_race_LDADD = -lpthread
+tests_helpers_write_probe_SOURCES = tests/helpers/write-probe.c tests/helpers/helper-util.h
+tests_helpers_write_probe_LDADD = -lpthread
 TESTS += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
 	tests/integration/seccomp-i386.sh
 EXTRA_DIST += tests/integration/seccomp-default.sh tests/integration/seccomp-ledger.sh \
@@ -17,8 +19,8 @@ check_PROGRAMS += tests/unit/ledger-test
 tests_unit_ledger_test_SOURCES = tests/unit/ledger-test.c
 tests_unit_ledger_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/ledger-test
-TESTS += tests/integration/seccomp-sbx.sh
-EXTRA_DIST += tests/integration/seccomp-sbx.sh
+TESTS += tests/integration/seccomp-sbx.sh tests/integration/run-refused-writes.sh
+EXTRA_DIST += tests/integration/seccomp-sbx.sh tests/integration/run-refused-writes.sh
 check_PROGRAMS += tests/unit/net-families-test
 tests_unit_net_families_test_SOURCES = tests/unit/net-families-test.c
 tests_unit_net_families_test_LDADD = src/libsbx.a $(SBX_LIBS)

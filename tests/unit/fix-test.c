@@ -3,6 +3,8 @@
 
 #include "fix.h"
 
+#include <errno.h>
+
 #include "../tap.h"
 
 #include <string.h>
@@ -43,6 +45,35 @@ int main(void)
     is_str(f.line, "allow = pkg.example:8080", "with its port when not 80 or 443");
     fix_for_destination("evil\nrw = /", 443, &f);
     ok(f.section == NULL, "a name that is not a host name gets no line");
+    /* Refused writes (sbx(1) REFUSED WRITES) */
+    fix_for_write("/usr/lib/node_modules/x", "/usr/lib/node_modules", EROFS, "/home/u", "/home/u/p",
+                  NULL, NULL, &f);
+    is_str(f.section, "filesystem", "a refused write's fix goes in [filesystem]");
+    is_str(f.line, "rw = /usr/lib/node_modules", "rw of the directory that exists");
+    ok(!f.safe, "a system path: review");
+    fix_for_write("/home/u/.npm/_cacache/x", "/home/u/.npm/_cacache", EROFS, "/home/u", "/home/u/p",
+                  NULL, NULL, &f);
+    is_str(f.line, "cache = ${HOME}/.npm", "below HOME where the host runs code: a cache line from ${HOME}");
+    ok(f.safe, "a private layer: safe");
+    fix_for_write("/home/u/.config/tool/x.conf", "/home/u/.config/tool", EROFS, "/home/u", NULL,
+                  NULL, NULL, &f);
+    is_str(f.line, "cache = ${HOME}/.config", ".config is a directory the host reads configuration from");
+    fix_for_write("/home/u/.tool/state", "/home/u/.tool", EROFS, "/home/u", NULL, NULL, NULL, &f);
+    is_str(f.line, "rw = ${HOME}/.tool", "another tool's directory below HOME: rw of it");
+    ok(!f.safe, "review: the host reads it later");
+    fix_for_write("/home/u/.tool", "/home/u", EROFS, "/home/u", NULL, NULL, NULL, &f);
+    like_str(f.why, "create it first", "a missing directory: say to create it first");
+    fix_for_write("/home/u/p/.git/config", "/home/u/p/.git", EBUSY, "/home/u", "/home/u/p",
+                  "/home/u/p/.git/config", "git configuration", &f);
+    is_str(f.line, "unprotect = ${PROJECT}/.git/config", "a protected file: unprotect, from ${PROJECT}");
+    ok(!f.safe, "a protected path is never safe");
+    like_str(f.why, "git configuration", "and says who reads it");
+    fix_for_write("/home/u/p/build/x", "/home/u/p/build", EROFS, "/home/u", "/home/u/p", NULL, NULL, &f);
+    is_str(f.line, "rw = ${PROJECT}", "the project: rw = ${PROJECT}");
+    fix_for_write("/srv/x\nsbx: fix: [filesystem] rw = /", "/srv", EROFS, NULL, NULL, NULL, NULL, &f);
+    ok(f.section == NULL, "a path with a newline (the command's bytes) gets no line");
+    fix_for_write("/srv/y", "/srv/a\x01b", EROFS, NULL, NULL, NULL, NULL, &f);
+    ok(f.section == NULL, "nor a directory with a control byte");
     fix_for_denial("ptrace", -1, "", NULL, false, NULL, true, &f);
     ok(f.section == NULL, "a rule sbx made (not the profile's) has no line");
     return done_testing();

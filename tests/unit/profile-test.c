@@ -458,7 +458,7 @@ static const char roundtrip_ini[] =
     "[filesystem]\n"
     "root = tmpfs\nrw = /work/proj\nro? = /opt/tools\nro = /usr\nro = ${PROJECT}/vendor\ntmpfs = /scratch\nhide = /etc/shadow\n"
     "cache = /home/u/go/pkg/mod\n"
-    "unprotect = /home/u/.bashrc\nunprotect = /srv/a path\ncreate = /home/u/.npm\nproc = no\ndev = none\n"
+    "unprotect = /home/u/.bashrc\nunprotect = /srv/a path\ncreate = /home/u/.npm\nproc = no\ndev = none\nobserve_writes = no\n"
     "[environment]\n"
     "clear = yes\nunset_secret_values = yes\nunset = AWS_* GH_TOKEN\nkeep = PATH\nset = LANG=C.UTF-8\nunset = LC_?\n"
     "[security]\n"
