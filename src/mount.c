@@ -156,10 +156,9 @@ static bool protected_may_create(const char *dir, void *data)
 int mount_probe_host(const char *path, bool create, const char *file_content,
                      const struct mount_plan *plan, struct mount_probe *out, void *ctx)
 {
-    (void)ctx;
     struct walk_result r;
-    int err = walk_path(path, protected_link, protected_may_create, (void *)plan, create,
-                        file_content, &r);
+    int err = walk_path_cached(ctx, path, protected_link, protected_may_create, (void *)plan,
+                               create, file_content, &r);
     if (err)
         return err;
     *out = (struct mount_probe){
@@ -961,7 +960,11 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                                  &host, &error))
         die("%s", error);
     strv_free(&host.writable);
-    if (in->protect && !mount_plan_protect(plan, in->protect, p, mount_probe_host, NULL, &error))
+    struct walk_cache walks = { 0 };
+    bool protected = !in->protect || mount_plan_protect(plan, in->protect, p, mount_probe_host,
+                                                        &walks, &error);
+    walk_cache_free(&walks);
+    if (!protected)
         die("%s", error);
     for (size_t i = 0; i < plan->warnings.n; i++)
         warn("%s", plan->warnings.v[i]);
