@@ -707,15 +707,35 @@ static void make_readonly(const struct mount_context *c, const char *path)
     c->api->make_readonly(fd, path);
 }
 
+/* realpath() by one open and one readlink of its descriptor: glibc's
+ * realpath() reads every component as a link, and the writable places
+ * are ~25 paths five or six components deep (issue 30: 250 of a run's
+ * system calls). The kernel's own resolution, so the same answer; where
+ * /proc is missing, realpath() itself. */
+static char *canonical_path(const char *path)
+{
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct fd_path_buf b;
+    char link[PATH_MAX];
+    ssize_t n = readlink(fd_path(fd, &b), link, sizeof link - 1);
+    close(fd);
+    if (n < 0 || (size_t)n >= sizeof link - 1 || link[0] != '/')
+        return realpath(path, NULL);
+    link[n] = '\0';
+    return xstrdup(link);
+}
+
 static void warn_writable_profiles(const struct profile *p, const struct mount_plan *plan)
 {
     /* The shipped profiles of an uninstalled build tree are found in the
      * source tree (lookup.c), which is the working directory whenever sbx
      * is run from there: warning about them on every run would drown the
      * warning that matters, the user's own profile. */
-    autofree char *shipped = realpath(SBX_ABS_SRCDIR "/profiles", NULL);
+    autofree char *shipped = canonical_path(SBX_ABS_SRCDIR "/profiles");
     for (size_t i = 0; i < p->nfiles; i++) {
-        autofree char *real = realpath(p->files[i], NULL);
+        autofree char *real = canonical_path(p->files[i]);
         if (!real)
             continue;
         if (shipped && mount_path_within(real, shipped))
@@ -736,7 +756,7 @@ static void push_place(struct strv *places, const char *path)
 {
     if (!path || path[0] != '/')
         return;
-    char *real = realpath(path, NULL);
+    char *real = canonical_path(path);
     if (real && strcmp(real, path))
         strv_push(places, real);
     else
@@ -959,7 +979,10 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
         !mount_plan_add_git_dirs(plan, in->project_root, in->git_dirs, 2, mount_resolve_host,
                                  &host, &error))
         die("%s", error);
-    strv_free(&host.writable);
+    if (in->writable_out)
+        *in->writable_out = host.writable;   /* the caller's now: worked out once */
+    else
+        strv_free(&host.writable);
     struct walk_cache walks = { 0 };
     bool protected = !in->protect || mount_plan_protect(plan, in->protect, p, mount_probe_host,
                                                         &walks, &error);

@@ -31,6 +31,7 @@ struct mount_host {
 
 /* ctx: a struct mount_host. */
 int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *out, void *ctx);
+/* ctx: a struct walk_cache (mount-walk.h), or NULL. */
 int mount_probe_host(const char *path, bool create, const char *file_content,
                      const struct mount_plan *plan, struct mount_probe *out, void *ctx);
 
@@ -41,6 +42,7 @@ struct mount_inputs {
     const struct protect_list *protect;       /* NULL: none (test helpers) */
     uid_t outer_uid;                          /* the caller's uid outside */
     const char *home;                         /* the caller's $HOME, or NULL */
+    struct strv *writable_out;                /* set: gets mount_writable_places()'s list */
     /* a work tree whose .git file names its git directories elsewhere
      * (project.h): they are writable where the work tree's top is */
     const char *project_root;

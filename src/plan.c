@@ -522,12 +522,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
             .project_root = project->kind == PROJECT_GIT_LINK ? project->root : NULL,
             .git_dirs = { project->git_dir, project->common_dir },
         };
+        /* The --report path against every place this profile's sandbox can
+         * write, its rw rules included (output_file.h): the list the plan
+         * worked out. */
+        __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
+        in.writable_out = &writable;
         mount_plan_prepare(p, &in, &plan->mounts);
         plan->has_mounts = true;
-        /* The --report path against every place this profile's sandbox can
-         * write, its rw rules included (output_file.h). */
-        __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
-        mount_writable_places(p, &in, &writable);
         if (project->root)
             strv_push(&writable, xstrdup(project->root));
         report_recheck_places(&writable);
