@@ -111,6 +111,9 @@ int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *
         out->mode = r.st.st_mode & 07777;
         return 0;
     }
+    struct mount_host *host = ctx;
+    if ((flags & MOUNT_RESOLVE_OPTIONAL) && host && !dir_listing_may_exist(&host->listings, path))
+        return ENOENT;
     /* Follows symlinks and ".." now, once. What is bound later is this fd,
      * and the target inside is this fd's canonical path: a symlink swapped
      * after this point redirects nothing. */
@@ -983,6 +986,7 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
         *in->writable_out = host.writable;   /* the caller's now: worked out once */
     else
         strv_free(&host.writable);
+    dir_listings_free(&host.listings);
     struct walk_cache walks = { 0 };
     bool protected = !in->protect || mount_plan_protect(plan, in->protect, p, mount_probe_host,
                                                         &walks, &error);

@@ -6,6 +6,7 @@
 #ifndef SBX_MOUNT_H
 #define SBX_MOUNT_H
 
+#include "dir_listing.h"
 #include "mount-plan.h"
 #include "profile.h"
 
@@ -27,6 +28,7 @@ struct mount_generated {
 struct mount_host {
     uid_t self;              /* our uid here: a sandbox's files are created as it */
     struct strv writable;    /* places some sandbox may write, as written and canonical */
+    struct dir_listings listings;   /* optional rules' paths known missing (dir_listing.h) */
 };
 
 /* ctx: a struct mount_host. */
