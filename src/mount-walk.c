@@ -127,6 +127,8 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
     char *todo = xstrdup(path + strlen(canon));
     char *cursor = todo;
     int links = 0, err = 0;
+    struct stat fd_st;       /* fd's, once a component moved it */
+    bool have_fd_st = false;
     for (;;) {
         while (*cursor == '/')
             cursor++;
@@ -149,6 +151,7 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
                 if (!cached_fd(cache, fd))
                     close(fd);
                 fd = up;
+                have_fd_st = false;
                 *slash = '\0';
             }
             continue;
@@ -187,6 +190,8 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
             }
             leave_dir(cache, fd, canon);
             fd = next;
+            fd_st = st;      /* what the end reports: no second fstat */
+            have_fd_st = true;
             char *c = child(canon, name);
             free(canon);
             canon = c;
@@ -229,6 +234,7 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
             if (!cached_fd(cache, fd))
                 close(fd);
             fd = open_root(cache);
+            have_fd_st = false;
             if (fd < 0) {
                 err = errno;
                 goto done;
@@ -238,7 +244,9 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
     }
     out->found = WALK_OBJECT;
     out->path = xstrdup(canon[0] ? canon : "/");
-    if (fstat(fd, &out->st) < 0) {
+    if (have_fd_st)
+        out->st = fd_st;
+    else if (fstat(fd, &out->st) < 0) {
         err = errno;
         goto done;
     }
