@@ -123,7 +123,8 @@ static void read_listing(struct dir_listing *l)
         }
     }
     close(fd);
-    qsort(l->names, l->n, sizeof *l->names, cmp_name);
+    if (l->n)
+        qsort(l->names, l->n, sizeof *l->names, cmp_name);
     l->state = LISTING_READ;
 }
 
@@ -205,7 +206,7 @@ bool dir_listing_may_exist(struct dir_listings *c, const char *path)
     if (l->state == LISTING_ABSENT)
         return false;
     const char *name = slash + 1;
-    return bsearch(&name, l->names, l->n, sizeof *l->names, cmp_name) != NULL;
+    return l->n && bsearch(&name, l->names, l->n, sizeof *l->names, cmp_name) != NULL;
 }
 
 void dir_listings_free(struct dir_listings *c)

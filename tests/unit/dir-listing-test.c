@@ -94,11 +94,16 @@ int main(void)
     ok(dir_listing_may_exist(&c, deep), "so may one in a listed subdirectory");
     ok(dir_listing_may_exist(&c, via_link), "and one through a symlinked directory (its target's listing)");
     ok(dir_listing_may_exist(&c, dotdot), "a path with '..' is left to open()");
+    autofree char *empty = xasprintf("%s/empty", dir);
+    mkdir(empty, 0700);
+    autofree char *in_empty = xasprintf("%s/empty/x", dir);
     if (trusted) {
+        ok(!dir_listing_may_exist(&c, in_empty), "nothing is in an empty directory");
         ok(!dir_listing_may_exist(&c, missing), "an unlisted name is known missing");
         ok(!dir_listing_may_exist(&c, missing_deep), "so is anything below it");
         ok(!dir_listing_may_exist(&c, via_link_missing), "and an unlisted name through a symlink");
     } else {
+        ok(dir_listing_may_exist(&c, in_empty), "untrusted filesystem: even in an empty directory");
         ok(dir_listing_may_exist(&c, missing), "untrusted filesystem: an unlisted name may exist");
         ok(dir_listing_may_exist(&c, missing_deep), "untrusted filesystem: so may one below it");
         ok(dir_listing_may_exist(&c, via_link_missing), "untrusted filesystem: and one through a link");
@@ -135,6 +140,7 @@ int main(void)
     autofree char *deep_rm = xasprintf("%s/sub/deep", dir);
     unlink(deep_rm);
     rmdir(sub);
+    rmdir(empty);
     unlink(present);
     rmdir(dir);
     return done_testing();
