@@ -921,6 +921,15 @@ struct create_ctx {
     const char *home;        /* canonical */
 };
 
+/* The walk hands both callbacks the same data: the link check wants the
+ * struct mount_host, not this context (handed to it as one, the check
+ * read a pointer as the caller's uid and never refused a link). */
+static enum walk_link create_rule_link(const char *link, const struct stat *st, void *data)
+{
+    const struct create_ctx *c = data;
+    return writable_rule_link(link, st, (void *)c->host);
+}
+
 static bool may_create_below_home(const char *dir, void *data)
 {
     const struct create_ctx *c = data;
@@ -949,7 +958,7 @@ static void create_missing(const struct profile *p, const struct mount_inputs *i
         }
         struct create_ctx ctx = { host, home };
         struct walk_result r;
-        int err = walk_path(path, writable_rule_link, may_create_below_home, &ctx, true, NULL, &r);
+        int err = walk_path(path, create_rule_link, may_create_below_home, &ctx, true, NULL, &r);
         if (!err && r.found == WALK_REFUSED)
             strv_push(&plan->warnings,
                       xasprintf("warning: %s: create = %s: not created: it goes through the "
