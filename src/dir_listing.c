@@ -44,8 +44,9 @@ struct dir_listing {
  * is a mkfs option no per-directory flag shows). ext4, f2fs and tmpfs
  * (Linux 6.13) fold case per directory: FS_CASEFOLD_FL, which their
  * FS_IOC_GETFLAGS reports; where that ioctl fails, not trusted. */
-bool dir_listing_trusted(long f_type, bool flags_known, unsigned long flags)
+bool dir_listing_trusted(long f_type, enum dir_flags got, unsigned long flags)
 {
+    bool flags_known = got == DIR_FLAGS_READ;
     if (flags_known && (flags & FS_CASEFOLD_FL))
         return false;
     switch ((unsigned long)f_type & 0xffffffffUL) {
@@ -53,9 +54,10 @@ bool dir_listing_trusted(long f_type, bool flags_known, unsigned long flags)
     case F2FS_SUPER_MAGIC:
         return flags_known;
     case TMPFS_MAGIC:
-        /* before fileattr (Linux 6.0) the ioctl fails, and tmpfs has no
-         * case folding before 6.13 */
-        return true;
+        /* before fileattr (Linux 6.0) the ioctl is ENOTTY, and tmpfs has
+         * no case folding before 6.13; refused otherwise (a seccomp
+         * filter around sbx), nothing is known */
+        return got != DIR_FLAGS_UNKNOWN;
     case BTRFS_SUPER_MAGIC:
     case RAMFS_MAGIC:
         return true;
@@ -93,8 +95,10 @@ static void read_listing(struct dir_listing *l)
     }
     struct statfs sf;
     unsigned long flags = 0;
-    bool flags_known = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-    if (fstatfs(fd, &sf) < 0 || !dir_listing_trusted((long)sf.f_type, flags_known, flags)) {
+    enum dir_flags said = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 ? DIR_FLAGS_READ
+                          : errno == ENOTTY                         ? DIR_FLAGS_UNSUPPORTED
+                                                                    : DIR_FLAGS_UNKNOWN;
+    if (fstatfs(fd, &sf) < 0 || !dir_listing_trusted((long)sf.f_type, said, flags)) {
         close(fd);
         return;
     }

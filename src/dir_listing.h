@@ -24,10 +24,16 @@ struct dir_listings {
 bool dir_listing_may_exist(struct dir_listings *c, const char *path);
 void dir_listings_free(struct dir_listings *c);
 
+/* What FS_IOC_GETFLAGS said of the directory. */
+enum dir_flags {
+    DIR_FLAGS_READ,          /* flags holds them */
+    DIR_FLAGS_UNSUPPORTED,   /* ENOTTY: the filesystem has no such ioctl */
+    DIR_FLAGS_UNKNOWN,       /* any other failure (a filter around sbx: EPERM) */
+};
+
 /* The part that decides without touching the filesystem, for unit tests:
  * whether a filesystem (statfs f_type) lists every name it resolves,
- * given the directory's FS_IOC_GETFLAGS (flags_known false: the ioctl
- * failed). */
-bool dir_listing_trusted(long f_type, bool flags_known, unsigned long flags);
+ * given what the directory's FS_IOC_GETFLAGS said. */
+bool dir_listing_trusted(long f_type, enum dir_flags got, unsigned long flags);
 
 #endif

@@ -11,6 +11,7 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
@@ -49,17 +50,18 @@ static void touch(const char *dir, const char *name)
 int main(void)
 {
     /* the filesystems a listing is trusted on, and not */
-    ok(!dir_listing_trusted(PROC_SUPER_MAGIC, true, 0), "procfs: no (a thread's /proc/TID is unlisted)");
-    ok(!dir_listing_trusted(AUTOFS_SUPER_MAGIC, true, 0), "autofs: no (a lookup mounts what is unlisted)");
-    ok(!dir_listing_trusted(NFS_SUPER_MAGIC, true, 0), "NFS: no");
-    ok(!dir_listing_trusted(MSDOS_SUPER_MAGIC, true, 0), "vfat: no (case-insensitive)");
-    ok(!dir_listing_trusted(0x58465342 /* XFS */, true, 0), "XFS: no (ascii-ci shows in no flag)");
-    ok(dir_listing_trusted(EXT4_SUPER_MAGIC, true, 0), "ext4 without case folding: yes");
-    ok(!dir_listing_trusted(EXT4_SUPER_MAGIC, true, FS_CASEFOLD_FL), "ext4, a case-folding directory: no");
-    ok(!dir_listing_trusted(EXT4_SUPER_MAGIC, false, 0), "ext4 whose flags cannot be read: no");
-    ok(!dir_listing_trusted(TMPFS_MAGIC, true, FS_CASEFOLD_FL), "tmpfs, a case-folding directory: no");
-    ok(dir_listing_trusted(TMPFS_MAGIC, false, 0), "tmpfs without fileattr (before 6.0, no folding): yes");
-    ok(!dir_listing_trusted(OVERLAYFS_SUPER_MAGIC, false, 0), "overlayfs whose layers' flags are unknown: no");
+    ok(!dir_listing_trusted(PROC_SUPER_MAGIC, DIR_FLAGS_READ, 0), "procfs: no (a thread's /proc/TID is unlisted)");
+    ok(!dir_listing_trusted(AUTOFS_SUPER_MAGIC, DIR_FLAGS_READ, 0), "autofs: no (a lookup mounts what is unlisted)");
+    ok(!dir_listing_trusted(NFS_SUPER_MAGIC, DIR_FLAGS_READ, 0), "NFS: no");
+    ok(!dir_listing_trusted(MSDOS_SUPER_MAGIC, DIR_FLAGS_READ, 0), "vfat: no (case-insensitive)");
+    ok(!dir_listing_trusted(0x58465342 /* XFS */, DIR_FLAGS_READ, 0), "XFS: no (ascii-ci shows in no flag)");
+    ok(dir_listing_trusted(EXT4_SUPER_MAGIC, DIR_FLAGS_READ, 0), "ext4 without case folding: yes");
+    ok(!dir_listing_trusted(EXT4_SUPER_MAGIC, DIR_FLAGS_READ, FS_CASEFOLD_FL), "ext4, a case-folding directory: no");
+    ok(!dir_listing_trusted(EXT4_SUPER_MAGIC, DIR_FLAGS_UNKNOWN, 0), "ext4 whose flags cannot be read: no");
+    ok(!dir_listing_trusted(TMPFS_MAGIC, DIR_FLAGS_READ, FS_CASEFOLD_FL), "tmpfs, a case-folding directory: no");
+    ok(dir_listing_trusted(TMPFS_MAGIC, DIR_FLAGS_UNSUPPORTED, 0), "tmpfs without fileattr (before 6.0, no folding): yes");
+    ok(!dir_listing_trusted(TMPFS_MAGIC, DIR_FLAGS_UNKNOWN, 0), "tmpfs whose flags a filter refuses (EPERM): no");
+    ok(!dir_listing_trusted(OVERLAYFS_SUPER_MAGIC, DIR_FLAGS_UNKNOWN, 0), "overlayfs whose layers' flags are unknown: no");
 
     char tmpl[] = "/tmp/sbx-dir-listing-XXXXXX";
     char *dir = mkdtemp(tmpl);
@@ -76,8 +78,9 @@ int main(void)
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct statfs sf;
     unsigned long flags = 0;
-    bool flags_known = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-    bool trusted = fstatfs(fd, &sf) == 0 && dir_listing_trusted((long)sf.f_type, flags_known, flags);
+    enum dir_flags got = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 ? DIR_FLAGS_READ
+                         : errno == ENOTTY ? DIR_FLAGS_UNSUPPORTED : DIR_FLAGS_UNKNOWN;
+    bool trusted = fstatfs(fd, &sf) == 0 && dir_listing_trusted((long)sf.f_type, got, flags);
     close(fd);
     diag("%s: f_type %#lx, listings %s", dir, (unsigned long)sf.f_type, trusted ? "trusted" : "not trusted");
 
