@@ -32,15 +32,24 @@
 # and the write observer's cost (observe_writes = yes against no) on a
 # real compile, the no-op make and start-up (bench/writes.sh; <= 3 %).
 #
-# BENCH_PARTS (default "startup overhead calls terminal cache writes"; also "audit",
+# BENCH_PARTS (default "startup steps overhead calls terminal cache writes"; also "audit",
 # "egress") picks what to measure. "egress" ([network] allow's proxy
 # against pasta, bench/egress.sh) runs in network namespaces of its own:
 # as root, or in a user namespace of the calling user.
+#
+# and (issue 30), in the start-up rounds, sbx run --profile qa against
+# `unshare -Urnmpiuf --mount-proc true` (the floor of qa's namespaces)
+# and --profile qa-session against qa, and each one's system calls
+# (strace -f -c) against bubblewrap's; "steps": where the time of a run
+# goes, from `sbx run -v`. At the end, every ratio against the recorded
+# ones (bench/ratios.recorded, bench/ratios.sh): which regressed by more
+# than 10 %; BENCH_RECORD=1 records this run's.
 #
 # Timings are noisy: this is not part of `make check`. docs/performance.md
 # has the figures and what they mean.
 set -u
 export LC_ALL=C   # decimal points in $EPOCHREALTIME, printf and bc
+here=$(cd "$(dirname "$0")" && pwd)   # the parts cd elsewhere
 SBX=${SBX:?set SBX to the sbx binary} STATLOOP=${STATLOOP:?set STATLOOP to bench/stat-loop}
 CALLCOST=${CALLCOST:-} PTYRUN=${PTYRUN:-}
 RUNS=${BENCH_RUNS:-300}
@@ -64,6 +73,10 @@ fi
 work=$(mktemp -d /tmp/sbx-bench.XXXXXX)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
+# Everything printed is kept, for the comparison with the recorded
+# ratios at the end (bench/ratios.sh).
+exec 3>&1 > >(tee "$work/output")
+tee_pid=$!
 cp "$STATLOOP" "$work/stat-loop"
 chmod 755 "$work/stat-loop"
 [ -z "$CALLCOST" ] || { cp "$CALLCOST" "$work/call-cost"; chmod 755 "$work/call-cost"; }
@@ -147,7 +160,7 @@ echo "root=$r cwd-writable=$w tmp-entries=$(ls -A /tmp | wc -l) lo=$(grep -q " l
  "uid=$(id -u) capeff=$(sed -n "s/^CapEff:\t//p" /proc/self/status) nnp=$(sed -n "s/^NoNewPrivs:\t//p" /proc/self/status)" \
  "dev=$(ls /dev | tr "\n" " ")"'
 
-PARTS=" ${BENCH_PARTS:-startup overhead calls terminal cache writes} "
+PARTS=" ${BENCH_PARTS:-startup steps overhead calls terminal cache writes} "
 part() { case "$PARTS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 part startup && for user in $users; do
@@ -166,14 +179,40 @@ part startup && for user in $users; do
 
     echo "== start-up, $label: medians of $RUNS runs each, $ROUNDS interleaved rounds"
     per_round=$(( (RUNS + ROUNDS - 1) / ROUNDS ))
-    cmds=("$SBXRUN /bin/true" "$BWRAP /bin/true" "unshare -Urnm /bin/true" "/bin/true")
+    # issue 30's three ratios side by side in the same rounds: default
+    # against bwrap, qa against the floor of every namespace qa has (the
+    # mount one with a fresh /proc), qa-session (the allowlist proxy)
+    # against qa
+    FLOOR="unshare -Urnmpiuf --mount-proc"
+    cmds=("$SBXRUN /bin/true" "$BWRAP /bin/true" "unshare -Urnm /bin/true" "/bin/true"
+          "$SBX run --profile qa -- /bin/true" "$FLOOR /bin/true"
+          "$SBX run --profile qa-session -- /bin/true")
     interleaved "$user" "$dir/start" "$ROUNDS" "$per_round" 10 "${cmds[@]}" ||
-        { echo "bench: hyperfine failed as $label; the sbx run says:"; as_user "$user" $SBXRUN /bin/true; exit 1; }
+        { echo "bench: hyperfine failed as $label; each run says:"
+          for c in "${cmds[@]}"; do echo "  $c:"; as_user "$user" $c; done; exit 1; }
     s=$(median_of "${cmds[0]}" "$dir"/start-*.json) b=$(median_of "${cmds[1]}" "$dir"/start-*.json)
     u=$(median_of "${cmds[2]}" "$dir"/start-*.json) t=$(median_of "${cmds[3]}" "$dir"/start-*.json)
+    q=$(median_of "${cmds[4]}" "$dir"/start-*.json) f=$(median_of "${cmds[5]}" "$dir"/start-*.json)
+    qs=$(median_of "${cmds[6]}" "$dir"/start-*.json)
     printf '  %-40s %8.2f ms\n' "sbx run --profile default -- true" "$s" "bwrap (same isolation) true" "$b" \
-        "unshare -Urnm true (floor)" "$u" "true" "$t"
-    printf '  ratio sbx/bwrap: %.2f (target <= 0.80)\n' "$(echo "$s / $b" | bc -l)"
+        "unshare -Urnm true (floor)" "$u" "true" "$t" "sbx run --profile qa -- true" "$q" \
+        "$FLOOR true" "$f" "sbx run --profile qa-session -- true" "$qs"
+    printf '  ratio sbx/bwrap: %.2f (target <= 0.60)\n' "$(echo "$s / $b" | bc -l)"
+    printf '  ratio qa/floor: %.2f (target <= 1.30)\n' "$(echo "$q / $f" | bc -l)"
+    printf '  ratio qa-session/qa: %.2f (target <= 1.50)\n' "$(echo "$qs / $q" | bc -l)"
+    # System calls of one run, every process (strace -f -c): the count is
+    # exact where times are noise.
+    if command -v strace >/dev/null; then
+        calls() { # CMD...: system calls of one run
+            as_user "$user" strace -f -c -o "$dir/strace.out" "$@" >/dev/null 2>&1
+            awk '$NF == "total" { print $(NF - 2) }' "$dir/strace.out"
+        }
+        cs=$(calls $SBXRUN /bin/true) cq=$(calls $SBX run --profile qa -- /bin/true) cb=$(calls $BWRAP /bin/true)
+        printf '  system calls per run: sbx default %s, sbx qa %s, bwrap %s\n' "$cs" "$cq" "$cb"
+        printf '  ratio system calls sbx/bwrap: %.2f (target <= 1.00)\n' "$(echo "$cs / $cb" | bc -l)"
+    else
+        echo "  system calls per run: not counted (apt-get install strace)"
+    fi
     rs=$(rss_kb "$user" $SBXRUN /bin/true) rb=$(rss_kb "$user" $BWRAP /bin/true)
     printf '  peak RSS (median of %d): sbx %s kB, bwrap %s kB (target: sbx <= bwrap)\n' "$RSS_RUNS" "$rs" "$rb"
     # GNU time sees the processes the launcher reaps; neither reaps its
@@ -198,6 +237,37 @@ part startup && for user in $users; do
     printf '  throughput sbx/bwrap: %.2f (target >= 1.00)\n' "$(echo "${best[bwrap]} / ${best[sbx]}" | bc -l)"
     unset best
 done
+
+# Where the time goes (issue 30): the steps `sbx run -v` times, each
+# from the step before it in the same process (the first from main()),
+# medians of BENCH_STEP_RUNS runs. -v prints as it goes, so the sum is a
+# little above a quiet run's. A step of init or the command counts from
+# the supervisor's last one before clone(). The seccomp compile runs in
+# a thread beside the plan: its own time is in the step's text, its
+# step the wait left at the join.
+if part steps; then
+    cd "$work" || exit 1
+    for prof in default qa; do
+        echo "== where the time goes: sbx run -v --profile $prof -- true, medians of ${BENCH_STEP_RUNS:-30} runs (us)"
+        for i in $(seq "${BENCH_STEP_RUNS:-30}"); do
+            "$SBX" run -v --profile "$prof" -- /bin/true 2>&1 >/dev/null |
+                sed -n 's/^sbx[^:]*: \[ *\([0-9]*\) us\] \(.*\)/\1\t\2/p' | sed "s/^/$i\t/"
+        done | awk -F'\t' '
+            { name = $3; inner = ""
+              if (match(name, /\(([0-9]+) us in its thread/)) { inner = substr(name, RSTART + 1, RLENGTH - 15) }
+              gsub(/[0-9]+/, "N", name)
+              if (!(name in seen)) { seen[name] = ++order; names[order] = name }
+              v[name, ++n[name]] = $2; if (inner != "") { w[name, ++m[name]] = inner } }
+            function med(a, name, k,   i, j, t, x) {
+                for (i = 1; i <= k; i++) x[i] = a[name, i]
+                for (i = 2; i <= k; i++) for (j = i; j > 1 && x[j - 1] + 0 > x[j] + 0; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+                return x[int((k + 1) / 2)] }
+            END { for (o = 1; o <= order; o++) { name = names[o]
+                      printf "  %7d  %s", med(v, name, n[name]), substr(name, 1, 90)
+                      if (m[name]) printf " [compile itself: %d]", med(w, name, m[name])
+                      printf "\n" } }'
+    done
+fi
 
 if part overhead; then
 cd "$work" || exit 1
@@ -307,21 +377,21 @@ fi
 # restrictive). Not in the default parts: it takes a minute.
 if part egress; then
     if [ "$(id -u)" = 0 ]; then
-        SBX=$SBX unshare --net --mount --pid --fork --mount-proc bash "$(dirname "$0")/egress.sh"
+        SBX=$SBX unshare --net --mount --pid --fork --mount-proc bash "$here/egress.sh"
     else
         SBX=$SBX unshare --user --map-root-user --net --mount --pid --fork --mount-proc \
-            bash "$(dirname "$0")/egress.sh"
+            bash "$here/egress.sh"
     fi
 fi
 
 # The write observer's cost on a compile and the no-op make: bench/writes.sh.
 if part writes; then
-    SBX=$SBX BENCH_WRITES_DIR=$work bash "$(dirname "$0")/writes.sh"
+    SBX=$SBX BENCH_WRITES_DIR=$work bash "$here/writes.sh"
 fi
 
 # The private write layers' cost on warm builds (issue 27): bench/cache.sh.
 if part cache; then
-    SBX=$SBX bash "$(dirname "$0")/cache.sh"
+    SBX=$SBX bash "$here/cache.sh"
 fi
 
 if part audit; then
@@ -377,3 +447,11 @@ if part audit; then
         echo "== sbx audit with pytest: not measured (python3 -m pytest is missing: apt-get install python3-pytest)"
     fi
 fi
+
+# The ratios against the recorded ones (issue 30): which regressed by
+# more than 10 %. BENCH_RECORD=1 records this run's instead.
+exec 1>&3
+wait "$tee_pid" 2>/dev/null
+recorded=${BENCH_RECORDED:-$here/ratios.recorded}
+bash "$here/ratios.sh" "$work/output" "$recorded" \
+    $([ "${BENCH_RECORD:-}" = 1 ] && echo --record)

@@ -335,6 +335,7 @@ static void find_project(struct project *out, struct profile_vars *v)
                  &project_host_fs);
     v->project = out->root;
     v->project_error = out->error;
+    verbose_step("project root: %s", out->root ? out->root : "none");
 }
 
 const struct profile_vars *cli_profile_vars(void)

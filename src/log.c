@@ -135,9 +135,16 @@ static long long now_us(void)
     return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
+/* main()'s start, then the last step's time */
+static long long last;
+
+void verbose_clock_start(void)
+{
+    last = now_us();
+}
+
 void verbose_step(const char *fmt, ...)
 {
-    static long long last;
     if (log_verbosity < LOG_VERBOSE)
         return;
     long long t = now_us();

@@ -50,6 +50,9 @@ void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* -v: a setup step and the microseconds since the previous step. */
 void verbose_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The first step's time counts from here (main()): `make bench` tells
+ * where a run's time goes from these steps (issue 30). */
+void verbose_clock_start(void);
 /* Printed unless -q. */
 void notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

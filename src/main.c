@@ -106,6 +106,7 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    verbose_clock_start();
     if (argc < 2)
         return usage_error("no command given");
     const char *cmd = argv[1];

@@ -188,7 +188,8 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
             return false;
         }
         struct mount_resolved res = { NULL, -1, false, 0, NULL };
-        int err = resolve(r->path, r->kind == FS_RW ? MOUNT_RESOLVE_WRITABLE : 0, &res, ctx);
+        int err = resolve(r->path, (r->kind == FS_RW ? MOUNT_RESOLVE_WRITABLE : 0) |
+                                       (r->optional ? MOUNT_RESOLVE_OPTIONAL : 0), &res, ctx);
         if (err && res.refused_link) {
             /* A symlink in a place a sandbox can write could have been
              * planted by an earlier run: following it would make its

@@ -73,6 +73,7 @@ struct mount_resolved {
 
 /* flags of a resolve call */
 #define MOUNT_RESOLVE_WRITABLE 1u  /* an rw rule: follow no symlink a sandbox could have made */
+#define MOUNT_RESOLVE_OPTIONAL 2u  /* missing is no error: may be known missing unopened */
 
 /* Returns 0 and fills *out, or an errno value (ENOENT: the path is missing;
  * EPERM with refused_link set: a symlink on the way is refused). */

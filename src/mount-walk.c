@@ -42,19 +42,93 @@ static int make_file(int dirfd, const char *name, const char *content)
     return err;
 }
 
+void walk_cache_free(struct walk_cache *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->v[i].canon);
+        close(c->v[i].fd);
+    }
+    c->n = 0;
+}
+
+static bool cached_fd(const struct walk_cache *c, int fd)
+{
+    for (size_t i = 0; c && i < c->n; i++)
+        if (c->v[i].fd == fd)
+            return true;
+    return false;
+}
+
+/* Leaving the directory fd (canonical canon) for one below it: kept for
+ * the next walk, or closed. Only directories reached through no symlink
+ * get here (every component opened O_NOFOLLOW, a link spliced away), so
+ * a cached canon is what a fresh walk of it would reach; a swap after
+ * this point is what init's reopen refuses (mount_reopen_planned()), as
+ * for any path resolved here. */
+static void leave_dir(struct walk_cache *c, int fd, const char *canon)
+{
+    if (cached_fd(c, fd))
+        return;
+    if (c && c->n < sizeof c->v / sizeof c->v[0]) {
+        c->v[c->n].canon = xstrdup(canon);
+        c->v[c->n].fd = fd;
+        c->n++;
+        return;
+    }
+    close(fd);
+}
+
+/* The deepest cached directory whose canonical path starts path (index),
+ * or -1. A cached canon holds no ".", ".." or "//", so a textual prefix
+ * names the same components. */
+static int cached_prefix(const struct walk_cache *c, const char *path)
+{
+    int best = -1;
+    size_t best_len = 0;
+    for (size_t i = 0; c && i < c->n; i++) {
+        size_t len = strlen(c->v[i].canon);
+        if ((best < 0 || len > best_len) && !strncmp(path, c->v[i].canon, len) &&
+            (path[len] == '/' || path[len] == '\0')) {
+            best = (int)i;
+            best_len = len;
+        }
+    }
+    return best;
+}
+
+static int open_root(struct walk_cache *c)
+{
+    int i = c ? cached_prefix(c, "/") : -1;
+    /* only the entry for "/" itself ("") */
+    if (i >= 0 && !c->v[i].canon[0])
+        return c->v[i].fd;
+    return open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create, void *data,
               bool create, const char *file_content, struct walk_result *out)
+{
+    return walk_path_cached(NULL, path, on_link, may_create, data, create, file_content, out);
+}
+
+int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on_link,
+                     walk_create_fn may_create, void *data, bool create,
+                     const char *file_content, struct walk_result *out)
 {
     *out = (struct walk_result){ .fd = -1 };
     if (!path || path[0] != '/')
         return EINVAL;
-    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int start = cache ? cached_prefix(cache, path) : -1;
+    int fd = start >= 0 ? cache->v[start].fd : open_root(cache);
     if (fd < 0)
         return errno;
-    char *canon = xstrdup("");   /* the directory fd is at; "" is "/" */
-    char *todo = xstrdup(path);
+    /* the directory fd is at; "" is "/" */
+    char *canon = xstrdup(start >= 0 ? cache->v[start].canon : "");
+    char *todo = xstrdup(path + strlen(canon));
     char *cursor = todo;
     int links = 0, err = 0;
+    struct stat fd_st;       /* fd's, once a component moved it */
+    bool have_fd_st = false;
     for (;;) {
         while (*cursor == '/')
             cursor++;
@@ -74,8 +148,10 @@ int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create,
                     err = errno;
                     goto done;
                 }
-                close(fd);
+                if (!cached_fd(cache, fd))
+                    close(fd);
                 fd = up;
+                have_fd_st = false;
                 *slash = '\0';
             }
             continue;
@@ -112,8 +188,10 @@ int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create,
                 err = ENOTDIR;
                 goto done;
             }
-            close(fd);
+            leave_dir(cache, fd, canon);
             fd = next;
+            fd_st = st;      /* what the end reports: no second fstat */
+            have_fd_st = true;
             char *c = child(canon, name);
             free(canon);
             canon = c;
@@ -153,8 +231,10 @@ int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create,
         free(todo);
         todo = cursor = rest;
         if (target[0] == '/') {
-            close(fd);
-            fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+            if (!cached_fd(cache, fd))
+                close(fd);
+            fd = open_root(cache);
+            have_fd_st = false;
             if (fd < 0) {
                 err = errno;
                 goto done;
@@ -164,14 +244,28 @@ int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create,
     }
     out->found = WALK_OBJECT;
     out->path = xstrdup(canon[0] ? canon : "/");
-    if (fstat(fd, &out->st) < 0) {
+    if (have_fd_st)
+        out->st = fd_st;
+    else if (fstat(fd, &out->st) < 0) {
         err = errno;
         goto done;
     }
-    out->fd = fd;
+    /* the caller closes what it gets: never a cached descriptor */
+    if (cached_fd(cache, fd)) {
+        out->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        if (out->fd < 0) {
+            err = errno;
+            goto done;
+        }
+    } else {
+        out->fd = fd;
+    }
     fd = -1;
 done:
-    if (fd >= 0)
+    /* fd is the directory the walk stopped in (a missing name, a link) */
+    if (fd >= 0 && !err)
+        leave_dir(cache, fd, canon);
+    else if (fd >= 0 && !cached_fd(cache, fd))
         close(fd);
     free(canon);
     free(todo);

@@ -8,6 +8,7 @@
 #define SBX_MOUNT_WALK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 enum walk_link { WALK_FOLLOW, WALK_STOP, WALK_REFUSE };
@@ -39,5 +40,20 @@ struct walk_result {
 int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create, void *data,
               bool create, const char *file_content, struct walk_result *out);
 void walk_result_free(struct walk_result *r);
+
+/* The directories walks have gone through, kept open (O_PATH) so that the
+ * next walk below one of them starts there: the protected paths are ~40
+ * paths below a few directories of $HOME, each walked from "/" otherwise
+ * (issue 30). Valid while the caller holds it, for one plan. */
+struct walk_cache {
+    size_t n;
+    struct { char *canon; int fd; } v[48];
+};
+/* walk_path(), starting from the deepest cached directory that begins
+ * path, and caching the directories it passes; cache NULL is walk_path(). */
+int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on_link,
+                     walk_create_fn may_create, void *data, bool create,
+                     const char *file_content, struct walk_result *out);
+void walk_cache_free(struct walk_cache *c);
 
 #endif

@@ -111,6 +111,9 @@ int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *
         out->mode = r.st.st_mode & 07777;
         return 0;
     }
+    struct mount_host *host = ctx;
+    if ((flags & MOUNT_RESOLVE_OPTIONAL) && host && !dir_listing_may_exist(&host->listings, path))
+        return ENOENT;
     /* Follows symlinks and ".." now, once. What is bound later is this fd,
      * and the target inside is this fd's canonical path: a symlink swapped
      * after this point redirects nothing. */
@@ -156,10 +159,9 @@ static bool protected_may_create(const char *dir, void *data)
 int mount_probe_host(const char *path, bool create, const char *file_content,
                      const struct mount_plan *plan, struct mount_probe *out, void *ctx)
 {
-    (void)ctx;
     struct walk_result r;
-    int err = walk_path(path, protected_link, protected_may_create, (void *)plan, create,
-                        file_content, &r);
+    int err = walk_path_cached(ctx, path, protected_link, protected_may_create, (void *)plan,
+                               create, file_content, &r);
     if (err)
         return err;
     *out = (struct mount_probe){
@@ -708,15 +710,35 @@ static void make_readonly(const struct mount_context *c, const char *path)
     c->api->make_readonly(fd, path);
 }
 
+/* realpath() by one open and one readlink of its descriptor: glibc's
+ * realpath() reads every component as a link, and the writable places
+ * are ~25 paths five or six components deep (issue 30: 250 of a run's
+ * system calls). The kernel's own resolution, so the same answer; where
+ * /proc is missing, realpath() itself. */
+static char *canonical_path(const char *path)
+{
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct fd_path_buf b;
+    char link[PATH_MAX];
+    ssize_t n = readlink(fd_path(fd, &b), link, sizeof link - 1);
+    close(fd);
+    if (n < 0 || (size_t)n >= sizeof link - 1 || link[0] != '/')
+        return realpath(path, NULL);
+    link[n] = '\0';
+    return xstrdup(link);
+}
+
 static void warn_writable_profiles(const struct profile *p, const struct mount_plan *plan)
 {
     /* The shipped profiles of an uninstalled build tree are found in the
      * source tree (lookup.c), which is the working directory whenever sbx
      * is run from there: warning about them on every run would drown the
      * warning that matters, the user's own profile. */
-    autofree char *shipped = realpath(SBX_ABS_SRCDIR "/profiles", NULL);
+    autofree char *shipped = canonical_path(SBX_ABS_SRCDIR "/profiles");
     for (size_t i = 0; i < p->nfiles; i++) {
-        autofree char *real = realpath(p->files[i], NULL);
+        autofree char *real = canonical_path(p->files[i]);
         if (!real)
             continue;
         if (shipped && mount_path_within(real, shipped))
@@ -737,7 +759,7 @@ static void push_place(struct strv *places, const char *path)
 {
     if (!path || path[0] != '/')
         return;
-    char *real = realpath(path, NULL);
+    char *real = canonical_path(path);
     if (real && strcmp(real, path))
         strv_push(places, real);
     else
@@ -899,6 +921,15 @@ struct create_ctx {
     const char *home;        /* canonical */
 };
 
+/* The walk hands both callbacks the same data: the link check wants the
+ * struct mount_host, not this context (handed to it as one, the check
+ * read a pointer as the caller's uid and never refused a link). */
+static enum walk_link create_rule_link(const char *link, const struct stat *st, void *data)
+{
+    const struct create_ctx *c = data;
+    return writable_rule_link(link, st, (void *)c->host);
+}
+
 static bool may_create_below_home(const char *dir, void *data)
 {
     const struct create_ctx *c = data;
@@ -927,7 +958,7 @@ static void create_missing(const struct profile *p, const struct mount_inputs *i
         }
         struct create_ctx ctx = { host, home };
         struct walk_result r;
-        int err = walk_path(path, writable_rule_link, may_create_below_home, &ctx, true, NULL, &r);
+        int err = walk_path(path, create_rule_link, may_create_below_home, &ctx, true, NULL, &r);
         if (!err && r.found == WALK_REFUSED)
             strv_push(&plan->warnings,
                       xasprintf("warning: %s: create = %s: not created: it goes through the "
@@ -960,8 +991,16 @@ void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
         !mount_plan_add_git_dirs(plan, in->project_root, in->git_dirs, 2, mount_resolve_host,
                                  &host, &error))
         die("%s", error);
-    strv_free(&host.writable);
-    if (in->protect && !mount_plan_protect(plan, in->protect, p, mount_probe_host, NULL, &error))
+    if (in->writable_out)
+        *in->writable_out = host.writable;   /* the caller's now: worked out once */
+    else
+        strv_free(&host.writable);
+    dir_listings_free(&host.listings);
+    struct walk_cache walks = { 0 };
+    bool protected = !in->protect || mount_plan_protect(plan, in->protect, p, mount_probe_host,
+                                                        &walks, &error);
+    walk_cache_free(&walks);
+    if (!protected)
         die("%s", error);
     for (size_t i = 0; i < plan->warnings.n; i++)
         warn("%s", plan->warnings.v[i]);

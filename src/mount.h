@@ -6,6 +6,7 @@
 #ifndef SBX_MOUNT_H
 #define SBX_MOUNT_H
 
+#include "dir_listing.h"
 #include "mount-plan.h"
 #include "profile.h"
 
@@ -27,10 +28,12 @@ struct mount_generated {
 struct mount_host {
     uid_t self;              /* our uid here: a sandbox's files are created as it */
     struct strv writable;    /* places some sandbox may write, as written and canonical */
+    struct dir_listings listings;   /* optional rules' paths known missing (dir_listing.h) */
 };
 
 /* ctx: a struct mount_host. */
 int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *out, void *ctx);
+/* ctx: a struct walk_cache (mount-walk.h), or NULL. */
 int mount_probe_host(const char *path, bool create, const char *file_content,
                      const struct mount_plan *plan, struct mount_probe *out, void *ctx);
 
@@ -41,6 +44,7 @@ struct mount_inputs {
     const struct protect_list *protect;       /* NULL: none (test helpers) */
     uid_t outer_uid;                          /* the caller's uid outside */
     const char *home;                         /* the caller's $HOME, or NULL */
+    struct strv *writable_out;                /* set: gets mount_writable_places()'s list */
     /* a work tree whose .git file names its git directories elsewhere
      * (project.h): they are writable where the work tree's top is */
     const char *project_root;

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -258,6 +259,7 @@ struct filter_job {
     struct die_trap trap;
     pthread_t thread;
     bool threaded;
+    long long compile_us;   /* the compile's own time, overlapped in its thread */
 };
 
 /* Whether the sandbox sbx runs in holds the one seccomp listener of the
@@ -280,11 +282,20 @@ static void compile(struct filter_job *job)
         seccomp_program_observe(job->out, job->channel_fd, &notify_msg, sizeof notify_msg);
 }
 
+static long long monotonic_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
 static void *compile_filter(void *arg)
 {
     struct filter_job *job = arg;
     die_trap = &job->trap; /* this thread's own (thread-local) */
+    long long t0 = monotonic_us();
     compile(job);
+    job->compile_us = monotonic_us() - t0;
     return NULL;
 }
 
@@ -442,6 +453,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         .landlock = landlock,
     };
     snprintf(plan->userns_refused, sizeof plan->userns_refused, "%s", userns_refused);
+    verbose_step("backend: the %s tier", tier_name(tier));
     /* What the filter cannot express is refused here, in this thread;
      * the trap is for libseccomp's own failures. The compile starts first:
      * it overlaps everything below, up to the join. */
@@ -463,8 +475,10 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     refuse_whole_tree_writable(p, plan->home, home_real, project);
     warn_rw_host_runs(p, plan->home, home_real, project);
     struct protect_list protect = { 0 };
-    if (plan->clone_flags & CLONE_NEWNS)
+    if (plan->clone_flags & CLONE_NEWNS) {
         plan_protect_list(&protect, plan->home, project);
+        verbose_step("protect list: %zu paths", protect.n);
+    }
     record_step("prepare: environment and limits");
     struct env_diff env_diff = { 0 };
     env_build(p, environ, &plan->env, &env_diff);
@@ -545,12 +559,13 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
             .project_root = project->kind == PROJECT_GIT_LINK ? project->root : NULL,
             .git_dirs = { project->git_dir, project->common_dir },
         };
+        /* The --report path against every place this profile's sandbox can
+         * write, its rw rules included (output_file.h): the list the plan
+         * worked out. */
+        __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
+        in.writable_out = &writable;
         mount_plan_prepare(p, &in, &plan->mounts);
         plan->has_mounts = true;
-        /* The --report path against every place this profile's sandbox can
-         * write, its rw rules included (output_file.h). */
-        __attribute__((cleanup(strv_free))) struct strv writable = { 0 };
-        mount_writable_places(p, &in, &writable);
         if (project->root)
             strv_push(&writable, xstrdup(project->root));
         report_recheck_places(&writable);
@@ -584,13 +599,15 @@ void sandbox_plan_finish(struct sandbox_plan *plan)
     if (!plan->compiling)
         return;
     filter_job_finish(plan->compiling);
+    long long compile_us = plan->compiling->compile_us;
     free(plan->compiling);
     plan->compiling = NULL;
     if (plan->tier == TIER_LANDLOCK && plan->seccomp.active)
         seccomp_inet_filter_build(&plan->seccomp.inet);
     if (plan->seccomp.active)
-        verbose_step("seccomp filter compiled: %u + %u instructions", plan->seccomp.filter.len,
-                     plan->seccomp.extra.len);
+        verbose_step("seccomp filter compiled: %u + %u instructions (%lld us in its thread, "
+                     "beside the plan)", plan->seccomp.filter.len, plan->seccomp.extra.len,
+                     compile_us);
 }
 
 void sandbox_plan_free(struct sandbox_plan *plan)

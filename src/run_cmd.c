@@ -41,6 +41,7 @@ int cmd_run(int argc, char **argv)
     struct profile p;
     record_step("load profile %s", name);
     cli_load_profile(&p, name, &c);
+    verbose_step("profile %s read", name);
     record_profile(&p);
     char *cwd = cli_command_cwd(&c);
     record_command(c.command, cwd);
