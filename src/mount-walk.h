@@ -8,6 +8,7 @@
 #define SBX_MOUNT_WALK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 enum walk_link { WALK_FOLLOW, WALK_STOP, WALK_REFUSE };
@@ -24,8 +25,21 @@ enum walk_found {
     WALK_REFUSED,    /* WALK_REFUSE: path and target are the link's */
 };
 
+/* What a walk with create made, in order: each found again by a
+ * descriptor of its directory and its name, and known by its identity
+ * (mount-placeholders.h removes them after the run). */
+struct walk_made {
+    int dirfd;       /* O_PATH on the directory it was made in */
+    char *name;      /* malloc'd */
+    bool is_dir;
+    dev_t dev;
+    ino_t ino;
+};
+
 struct walk_result {
     enum walk_found found;
+    struct walk_made *made;  /* malloc'd; nmade of them */
+    size_t nmade;
     char *path;      /* malloc'd */
     char *target;    /* malloc'd, links only */
     int fd;          /* O_PATH: the object or the link itself; -1 otherwise */
@@ -39,5 +53,6 @@ struct walk_result {
 int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create, void *data,
               bool create, const char *file_content, struct walk_result *out);
 void walk_result_free(struct walk_result *r);
+void walk_made_free(struct walk_made *made, size_t n);
 
 #endif
