@@ -249,7 +249,8 @@ void ledger_printable_comm(const char *comm, char out[16]);
  * its process's executable (by tests::binds_to (tid 13 of
  * integration_tests-1f2e3d)). What a thread's comm cut is lost in the
  * kernel; where the
- * audit knows which test ran in a thread (src/audit_attrib.c), it sets
+ * audit knows which test ran in a thread (src/audit_per_test.c: libtest
+ * names each test's thread after the test), it sets
  * this hook to name it: ledger lines then say `by NAME (tid N, test
  * "FULL NAME")`. NULL (the default), or a NULL answer: the comm alone.
  * The answer is copied before the next call. */

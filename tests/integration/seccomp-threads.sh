@@ -5,7 +5,7 @@
 # tid, pid, ppid, comm and event times are checked against what each
 # caller printed about itself. Then both families of a socket call.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 27
+plan 29
 
 threads="$SBX_TEST_HELPERS/thread-denials"
 
@@ -13,7 +13,7 @@ if ! "$SBX" run -- true >/dev/null 2>"${TMPDIR:-/tmp}/sbx-seccomp-threads.$$"; t
     why=$(head -n1 "${TMPDIR:-/tmp}/sbx-seccomp-threads.$$")
     rm -f "${TMPDIR:-/tmp}/sbx-seccomp-threads.$$"
     i=0
-    while [ $i -lt 27 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
+    while [ $i -lt 29 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
     done_testing
 fi
 rm -f "${TMPDIR:-/tmp}/sbx-seccomp-threads.$$"
@@ -105,6 +105,26 @@ run_sbx run -p deny-network --report "$record" -- sh -c "exec '$tmpdir/$long' --
 like "$err" "EPERM [pid 2 \"$long\"]" "a process whose comm is its program's name cut: the whole name"
 is "$(jq -r '[.denials.denials[0].processes[0].comm, .denials.denials[0].processes[0].exe, .denials.denials[0].threads[0].exe] | join(" ")' "$record")" \
    "integration_tes $long $long" "record: comm as the kernel cut it, exe whole (processes, threads)"
+
+# The test's name where the audit knows it: libtest runs each test in a
+# thread named after it, which the kernel cuts; the audit names the one
+# test of the run that name begins with.
+if command -v cargo >/dev/null 2>&1; then
+    crate=$tmpdir/crate
+    mkdir -p "$crate/src"
+    printf '[package]\nname = "threadnames"\nversion = "0.1.0"\nedition = "2018"\n' >"$crate/Cargo.toml"
+    printf '%s\n' '#[cfg(test)]' 'mod tests {' '    #[test]' '    fn binds_to_loopback_in_a_thread_named_after_it() {' \
+        '        if std::net::TcpListener::bind("127.0.0.1:0").is_err() { return; }' '    }' \
+        '    #[test]' '    fn sums() { assert_eq!(1 + 1, 2); }' '}' >"$crate/src/lib.rs"
+    (cd "$crate" && CARGO_HOME=$crate/.cargo-home cargo test --offline -q --no-run) >"$tmpdir/cargo.log" 2>&1 ||
+        diag "cargo build: $(tail -n 5 "$tmpdir/cargo.log")"
+    (cd "$crate" && CARGO_HOME=$crate/.cargo-home "$SBX" audit -- cargo test --offline -q) >"$tmpdir/audit.out" 2>&1
+    line=$(grep -m1 'bind(AF_INET 127.0.0.1:0) x1 -> EPERM' "$tmpdir/audit.out")
+    like "$line" "by tests::binds_to (tid " "sbx audit of cargo test: the denial by the test's thread, its name cut: $line"
+    like "$line" 'test "tests::binds_to_loopback_in_a_thread_named_after_it")' "and the whole name of the test that thread ran"
+else
+    fail "cargo is needed (tests/debian-packages)"; fail "cargo is needed"
+fi
 
 # An AF_INET6 socket given an AF_INET sockaddr, and a v4-mapped address:
 # without sbx the kernel connects both (over IPv4).
