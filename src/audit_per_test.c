@@ -1684,6 +1684,14 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         denial_tally_free(made);
         denial_tally_free(left);
     }
+    /* No test read at all (a make check the runner cannot parse: its
+     * output is unittest's, not automake's), yet calls were denied: no test
+     * was judged, so nothing is trustworthy (docs/agents.md's workflow of
+     * plain steps passed a false green so) */
+    if (total && !n && !unattributed) {
+        unattributed = total;
+        describe_denials(results[1].ledger, unattributed_text, sizeof unattributed_text);
+    }
     if (unattributed)
         incomplete = true;
 

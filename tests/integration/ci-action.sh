@@ -83,8 +83,11 @@ expr_value() {
 # environment is the runner's (GITHUB_*, no make's variables) with what
 # earlier steps wrote to GITHUB_PATH and GITHUB_ENV. job_start_path: the
 # PATH the job starts with (default: the build tree's sbx first);
-# job_enter: a command each step runs under (the runner's own system).
+# job_enter: a command each step runs under (the runner's own system);
+# job_flat and job_steps: the steps read (default: the action's,
+# runs.steps; a workflow's are jobs.ID.steps, its run: steps in bash).
 gh_job() {
+    jf=${job_flat:-$work/action.flat} js=${job_steps:-runs.steps}
     ws=$1; shift
     : >"$work/inputs"
     for kv; do printf '%s\t%s\n' "${kv%%=*}" "${kv#*=}" >>"$work/inputs"; done
@@ -92,22 +95,28 @@ gh_job() {
     : >"$rt/summary.md"; : >"$rt/path"; : >"$rt/env"
     job_status=0; job_path=${job_start_path:-$work/bin:$PATH}
     n=0
-    while [ -n "$(get "$work/action.flat" "runs.steps.$n.name")" ]; do
-        cond=$(get "$work/action.flat" "runs.steps.$n.if")
+    while grep -q "^$js\.$n\." "$jf"; do
+        cond=$(get "$jf" "$js.$n.if")
         if [ "$job_status" != 0 ] && [ "$cond" != "always()" ]; then
             n=$((n + 1)); continue
         fi
         : >"$rt/step.env"
-        for k in $(awk -F '\t' -v p="runs.steps.$n.env." 'index($1, p) == 1 { print substr($1, length(p) + 1) }' "$work/action.flat"); do
-            v=$(expr_value "$(get "$work/action.flat" "runs.steps.$n.env.$k")") || return 1
+        for k in $(awk -F '\t' -v p="$js.$n.env." 'index($1, p) == 1 { print substr($1, length(p) + 1) }' "$jf"); do
+            v=$(expr_value "$(get "$jf" "$js.$n.env.$k")") || return 1
             printf '%s=%s\n' "$k" "$v" >>"$rt/step.env"
         done
-        run=$(get "$work/action.flat" "runs.steps.$n.run")
-        uses=$(get "$work/action.flat" "runs.steps.$n.uses")
+        run=$(get "$jf" "$js.$n.run")
+        uses=$(get "$jf" "$js.$n.uses")
         if [ -n "$run" ]; then
             printf '%s\n' "$run" >"$rt/step.sh"
-            [ "$(get "$work/action.flat" "runs.steps.$n.shell")" = sh ] || { echo "step $n: shell is not sh" >&2; return 1; }
-            # GitHub: shell sh is `sh -e {0}`; the environment of the runner.
+            # GitHub: shell sh is `sh -e {0}`, none (a workflow's default on
+            # Linux) `bash --noprofile --norc -eo pipefail {0}`
+            case $(get "$jf" "$js.$n.shell") in
+                sh) shell="sh -e" ;;
+                "") [ "$js" != runs.steps ] || { echo "step $n: a composite action's step names its shell" >&2; return 1; }
+                    shell="bash --noprofile --norc -eo pipefail" ;;
+                *) echo "step $n: shell $(get "$jf" "$js.$n.shell") is not one this test runs" >&2; return 1 ;;
+            esac
             (
                 cd "$ws" || exit 1
                 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -118,13 +127,15 @@ gh_job() {
                 GITHUB_ACTION_PATH=$action GITHUB_STEP_SUMMARY=$rt/summary.md \
                 GITHUB_PATH=$rt/path GITHUB_ENV=$rt/env GITHUB_OUTPUT=$rt/output \
                 RUNNER_TEMP=$rt/temp GITHUB_JOB=test GITHUB_RUN_ID=1 \
-                    ${job_enter:-} sh -e "$rt/step.sh"
+                    ${job_enter:-} $shell "$rt/step.sh"
             ) >"$rt/step$n.log" 2>&1 || job_status=$?
             # GITHUB_PATH: each line first on PATH, for the later steps
             while IFS= read -r d; do job_path=$d:$job_path; done <"$rt/path"
             : >"$rt/path"
+        elif [ "$uses" = actions/checkout@v4 ]; then
+            : # the workspace is the project already
         elif [ "$uses" = actions/upload-artifact@v4 ]; then
-            get "$work/action.flat" "runs.steps.$n.with.path" | while IFS= read -r p; do
+            get "$jf" "$js.$n.with.path" | while IFS= read -r p; do
                 p=$(expr_value "$p") || exit 1
                 [ -z "$p" ] || [ ! -e "$ws/$p" ] || cp "$ws/$p" "$ws.artifact/"
             done
@@ -291,6 +302,41 @@ installed_job() {
 }
 system_job "$work/ghdeb" command='python3 -m unittest -v' profile="$guide_profile" deb="$guide_deb"
 installed_job "$work/ghdeb" "deb input" "install ok installed"
+
+# docs/agents.md's workflow of plain steps, as written, with the same .deb
+# in the project: sudo apt-get install, the AppArmor switch, sbx probe,
+# sbx audit of make check, the run record, the upload. On GitHub the
+# runner's user has passwordless sudo, as root has here; another user has
+# none, and the job stops at its install step.
+sed -n '/^\*\*GitHub Actions, plain steps\*\*/,/^```$/p' "$SBX_TOP_SRCDIR/docs/agents.md" |
+    sed -n '/^```yaml$/,/^```$/p' | sed '1d;$d' | awk -f "$flat" >"$work/workflow.flat"
+grep -q "^jobs\.test\.steps\.1\.run	sudo apt-get install -y ./$guide_deb\$" "$work/workflow.flat"
+ok $? "docs/agents.md's plain steps install $guide_deb with sudo apt-get"
+project "$work/ghplain" lenient
+printf 'check:\n\tpython3 -m unittest -v\n' >"$work/ghplain/Makefile"
+mkdir -p "$work/ghplain/$(dirname "$guide_deb")"
+cp "$work/ghdeb/$guide_deb" "$work/ghplain/$guide_deb"
+job_flat=$work/workflow.flat job_steps=jobs.test.steps
+system_job "$work/ghplain"
+job_flat= job_steps=
+if is_root || sudo -n true 2>/dev/null; then
+    like "$installed" "install ok installed" "GitHub, plain steps: sudo apt-get installed the package"
+    grep -q '^ok' "$work/ghplain.runner/step3.log"
+    ok $? "GitHub, plain steps: sbx probe --tap ran" || diag "$(tail -5 "$work/ghplain.runner/step3.log")"
+    # make check that runs unittest: the audit reads no test from it, and
+    # a green run with denials is not called trustworthy (it was)
+    isnt "$job_status" 0 "GitHub, plain steps: the job fails on the green with denials"
+    like "$(cat "$work/ghplain.runner/step4.log")" "verdict: incomplete, not trustworthy" \
+        "GitHub, plain steps: sbx audit of make check says the green proves nothing"
+    [ -s "$work/ghplain.artifact/sbx-junit.xml" ]
+    ok $? "GitHub, plain steps: the JUnit file is uploaded after the failed step"
+else
+    isnt "$job_status" 0 "GitHub, plain steps, no sudo: the job fails"
+    [ ! -e "$work/ghplain.runner/step3.log" ]
+    ok $? "GitHub, plain steps, no sudo: at its install step, before any test ran"
+    like "$(cat "$work/ghplain.runner/step1.log")" "sudo" "GitHub, plain steps, no sudo: sudo said why"
+    pass "(plain steps: the rest runs where sudo does)"; pass "(plain steps: the rest runs where sudo does)"
+fi
 
 # From source: the action in sbx's own checkout, no deb, no sbx on PATH.
 if [ -f "$SBX_TOP_SRCDIR/config.status" ]; then
