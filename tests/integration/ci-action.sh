@@ -262,14 +262,14 @@ EOF_SYSTEM
         holder=$!
         i=0
         while ! grep -q ready "$1.system.log" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-        job_enter="sh $work/enter.sh $holder" job_start_path=$plain_path gh_job "$@"
+        job_enter="sh $work/enter.sh $holder" job_start_path=$plain_path ${job_runner:-gh_job} "$@"
         # what the system holds after the job, before it goes
         installed=$(nsenter --target $holder --mount sh -c 'dpkg-query -W -f="\${Status}" sbx 2>/dev/null; echo; ls -l "$0/bin/sbx" 2>&1' "$prefix")
         kill $holder; wait $holder 2>/dev/null
     }
     where=$prefix/bin/sbx
 else
-    system_job() { job_enter= job_start_path=$plain_path gh_job "$@"; installed=; }
+    system_job() { job_enter= job_start_path=$plain_path ${job_runner:-gh_job} "$@"; installed=; }
 fi
 cp -R "$work/destdir" "$work/debroot"
 rm -rf "$work/destdir/DEBIAN"
@@ -374,9 +374,10 @@ gl_job() {
         for i in 0 1 2 3 4 5 6 7 8 9; do get "$work/gitlab.flat" "$job.script.$i"; done
     } >"$ws.job.sh"
     job_status=0
-    (cd "$ws" && PATH=$work/bin:$PATH CI=true GITLAB_CI=true CI_PROJECT_DIR=$ws \
+    (cd "$ws" && unset MAKEFLAGS MFLAGS MAKELEVEL &&
+        PATH=${job_start_path:-$work/bin:$PATH} CI=true GITLAB_CI=true CI_PROJECT_DIR=$ws \
         CI_JOB_NAME=$job CI_JOB_ID=1 CI_PIPELINE_ID=1 CI_COMMIT_SHA=0000000 \
-        sh -e "$ws.job.sh") >"$ws.log" 2>&1 || job_status=$?
+        ${job_enter:-} sh -e "$ws.job.sh") >"$ws.log" 2>&1 || job_status=$?
 }
 
 project "$work/gl" lenient
@@ -387,6 +388,27 @@ rep=$(get "$work/gitlab.flat" "$job.artifacts.reports.junit")
 [ -n "$rep" ] && grep -q 'name="tests.test_net.Net.test_server_replies"' "$work/gl/$rep" &&
     grep -q 'type="false-green"' "$work/gl/$rep"
 ok $? "GitLab: the JUnit report names the test as a false-green failure"
+
+# The job's own install line (no sbx in the image): apt-get install of
+# SBX_JOB_DEB, run by root as GitLab's container executor does; the
+# runner's system is a throwaway one (see the GitHub jobs), its apt has no
+# sources, so apt-get update reads nothing. Another user cannot install:
+# the job stops before any test.
+deb_var=$(get "$work/gitlab.flat" "$job.variables.SBX_JOB_DEB")
+project "$work/gldeb" lenient
+mkdir -p "$work/gldeb/$(dirname "$deb_var")"
+cp "$work/ghdeb/$guide_deb" "$work/gldeb/$deb_var"
+job_runner=gl_job
+system_job "$work/gldeb" SBX_JOB_COMMAND='python3 -m unittest -v'
+job_runner=
+if is_root; then
+    like "$installed" "install ok installed" "GitLab, no sbx in the image: before_script installed $deb_var" ||
+        diag "$(tail -5 "$work/gldeb.log")"
+    is "$job_status" 3 "GitLab, installed by the job: it fails (exit 3) on the false green"
+else
+    isnt "$job_status" 0 "GitLab, no sbx in the image, not root: the job fails"
+    unlike "$(cat "$work/gldeb.log")" "test_server_replies" "before any test ran"
+fi
 
 project "$work/gl2" strict
 gl_job "$work/gl2" SBX_JOB_COMMAND='python3 -m unittest -v'
