@@ -1214,8 +1214,11 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     pid_t tgid;
     struct ledger_caller who;
     read_caller(l, pid, &tgid, &who);
-    char exe[64];
-    read_exe(pid, exe, sizeof exe);
+    /* only where the kernel may have cut the name (15 bytes): a readlink
+     * more in the call's round trip, which a caller's race can widen */
+    char exe[64] = "";
+    if (strnlen(who.comm, sizeof who.comm) == sizeof who.comm - 1)
+        read_exe(pid, exe, sizeof exe);
     struct call_families families;
     inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
     int family;

@@ -65,7 +65,8 @@ struct ledger_caller {
 struct ledger_thread {
     struct ledger_caller who;
     char exe[64];       /* the file name of its process's executable
-                         * (/proc/TID/exe, at most 63 bytes, "" when it
+                         * (/proc/TID/exe, at most 63 bytes; read only when
+                         * comm is 15 bytes long, "" otherwise or when it
                          * cannot be read): the part of the thread's name
                          * that comm cuts (TASK_COMM_LEN is 16: a Rust test
                          * binary "integration_tests-1f2e3d" is
