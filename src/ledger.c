@@ -13,6 +13,7 @@
 
 #include <arpa/inet.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -217,7 +218,7 @@ static const char *intern_syscall(struct ledger *l, const char *name)
     return l->rules[l->nrules++].syscall;
 }
 
-static void row_add_process(struct ledger_row *row, pid_t pid, const char *comm)
+static void row_add_process(struct ledger_row *row, pid_t pid, const char *comm, const char *exe)
 {
     for (size_t i = 0; i < row->npids; i++)
         if (row->pids[i].pid == pid)
@@ -226,6 +227,7 @@ static void row_add_process(struct ledger_row *row, pid_t pid, const char *comm)
         struct ledger_process *pr = &row->pids[row->npids++];
         pr->pid = pid;
         snprintf(pr->comm, sizeof pr->comm, "%s", comm ? comm : "?");
+        snprintf(pr->exe, sizeof pr->exe, "%s", exe ? exe : "");
     } else {
         /* Counted, not named: the first processes identify the culprit. */
         row->more_pids++;
@@ -235,7 +237,8 @@ static void row_add_process(struct ledger_row *row, pid_t pid, const char *comm)
 /* Threads are told apart by (tgid, tid, comm): libtest names each test's
  * thread after the test, and a pool thread that a runner renames for its
  * next test is a new caller. */
-static void row_add_thread(struct ledger_row *row, const struct ledger_caller *who, uint64_t ns)
+static void row_add_thread(struct ledger_row *row, const struct ledger_caller *who, const char *exe,
+                           uint64_t ns)
 {
     for (size_t i = 0; i < row->nthreads; i++) {
         struct ledger_thread *t = &row->threads[i];
@@ -253,6 +256,7 @@ static void row_add_thread(struct ledger_row *row, const struct ledger_caller *w
     struct ledger_thread *t = &row->threads[row->nthreads++];
     *t = (struct ledger_thread){ .who = *who, .count = 1, .first_ns = ns, .last_ns = ns };
     t->who.comm[sizeof t->who.comm - 1] = '\0';
+    snprintf(t->exe, sizeof t->exe, "%s", exe);
 }
 
 static void add_event(struct ledger *l, const struct ledger_denial *d, uint32_t row)
@@ -314,8 +318,8 @@ void ledger_record_call(struct ledger *l, const struct ledger_denial *d)
         snprintf(row->address, sizeof row->address, "%s", overflow ? "other addresses" : addr);
     }
     row->count++;
-    row_add_process(row, d->who.tgid, d->who.comm);
-    row_add_thread(row, &d->who, d->ns);
+    row_add_process(row, d->who.tgid, d->who.comm, d->exe);
+    row_add_thread(row, &d->who, d->exe, d->ns);
     add_event(l, d, (uint32_t)(row - l->rows));
 }
 
@@ -380,6 +384,18 @@ void ledger_printable_comm(const char *comm, char out[16])
     out[j] = '\0';
 }
 
+void ledger_whole_name(const char *comm, const char *exe, char out[64])
+{
+    /* comm is exe cut when it is 15 bytes long and exe starts with it
+     * (prctl(PR_SET_NAME) and pthread_setname_np cut the same way) */
+    size_t n = strnlen(comm, 15);
+    const char *name = exe[0] && (!n || (n == 15 && strncmp(exe, comm, 15) == 0)) ? exe : comm;
+    size_t j = 0;
+    for (size_t i = 0; i < 63 && name[i]; i++)
+        out[j++] = (name[i] >= 0x20 && name[i] < 0x7f) ? name[i] : '?';
+    out[j] = '\0';
+}
+
 /* The bracket names each process by the first thread name it showed; the
  * threads are worth printing when they are more than that: a thread other
  * than a process's first, another name, or callers that did not fit. */
@@ -405,7 +421,7 @@ const char *(*ledger_thread_test_hook)(const struct ledger_caller *who);
 
 void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
 {
-    char famb[16], famb2[16], name[16];
+    char famb[16], famb2[16], name[64], exe[64];
     size_t at = 0;
     buf[0] = '\0';
     at = append(buf, len, at, "%s(", e->syscall);
@@ -436,7 +452,7 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
     if (e->npids) {
         at = append(buf, len, at, " [");
         for (size_t i = 0; i < e->npids; i++) {
-            ledger_printable_comm(e->pids[i].comm, name);
+            ledger_whole_name(e->pids[i].comm, e->pids[i].exe, name);
             at = append(buf, len, at, "%spid %d \"%s\"", i ? ", " : "",
                         (int)e->pids[i].pid, name);
         }
@@ -448,12 +464,17 @@ void ledger_format_entry(const struct ledger_entry *e, char *buf, size_t len)
         size_t shown = e->nthreads < LEDGER_SUMMARY_THREADS ? e->nthreads : LEDGER_SUMMARY_THREADS;
         at = append(buf, len, at, " by ");
         for (size_t i = 0; i < shown; i++) {
-            ledger_printable_comm(e->threads[i].who.comm, name);
-            const char *test = ledger_thread_test_hook ? ledger_thread_test_hook(&e->threads[i].who)
-                                                       : NULL;
-            at = append(buf, len, at, "%s%s (tid %d%s%s%s)", i ? ", " : "", name,
-                        (int)e->threads[i].who.tid, test ? ", test \"" : "", test ? test : "",
-                        test ? "\"" : "");
+            const struct ledger_caller *who = &e->threads[i].who;
+            ledger_whole_name(who->comm, e->threads[i].exe, name);
+            /* a thread whose name the kernel may have cut (15 bytes) and
+             * is not its program's: which program */
+            ledger_whole_name("", e->threads[i].exe, exe);
+            bool of = who->tid != who->tgid && exe[0] && strcmp(exe, name) != 0 &&
+                      strnlen(who->comm, sizeof who->comm) == 15;
+            const char *test = ledger_thread_test_hook ? ledger_thread_test_hook(who) : NULL;
+            at = append(buf, len, at, "%s%s (tid %d%s%s%s%s%s)", i ? ", " : "", name,
+                        (int)who->tid, of ? " of " : "", of ? exe : "",
+                        test ? ", test \"" : "", test ? test : "", test ? "\"" : "");
         }
         /* Callers that did not fit the row are at least one more. */
         size_t more = e->nthreads - shown + (e->threads_unlisted_count ? 1 : 0);
@@ -851,6 +872,26 @@ static void read_comm(pid_t tid, char *comm, size_t commlen)
     free(text);
 }
 
+/* The file name of /proc/TID/exe: what comm cuts. A deleted executable
+ * reads "NAME (deleted)"; any bytes (the command names its files), made
+ * printable where printed. Unreadable (a kernel thread, no ptrace access):
+ * "" and the ledger names the thread by comm alone. */
+static void read_exe(pid_t tid, char *exe, size_t len)
+{
+    char path[64], target[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/%d/exe", (int)tid);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    exe[0] = '\0';
+    if (n <= 0)
+        return;
+    target[n] = '\0';
+    const char *base = strrchr(target, '/');
+    base = base ? base + 1 : target;
+    size_t k = strnlen(base, len - 1);
+    memcpy(exe, base, k);
+    exe[k] = '\0';
+}
+
 static bool pidfd_alive(int pidfd)
 {
     /* a pidfd polls readable once its process has exited */
@@ -1211,6 +1252,11 @@ bool ledger_handle(struct ledger *l, int notify_fd)
     pid_t tgid;
     struct ledger_caller who;
     read_caller(l, pid, &tgid, &who);
+    /* only where the kernel may have cut the name (15 bytes): a readlink
+     * more in the call's round trip, which a caller's race can widen */
+    char exe[64] = "";
+    if (strnlen(who.comm, sizeof who.comm) == sizeof who.comm - 1)
+        read_exe(pid, exe, sizeof exe);
     struct call_families families;
     inspect_call(l, pid, tgid, &call, &families, addr, sizeof addr);
     /* The write observer's call: what it names is read while the caller
@@ -1255,14 +1301,17 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         if (answered && !l->stopped) {
             if (!rule)
                 l->allowed += !probing;
-            else
-                ledger_record_call(l, &(struct ledger_denial){
+            else {
+                struct ledger_denial d = {
                     .syscall = rule->syscall, .family = family,
                     .socket_family = families.fd_family, .address_family = families.addr_family,
                     .address = addr, .errnum = rule->errnum, .who = who,
                     .ns = (uint64_t)received.tv_sec * 1000000000u + (uint64_t)received.tv_nsec,
                     .output_pos = output_pos,
-                });
+                };
+                memcpy(d.exe, exe, sizeof d.exe);
+                ledger_record_call(l, &d);
+            }
         }
         pthread_mutex_unlock(&l->lock);
     }

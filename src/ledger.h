@@ -41,6 +41,7 @@
 struct ledger_process {
     pid_t pid;          /* as seen inside the sandbox's PID namespace */
     char comm[16];      /* the name of the first thread seen (raw bytes) */
+    char exe[64];       /* its executable's file name (see ledger_thread) */
 };
 
 /* Who made one denied call. Read from /proc while the thread waited in
@@ -63,6 +64,13 @@ struct ledger_caller {
 /* One caller of a row. */
 struct ledger_thread {
     struct ledger_caller who;
+    char exe[64];       /* the file name of its process's executable
+                         * (/proc/TID/exe, at most 63 bytes; read only when
+                         * comm is 15 bytes long, "" otherwise or when it
+                         * cannot be read): the part of the thread's name
+                         * that comm cuts (TASK_COMM_LEN is 16: a Rust test
+                         * binary "integration_tests-1f2e3d" is
+                         * "integration_tes"). Not in events: 8192 of them. */
     uint64_t count;     /* this row's denials by this (tgid, tid, comm) */
     uint64_t first_ns, last_ns;  /* CLOCK_MONOTONIC, see ledger_event */
 };
@@ -109,6 +117,7 @@ struct ledger_denial {
     const char *address;  /* may be NULL */
     int errnum;
     struct ledger_caller who;
+    char exe[64];         /* as ledger_thread */
     uint64_t ns;
     uint64_t output_pos;  /* as ledger_event */
 };
@@ -232,13 +241,24 @@ void ledger_record_call(struct ledger *l, const struct ledger_denial *d);
 void ledger_record(struct ledger *l, const char *syscall, int family,
                    const char *address, int errnum, pid_t pid, const char *comm);
 
+/* The name a ledger line gives a process or thread: exe where comm is
+ * exe cut to 15 bytes (or comm is empty), else comm; every byte that is
+ * not printable ASCII replaced by '?'. */
+void ledger_whole_name(const char *comm, const char *exe, char out[64]);
+
 /* Writes comm (at most 15 bytes) into out with every byte that is not
  * printable ASCII replaced by '?': what the summary prints. */
 void ledger_printable_comm(const char *comm, char out[16]);
 
 /* A thread's name is its comm, which the kernel cuts to 15 bytes (a Rust
- * test thread "tests::binds_to_loopback" is "tests::binds_to"). Where the
- * audit knows which test ran in a thread (src/audit_attrib.c), it sets
+ * test thread "tests::binds_to_loopback" is "tests::binds_to"): ledger
+ * lines name a process by its executable where its comm is that name cut
+ * (pid 12 "integration_tests-1f2e3d"), and a thread of another name with
+ * its process's executable (by tests::binds_to (tid 13 of
+ * integration_tests-1f2e3d)). What a thread's comm cut is lost in the
+ * kernel; where the
+ * audit knows which test ran in a thread (src/audit_per_test.c: libtest
+ * names each test's thread after the test), it sets
  * this hook to name it: ledger lines then say `by NAME (tid N, test
  * "FULL NAME")`. NULL (the default), or a NULL answer: the comm alone.
  * The answer is copied before the next call. */

@@ -14,8 +14,21 @@
 /* As the kernel's own limit on nested links (MAXSYMLINKS). */
 #define WALK_MAX_LINKS 40
 
+void walk_made_free(struct walk_made *made, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (made[i].dirfd >= 0)
+            close(made[i].dirfd);
+        free(made[i].name);
+    }
+    free(made);
+}
+
 void walk_result_free(struct walk_result *r)
 {
+    walk_made_free(r->made, r->nmade);
+    r->made = NULL;
+    r->nmade = 0;
     free(r->path);
     free(r->target);
     if (r->fd >= 0)
@@ -31,12 +44,13 @@ static char *child(const char *canon, const char *name)
 }
 
 /* O_EXCL and O_NOFOLLOW: a file or link that appeared meanwhile is never
- * written through. */
-static int make_file(int dirfd, const char *name, const char *content)
+ * written through. *made: whether this call made it. */
+static int make_file(int dirfd, const char *name, const char *content, bool *made)
 {
     int f = openat(dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (f < 0)
         return errno == EEXIST ? 0 : errno;
+    *made = true;
     int err = write_all(f, content, strlen(content)) ? 0 : errno;
     close(f);
     return err;
@@ -129,6 +143,7 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
     int links = 0, err = 0;
     struct stat fd_st;       /* fd's, once a component moved it */
     bool have_fd_st = false;
+    bool just_made = false;
     for (;;) {
         while (*cursor == '/')
             cursor++;
@@ -160,8 +175,10 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
         if (next < 0 && errno == ENOENT && create && may_create && may_create(canon[0] ? canon : "/", data)) {
             bool last = !*cursor || !cursor[strspn(cursor, "/")];
             if (last && file_content)
-                err = make_file(fd, name, file_content);
-            else if (mkdirat(fd, name, 0700) < 0 && errno != EEXIST)
+                err = make_file(fd, name, file_content, &just_made);
+            else if (mkdirat(fd, name, 0700) == 0)
+                just_made = true;
+            else if (errno != EEXIST)
                 err = errno;
             if (err)
                 goto done;
@@ -182,6 +199,14 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
             close(next);
             goto done;
         }
+        if (just_made && !S_ISLNK(st.st_mode)) {
+            out->made = xrealloc(out->made, (out->nmade + 1) * sizeof *out->made);
+            out->made[out->nmade++] = (struct walk_made){
+                .dirfd = fcntl(fd, F_DUPFD_CLOEXEC, 0), .name = xstrdup(name),
+                .is_dir = S_ISDIR(st.st_mode), .dev = st.st_dev, .ino = st.st_ino,
+            };
+        }
+        just_made = false;
         if (!S_ISLNK(st.st_mode)) {
             if (*cursor && !S_ISDIR(st.st_mode)) {
                 close(next);

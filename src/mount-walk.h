@@ -25,8 +25,21 @@ enum walk_found {
     WALK_REFUSED,    /* WALK_REFUSE: path and target are the link's */
 };
 
+/* What a walk with create made, in order: each found again by a
+ * descriptor of its directory and its name, and known by its identity
+ * (mount-placeholders.h removes them after the run). */
+struct walk_made {
+    int dirfd;       /* O_PATH on the directory it was made in */
+    char *name;      /* malloc'd */
+    bool is_dir;
+    dev_t dev;
+    ino_t ino;
+};
+
 struct walk_result {
     enum walk_found found;
+    struct walk_made *made;  /* malloc'd; nmade of them */
+    size_t nmade;
     char *path;      /* malloc'd */
     char *target;    /* malloc'd, links only */
     int fd;          /* O_PATH: the object or the link itself; -1 otherwise */
@@ -40,6 +53,7 @@ struct walk_result {
 int walk_path(const char *path, walk_link_fn on_link, walk_create_fn may_create, void *data,
               bool create, const char *file_content, struct walk_result *out);
 void walk_result_free(struct walk_result *r);
+void walk_made_free(struct walk_made *made, size_t n);
 
 /* The directories walks have gone through, kept open (O_PATH) so that the
  * next walk below one of them starts there: the protected paths are ~40

@@ -5,6 +5,7 @@
 #include "layer_store.h"
 #include "log.h"
 #include "mount-api.h"
+#include "mount-placeholders.h"
 #include "mount-walk.h"
 #include "ns.h"
 #include "report.h"
@@ -160,8 +161,17 @@ int mount_probe_host(const char *path, bool create, const char *file_content,
                      const struct mount_plan *plan, struct mount_probe *out, void *ctx)
 {
     struct walk_result r;
-    int err = walk_path_cached(ctx, path, protected_link, protected_may_create, (void *)plan,
+    int err;
+    /* held for the run, and what it made removed after it
+     * (mount-placeholders.h); walked again when the run that made it
+     * removed it meanwhile */
+    for (int tries = 0;; tries++) {
+        err = walk_path_cached(ctx, path, protected_link, protected_may_create, (void *)plan,
                                create, file_content, &r);
+        if (err || mount_placeholders_hold(&r, file_content) || tries == 3)
+            break;
+        walk_result_free(&r);
+    }
     if (err)
         return err;
     *out = (struct mount_probe){

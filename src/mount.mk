@@ -3,6 +3,7 @@ src_libsbx_a_SOURCES += \
 	src/mount-plan.c src/mount-plan.h \
 	src/mount-walk.c src/mount-walk.h \
 	src/dir_listing.c src/dir_listing.h \
+	src/mount-placeholders.c src/mount-placeholders.h \
 	src/protect.c src/protect.h \
 	src/layers.c src/layers.h \
 	src/layer_store.c src/layer_store.h \

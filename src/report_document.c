@@ -145,6 +145,12 @@ static void add_caller(struct json_object *o, const struct ledger_caller *who)
                                                                          sizeof who->comm)));
 }
 
+/* A file name the command chose: null when unknown, else any bytes. */
+static struct json_object *exe_or_null(const char *exe, size_t size)
+{
+    return exe[0] ? json_bytes_new(exe, strnlen(exe, size)) : NULL;
+}
+
 /* One row of denials.denials, in the shape of ledger_to_json()'s rows
  * plus the threads and both families.
  * Every string goes through json_bytes: a comm or an AF_UNIX path read
@@ -169,6 +175,7 @@ static struct json_object *denial_row(const struct ledger *l, const struct ledge
         json_object_object_add(p, "comm", json_bytes_new(e->pids[i].comm,
                                                          strnlen(e->pids[i].comm,
                                                                  sizeof e->pids[i].comm)));
+        json_object_object_add(p, "exe", exe_or_null(e->pids[i].exe, sizeof e->pids[i].exe));
         json_object_array_add(procs, p);
     }
     json_object_object_add(o, "processes", procs);
@@ -184,6 +191,7 @@ static struct json_object *denial_row(const struct ledger *l, const struct ledge
         const struct ledger_thread *t = &e->threads[i];
         struct json_object *th = json_object_new_object();
         add_caller(th, &t->who);
+        json_object_object_add(th, "exe", exe_or_null(t->exe, sizeof t->exe));
         json_object_object_add(th, "count", json_object_new_int64(clamp_i64(t->count)));
         json_object_object_add(th, "first_ns", json_object_new_int64(clamp_i64(t->first_ns)));
         json_object_object_add(th, "last_ns", json_object_new_int64(clamp_i64(t->last_ns)));

@@ -4,6 +4,7 @@
 
 #include "cgroup.h"
 #include "channel.h"
+#include "mount-placeholders.h"
 #include "plan.h"
 #include "exit.h"
 #include "egress.h"
@@ -234,6 +235,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         setrlimit(RLIMIT_NOFILE, &caller_nofile);
         sigaction(SIGCHLD, &caller_chld, NULL);
         sandbox_plan_free(&plan);
+        mount_placeholders_remove();
         res->not_started = true;
         res->exit_status = SBX_EXIT_FAILURE;
         res->duration_us = now_us() - started;
@@ -314,6 +316,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     struct foreign_owner foreign = plan.foreign;
     plan.foreign = (struct foreign_owner){ 0 };
     sandbox_plan_free(&plan);
+    /* nothing of the sandbox is left to hold them */
+    mount_placeholders_remove();
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended (%s tier): exit status %d", tier_name(res->tier), res->exit_status);
     /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */

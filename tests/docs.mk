@@ -9,6 +9,9 @@ EXTRA_DIST += tests/integration/docs-man.sh \
 	tests/integration/docs-agents.sh \
 	tests/integration/docs-completion.sh \
 	tests/integration/docs-hacking.sh docs/hacking.md
+# docs/agents.md's Codex CLI files, given to the real Codex (issue 31).
+TESTS += tests/integration/docs-agents-codex.sh
+EXTRA_DIST += tests/integration/docs-agents-codex.sh tests/integration/codex-model.py
 # The man pages' examples, run as written (issue 29).
 TESTS += tests/integration/docs-examples.sh
 EXTRA_DIST += tests/integration/docs-examples.sh

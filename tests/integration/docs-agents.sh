@@ -122,6 +122,28 @@ done
 if command -v jq >/dev/null 2>&1; then
     hooks=$(cat "$work"/block*.json | jq -r '.hooks.PreToolUse[]?.hooks[]?.command' 2>/dev/null)
     like "$hooks" "sbx hook claude-code" "agents.md: the settings run the hook this guide tests"
+    # What the hook writes is what the same settings let run without a
+    # prompt (permissions.allow, Bash(PATTERN): * any words) and outside
+    # Claude's sandbox (sandbox.excludedCommands): with and without --audit,
+    # a lone test command and a chain.
+    settings=$(cat "$work"/block*.json | jq -c 'select(.hooks.PreToolUse)' 2>/dev/null)
+    allow=$(printf '%s' "$settings" | jq -r '.permissions.allow[]' | sed -n 's/^Bash(\(.*\))$/\1/p')
+    excluded=$(printf '%s' "$settings" | jq -r '.sandbox.excludedCommands[]')
+    # matches_any PATTERNS CMD: yes when a line of PATTERNS, a glob, matches
+    matches_any() {
+        printf '%s\n' "$1" | while IFS= read -r pat; do
+            # shellcheck disable=SC2254 # the settings' pattern, as a glob
+            case $2 in $pat) echo yes; break ;; esac
+        done
+    }
+    for hook in "sbx hook claude-code" "sbx hook claude-code --audit"; do
+        for line in "cargo test" "cd . && make check"; do
+            call=$(jq -nc --arg c "$line" '{hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {command: $c}}')
+            cmd=$(printf '%s' "$call" | "$SBX" ${hook#sbx } | jq -r '.hookSpecificOutput.updatedInput.command')
+            is "$(matches_any "$allow" "$cmd")" yes "agents.md: '$hook' writes '$cmd', which the settings' permissions.allow lets run"
+            is "$(matches_any "$excluded" "$cmd")" yes "agents.md: and sandbox.excludedCommands takes out of Claude's sandbox"
+        done
+    done
 fi
 
 # --- run --------------------------------------------------------------------

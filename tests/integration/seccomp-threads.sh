@@ -5,7 +5,7 @@
 # tid, pid, ppid, comm and event times are checked against what each
 # caller printed about itself. Then both families of a socket call.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 23
+plan 29
 
 threads="$SBX_TEST_HELPERS/thread-denials"
 
@@ -13,11 +13,11 @@ if ! "$SBX" run -- true >/dev/null 2>"${TMPDIR:-/tmp}/sbx-seccomp-threads.$$"; t
     why=$(head -n1 "${TMPDIR:-/tmp}/sbx-seccomp-threads.$$")
     rm -f "${TMPDIR:-/tmp}/sbx-seccomp-threads.$$"
     i=0
-    while [ $i -lt 23 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
+    while [ $i -lt 29 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
     done_testing
 fi
 rm -f "${TMPDIR:-/tmp}/sbx-seccomp-threads.$$"
-make_tmpdir
+make_build_tmpdir seccomp-threads
 record="$tmpdir/record.json"
 
 # "NAME tid=T pid=P ppid=Q ..." -> "T P Q NAME", one caller a line, sorted.
@@ -90,6 +90,41 @@ is "$(jq -r '[.denials.denials[] | select(.syscall == "bind") | .threads[] | .co
     "a_test_name_lon" "a long name is the kernel's 15 bytes"
 like "$err" "pid $parent_pid \"" "the parent process in the bracket"
 like "$err" "pid $child_pid \"thread-first\"" "the child in the bracket, under the forking thread's name"
+
+# The whole name (issue 29): comm is cut to 15 bytes (TASK_COMM_LEN), as
+# a Rust test binary's "integration_tests-HASH" is. The line names the
+# process by its executable's file name (/proc/PID/exe) where comm is
+# that name cut, and a thread of another name with its program; the
+# record has both. (A copy, not a link: exe is the file itself.)
+long=integration_tests-0123456789abcdef
+cp "$threads" "$tmpdir/$long"
+run_sbx run -p deny-network --report "$record" -- "$tmpdir/$long" tests::binds_to_loopback
+like "$err" "[pid 2 \"tests::binds_to\"] by tests::binds_to (tid " "a thread named otherwise keeps its name..."
+like "$err" " of $long)" "... and names its program, whole: $(printf '%s\n' "$err" | grep -m1 'bind(')"
+run_sbx run -p deny-network --report "$record" -- sh -c "exec '$tmpdir/$long' --families"
+like "$err" "EPERM [pid 2 \"$long\"]" "a process whose comm is its program's name cut: the whole name"
+is "$(jq -r '[.denials.denials[0].processes[0].comm, .denials.denials[0].processes[0].exe, .denials.denials[0].threads[0].exe] | join(" ")' "$record")" \
+   "integration_tes $long $long" "record: comm as the kernel cut it, exe whole (processes, threads)"
+
+# The test's name where the audit knows it: libtest runs each test in a
+# thread named after it, which the kernel cuts; the audit names the one
+# test of the run that name begins with.
+if command -v cargo >/dev/null 2>&1; then
+    crate=$tmpdir/crate
+    mkdir -p "$crate/src"
+    printf '[package]\nname = "threadnames"\nversion = "0.1.0"\nedition = "2018"\n' >"$crate/Cargo.toml"
+    printf '%s\n' '#[cfg(test)]' 'mod tests {' '    #[test]' '    fn binds_to_loopback_in_a_thread_named_after_it() {' \
+        '        if std::net::TcpListener::bind("127.0.0.1:0").is_err() { return; }' '    }' \
+        '    #[test]' '    fn sums() { assert_eq!(1 + 1, 2); }' '}' >"$crate/src/lib.rs"
+    (cd "$crate" && CARGO_HOME=$crate/.cargo-home cargo test --offline -q --no-run) >"$tmpdir/cargo.log" 2>&1 ||
+        diag "cargo build: $(tail -n 5 "$tmpdir/cargo.log")"
+    (cd "$crate" && CARGO_HOME=$crate/.cargo-home "$SBX" audit -- cargo test --offline -q) >"$tmpdir/audit.out" 2>&1
+    line=$(grep -m1 'bind(AF_INET 127.0.0.1:0) x1 -> EPERM' "$tmpdir/audit.out")
+    like "$line" "by tests::binds_to (tid " "sbx audit of cargo test: the denial by the test's thread, its name cut: $line"
+    like "$line" 'test "tests::binds_to_loopback_in_a_thread_named_after_it")' "and the whole name of the test that thread ran"
+else
+    fail "cargo is needed (tests/debian-packages)"; fail "cargo is needed"
+fi
 
 # An AF_INET6 socket given an AF_INET sockaddr, and a v4-mapped address:
 # without sbx the kernel connects both (over IPv4).

@@ -7,7 +7,7 @@
 # other user a fresh $HOME of its own. Both drive an offline npm install
 # of a local tarball and an offline cargo build without dependencies.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 12
+plan 14
 
 for cmd in npm cargo git; do
     command -v $cmd >/dev/null 2>&1 || { fail "$cmd is needed (tests/debian-packages)"; exit 1; }
@@ -77,6 +77,22 @@ for profile in devbackend-session qa-session; do
     like "$(cat "$tmpdir/o")" "Hello, world!" "$profile: cargo build --offline works in the fresh account"
     [ "$(stat -c %a "$fresh_home/.cargo/registry")" = 700 ]
     ok $? "$profile: ~/.cargo/registry was made, mode 0700"
+done
+
+# Issue 29: "one qa-session run leaves 7 empty directories in ~/.config"
+# (the protected paths' placeholders, when ~/.config was rw): a run leaves
+# the account's home as it was, but for the profile's create = and sbx's
+# own state.
+rm -rf "$fresh_home/.npm" "$fresh_home/.cache" "$fresh_home/.cargo" "$fresh_home/.local"
+as_account sh -c 'mkdir -p ~/.config && printf "[profile]\ninclude = qa-session\n[filesystem]\nrw = \${HOME}/.config\n" >~/rwconfig.ini'
+home_tree() { as_account sh -c 'cd ~ && find . -path ./proj -prune -o -path ./.local/state/sbx -prune -o -print | LC_ALL=C sort | tr "\n" " "'; }
+before=$(home_tree)
+for profile in qa-session "$fresh_home/rwconfig.ini"; do
+    as_account sh -c "cd ~/proj && env -u XDG_STATE_HOME '$SBX' run -p '$profile' -- true" >"$tmpdir/o" 2>&1
+    after=$(home_tree)
+    extra=$(printf '%s\n' $after | grep -vxF -e . $(printf -- '-e %s ' $before) | tr '\n' ' ')
+    is "$extra" "./.cache ./.cargo ./.cargo/git ./.cargo/registry ./.local ./.local/state ./.npm " \
+        "$(basename "$profile"): the home gains the profile's create = and sbx's state, no placeholder"
 done
 
 done_testing

@@ -57,6 +57,37 @@ static const char *fake_test_name(const struct ledger_caller *who)
 
 /* Each denial says which thread made it: libtest runs each test in a
  * thread named after it, all in one process. */
+/* The whole name: exe where comm is exe cut to 15 bytes, else comm;
+ * another thread's line names its program too. */
+static void test_whole_names(void)
+{
+    char out[64];
+    ledger_whole_name("integration_tes", "integration_tests-0123456789abcdef", out);
+    is_str(out, "integration_tests-0123456789abcdef", "comm that is exe cut: exe's whole name");
+    ledger_whole_name("pytest", "python3.11", out);
+    is_str(out, "pytest", "comm of a script (not exe cut): comm");
+    ledger_whole_name("integration_te", "integration_tests-0123", out);
+    is_str(out, "integration_te", "a 14-byte prefix was not cut by the kernel: comm");
+    ledger_whole_name("t\x01st", "", out);
+    is_str(out, "t?st", "no exe: comm, made printable");
+    ledger_whole_name("", "a\x7f", out);
+    is_str(out, "a?", "no comm: exe, made printable");
+
+    struct ledger *l = new_ledger();
+    struct ledger_denial d = bind_by(13, 12, "tests::binds_to", 100);
+    snprintf(d.exe, sizeof d.exe, "%s", "integration_tests-0123456789abcdef");
+    record(l, d);
+    d = bind_by(12, 12, "integration_tes", 200);
+    snprintf(d.exe, sizeof d.exe, "%s", "integration_tests-0123456789abcdef");
+    record(l, d);
+    char *s = summary(l, 1);
+    like_str(s, "[pid 12 \"tests::binds_to\"] by tests::binds_to (tid 13 of integration_tests-0123456789abcdef), "
+                "integration_tests-0123456789abcdef (tid 12)",
+             "a test thread names its program; the main thread its whole name");
+    free(s);
+    ledger_free(l);
+}
+
 static void test_threads(void)
 {
     struct ledger *l = new_ledger();
@@ -206,7 +237,7 @@ static void test_families(void)
 
 int main(void)
 {
-    plan(43);
+    plan(49);
 
     struct ledger *l = new_ledger();
     is_int(ledger_total(l), 0, "a new ledger is empty");
@@ -305,6 +336,7 @@ int main(void)
     char buf[16];
     is_str(ledger_family_name(AF_PACKET, buf, sizeof buf), "AF_PACKET", "family names");
 
+    test_whole_names();
     test_threads();
     test_families();
     return done_testing();
