@@ -320,19 +320,36 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     mount_placeholders_remove();
     res->duration_us = now_us() - started;
     verbose_step("sandbox ended (%s tier): exit status %d", tier_name(res->tier), res->exit_status);
+    /* sbx's own summaries go where its log goes: while sbx audit reads
+     * the command's output, descriptor 2 is the capture's pipe, and
+     * without -v that output is not shown (capture.h) */
+    FILE *summary = stderr;
+    if (log_output_fd != STDERR_FILENO) {
+        int fd = dup(log_output_fd);
+        summary = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!summary) {
+            if (fd >= 0)
+                close(fd);
+            summary = stderr;
+        }
+    }
     /* sbx(1) DENIED OPERATIONS: at exit, the denials and, after exit 0, the false-green line */
     if (log_verbosity >= LOG_NORMAL)
-        ledger_print_summary(res->ledger, stderr, res->command_ran ? res->exit_status : -1);
+        ledger_print_summary(res->ledger, summary, res->command_ran ? res->exit_status : -1);
     /* sbx(1) REFUSED WRITES: what a read-only mount refused, with the fix */
     if (log_verbosity >= LOG_NORMAL)
-        refusals_print_summary(ledger_refusals(res->ledger), stderr);
+        refusals_print_summary(ledger_refusals(res->ledger), summary);
     /* A failure may come from the kernel's DAC check, which no ledger sees:
      * what the plan found is said once, after the command failed. */
     if (res->command_ran && res->exit_status != 0)
         foreign_owner_print_note(&foreign);
     foreign_owner_free(&foreign);
     if (log_verbosity >= LOG_NORMAL)
-        egress_print_summary(res->egress, stderr);
+        egress_print_summary(res->egress, summary);
+    if (summary != stderr)
+        fclose(summary);
+    else
+        fflush(stderr);
     return res->exit_status;
 }
 
