@@ -54,7 +54,7 @@
  * the records of runner_report.h, from unittest's result object or
  * pytest's hooks. Its last line, added with the key, calls it. */
 static const char reporter_code[] =
-    "def _sbx(key, main, fd):\n"
+    "def _sbx(key, main, fd, script=None):\n"
     "    # sbx audit's result reporter (runner_python.c): one record per test\n"
     "    # start, result and stop on the result channel, never on the output.\n"
     "    import os, re, sys, time\n"
@@ -209,6 +209,17 @@ static const char reporter_code[] =
     "    # as -m does: the module as __main__, sys.argv[0] its file, the\n"
     "    # working directory first on sys.path (-c put '' there)\n"
     "    import runpy\n"
+    "    if script:\n"
+    "        # pytest run as a program: what its script's exec would give\n"
+    "        sys.argv[0] = script\n"
+    "        if sys.path and sys.path[0] == '':\n"
+    "            sys.path[0] = os.path.dirname(script)\n"
+    "        try:\n"
+    "            import pytest\n"
+    "            sys.exit(pytest.console_main())\n"
+    "        finally:\n"
+    "            if not started:\n"
+    "                emit('end')\n"
     "    if sys.path and sys.path[0] == '':\n"
     "        sys.path[0] = os.getcwd()\n"
     "    try:\n"
@@ -223,10 +234,12 @@ static const char reporter_code[] =
 #define SBX_STR(x) SBX_STR_(x)
 #define SBX_STR_(x) #x
 #define BOOT(module) BOOT_PREFIX "{'__name__':'__sbx__','MAIN':'" module "','FD':" SBX_STR(RUNNER_REPORT_FD) "})"
+/* pytest run as a program: its script's own start, in its interpreter */
+#define BOOT_SCRIPT BOOT_PREFIX "{'__name__':'__sbx__','MAIN':'pytest','FD':" SBX_STR(RUNNER_REPORT_FD) ",'SCRIPT':'%s'})"
 
 static char *python_greeting(const char *key, size_t *len)
 {
-    char *g = xasprintf("%s_sbx(b'%s', MAIN, FD)\n", reporter_code, key);
+    char *g = xasprintf("%s_sbx(b'%s', MAIN, FD, globals().get('SCRIPT'))\n", reporter_code, key);
     *len = strlen(g);
     return g;
 }
@@ -332,7 +345,8 @@ static int python_anchor(char *const argv[], char *why, size_t why_size, const c
 static bool swap_m_for_boot(struct strv *out, const char *boot, const char *what, struct strv *notes)
 {
     const char *module = NULL;
-    int i = out->v ? python_module(out->v, &module) : -1;
+    /* (pytest -m MARK is no -m MODULE) */
+    int i = out->v && is_python(base_name(out->v[0])) ? python_module(out->v, &module) : -1;
     if (i < 0)
         return false;
     const char *tok = out->v[i];
@@ -362,13 +376,36 @@ static bool unittest_reporter(struct strv *out, struct strv *notes)
     return swap_m_for_boot(out, BOOT("unittest"), "unittest's result object", notes);
 }
 
+/* pytest run as a program: its #! line's python runs the same start
+ * (sys.argv[0] and sys.path[0] the script's, as the kernel's exec of it
+ * would give) with sbx's reporter, then pytest's console_main() as the
+ * script does. */
 static bool pytest_reporter(struct strv *out, struct strv *notes)
 {
     if (swap_m_for_boot(out, BOOT("pytest"), "pytest's hooks", notes))
         return true;
-    note_add(notes, "pytest runs as a program, not as python -m pytest: sbx adds no reporter, the "
-                    "results are read from pytest's lines (the tests' output is captured unless -s)");
-    return false;
+    char why[256], *script = NULL;
+    char *python = out->n ? runner_program_interpreter(out->v[0], &script, why, sizeof why) : NULL;
+    if (!python) {
+        strv_push(notes, xasprintf("sbx adds no result reporter to pytest run as a program here (%s): the "
+                                   "results are read from pytest's lines (the tests' output is captured "
+                                   "unless -s); python -m pytest gets one", why));
+        return false;
+    }
+    struct strv nv = { 0 };
+    strv_push(&nv, python);
+    push(&nv, "-c");
+    strv_push(&nv, xasprintf(BOOT_SCRIPT, script));
+    push_range(&nv, out->v, 1, (int)out->n);
+    strv_push(notes, xasprintf("added sbx's result reporter: pytest runs as %s -c (the interpreter of its "
+                               "#! line, starting %s as the script does, with the same arguments and "
+                               "tests) with a reporter that writes each test's start and result from "
+                               "pytest's hooks to descriptor %d, which the suite's output cannot reach; the "
+                               "output is not read for results", python, script, RUNNER_REPORT_FD));
+    free(script);
+    strv_free(out);
+    *out = nv;
+    return true;
 }
 
 static bool regrtest_reporter(struct strv *out, struct strv *notes)

@@ -69,10 +69,18 @@ if command -v pytest >/dev/null 2>&1; then
     like "$err" "from pytest's hooks to descriptor 61" "pytest: says what it added"
     judge "python -m pytest -s (the tests' output not captured)" 3 reporter "$p" \
         "$pytest_python" -m pytest -s test_channel.py
-    judge "pytest as a program (no reporter: the output, said so)" 3 output-fallback "$p" pytest test_channel.py
-    like "$err" "pytest runs as a program, not as python -m pytest" "pytest: says why it added none"
+    judge "pytest as a program" 3 reporter "$p" pytest test_channel.py
+    like "$err" "pytest runs as $pytest_python -c (the interpreter of its #! line" "pytest as a program: says what it added"
+    # a pytest that is a shell wrapper: no python to add the reporter to
+    mkdir -p "$work/bin"
+    printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v pytest)" >"$work/bin/pytest"
+    chmod +x "$work/bin/pytest"
+    judge "a pytest wrapper script (no reporter: the output, said so)" 3 output-fallback "$p" \
+        "$work/bin/pytest" test_channel.py
+    like "$err" "sbx adds no result reporter to pytest run as a program here" "pytest wrapper: says why it added none"
+    like "$err" "results read from the output, as a fallback" "pytest wrapper: the verdict says it read the output"
 else
-    for i in $(seq 11); do skip "pytest is not installed for uid $(id -u)"; done
+    for i in $(seq 16); do skip "pytest is not installed for uid $(id -u)"; done
 fi
 
 # The residual limit, detected: a lenient test writes records of its own

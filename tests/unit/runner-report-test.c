@@ -13,9 +13,11 @@
 
 #include "../tap.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define KEY "0123456789abcdef0123456789abcdef"
 
@@ -302,7 +304,7 @@ static void test_command(void)
         { "regrtest", { "python3", "-m", "test", "test_socket", NULL }, true, "-c" },
         { "regrtest", { "python3", "-m", "test", "-j4", "test_socket", NULL }, false, "-m" },
         { "pytest", { "python3", "-m", "pytest", "t.py", NULL }, true, "-c" },
-        { "pytest", { "pytest", "t.py", NULL }, false, "t.py" },
+        { "pytest", { "/nonexistent/pytest", "-m", "slow", "t.py", NULL }, false, "slow" },
         { "go", { "go", "test", "./...", NULL }, false, "-json" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -327,7 +329,7 @@ static void test_command(void)
             runner_command_free(&again);
             size_t len;
             char *g = runner_report_greeting(r, KEY, &len);
-            ok(g && len == strlen(g) && strstr(g, "_sbx(b'" KEY "', MAIN, FD)"), "%s: the greeting holds the key",
+            ok(g && len == strlen(g) && strstr(g, "_sbx(b'" KEY "', MAIN, FD, globals().get('SCRIPT'))"), "%s: the greeting holds the key",
                cases[i].runner);
             free(g);
         }
@@ -337,6 +339,39 @@ static void test_command(void)
     size_t len;
     ok(!runner_report_greeting(named("go"), KEY, &len) && !runner_has_reporter(named("go")),
        "go: no reporter (go test -json is its own channel)");
+
+    /* pytest as a program: its #! line's python runs its start */
+    char dir[] = "/tmp/sbxpytestXXXXXX";
+    if (!mkdtemp(dir))
+        bail_out("cannot make a directory in /tmp");
+    char *script = xasprintf("%s/pytest", dir);
+    int fd = open(script, O_WRONLY | O_CREAT | O_EXCL, 0700);
+    if (fd < 0 || write(fd, "#!/usr/bin/python3\nimport pytest\n", 33) != 33)
+        bail_out("cannot write a script in /tmp");
+    close(fd);
+    const char *argv[] = { script, "-m", "slow", "t.py", NULL };
+    struct runner_command c;
+    char err[256];
+    bool made = runner_command(named("pytest"), (char *const *)argv, &c, err, sizeof err);
+    char *want = xasprintf("'SCRIPT':'%s'", script);
+    ok(made && c.report && !strcmp(c.argv[0], "/usr/bin/python3") && !strcmp(c.argv[1], "-c") &&
+           strstr(c.argv[2], want) && !strcmp(c.argv[3], "-m") && !strcmp(c.argv[4], "slow"),
+       "pytest as a program: its interpreter runs it with the reporter, its -m MARK kept");
+    if (made)
+        runner_command_free(&c);
+    free(want);
+    fd = open(script, O_WRONLY | O_TRUNC);
+    if (fd < 0 || write(fd, "#!/bin/sh -e\n", 13) != 13)
+        bail_out("cannot rewrite the script");
+    close(fd);
+    made = runner_command(named("pytest"), (char *const *)argv, &c, err, sizeof err);
+    ok(made && !c.report && strstr(c.note, "not a script whose #! line names python"),
+       "a pytest that is no python script: no reporter, the note says why");
+    if (made)
+        runner_command_free(&c);
+    unlink(script);
+    rmdir(dir);
+    free(script);
 }
 
 int main(void)
