@@ -19,7 +19,8 @@
  * own false green into `exercised`. So the results never come from the
  * output where sbx can add a reporter: `python -m unittest ARGS`,
  * `python -m test ARGS` and `python -m pytest ARGS` are run as `python
- * -c BOOT ARGS`, BOOT (boot_code) reading sbx's reporter (reporter_code)
+ * -c BOOT ARGS` (`pytest ARGS` as `PYTHON -c BOOT ARGS`, PYTHON its #!
+ * line's, BOOT starting its script as the kernel's exec would), BOOT (boot_code) reading sbx's reporter (reporter_code)
  * from the result channel, descriptor RUNNER_REPORT_FD
  * (runner_report.h), where the audit put it with a key of the run's.
  * The reporter moves the descriptor above 512, close-on-exec (a
@@ -33,9 +34,8 @@
  * detects of it, is runner_report.c's comment.
  *
  * Where no reporter can be added the output is read as before, as the
- * fallback, and the audit says so: pytest run as a program (`pytest`,
- * not `python -m pytest`: the interpreter is its script's), regrtest
- * with -j (its tests run in worker processes the reporter is not in),
+ * fallback, and the audit says so: a pytest program whose #! line is not
+ * a plain python (a shell wrapper, pyenv's shim), regrtest with -j (its tests run in worker processes the reporter is not in),
  * a command given with --runner that is not one of these forms. pytest's
  * lines there come with the tests' output captured (shown after the
  * results, where the parser does not read) unless -s.
