@@ -36,12 +36,22 @@ static const struct runner *named(const char *name)
 
 /* argv as the tests below read it: sbx's result reporter ("-c" and the
  * code that reads it, runner_python.c) shown as the "-m MODULE" it runs,
- * which runner-report-test.c checks as it is. Owned. */
+ * or, for pytest run as a program ("PYTHON -c CODE" naming its script),
+ * as the program's name; runner-report-test.c checks them as they are.
+ * Owned. */
 static char **shown(char **argv)
 {
     struct strv sv = { 0 };
     for (size_t i = 0; argv && argv[i]; i++) {
         const char *main_at = argv[i + 1] ? strstr(argv[i + 1], "'MAIN':'") : NULL;
+        const char *script = argv[i + 1] ? strstr(argv[i + 1], "'SCRIPT':'") : NULL;
+        if (!strcmp(argv[i], "-c") && script && sv.n == 1 && !strncmp(argv[i + 1], "import os;exec(", 15)) {
+            script = strrchr(script + 10, '/');
+            free(sv.v[0]);
+            sv.v[0] = xstrndup(script + 1, strcspn(script + 1, "'"));
+            i++;
+            continue;
+        }
         if (!strcmp(argv[i], "-c") && main_at && !strncmp(argv[i + 1], "import os;exec(", 15)) {
             main_at += 8;
             strv_push(&sv, xstrdup("-m"));
