@@ -92,7 +92,7 @@ char *runner_program_interpreter(const char *program, char **script, char *why, 
     free(text);
     const char *base = out ? strrchr(out, '/') : NULL;
     if (!out || !base || strncmp(base + 1, "python", 6) || !plain_path(out) || !plain_path(*script)) {
-        snprintf(why, why_size, "%.64s is not a script whose #! line names python plainly", *script);
+        snprintf(why, why_size, "%.200s is not a script whose #! line names python plainly", *script);
         free(out);
         free(*script);
         *script = NULL;

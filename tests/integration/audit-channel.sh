@@ -72,11 +72,12 @@ if command -v pytest >/dev/null 2>&1; then
     judge "pytest as a program" 3 reporter "$p" pytest test_channel.py
     like "$err" "pytest runs as $pytest_python -c (the interpreter of its #! line" "pytest as a program: says what it added"
     # a pytest that is a shell wrapper: no python to add the reporter to
-    mkdir -p "$work/bin"
-    printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v pytest)" >"$work/bin/pytest"
-    chmod +x "$work/bin/pytest"
+    # (in the working directory, which the sandbox shows)
+    mkdir -p bin
+    printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v pytest)" >bin/pytest
+    chmod +x bin/pytest
     judge "a pytest wrapper script (no reporter: the output, said so)" 3 output-fallback "$p" \
-        "$work/bin/pytest" test_channel.py
+        "$PWD/bin/pytest" test_channel.py
     like "$err" "sbx adds no result reporter to pytest run as a program here" "pytest wrapper: says why it added none"
     like "$err" "results read from the output, as a fallback" "pytest wrapper: the verdict says it read the output"
 else
