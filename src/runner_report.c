@@ -289,7 +289,11 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
         i = test_started(p, NULL, r->text);
         if (i == SIZE_MAX)
             return;
-        if (!p->tests[i].announced_pos)
+        /* a serial runner's start is written before the test runs; a
+         * parallel one's (pytest-xdist's controller) when a worker's
+         * report of it arrives, after the test may have made its calls:
+         * no position to place them by */
+        if (!rs->parallel && !p->tests[i].announced_pos)
             p->tests[i].announced_pos = rs->fed;
         *phase_of(rs, i) = PHASE_STARTED;
         if (!rs->parallel)

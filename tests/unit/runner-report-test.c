@@ -289,6 +289,9 @@ static void test_channel(void)
     s = summary(p);
     is_str(s, "t.py::a=skipped t.py::b=passed t.py=errored", "parallel: tests side by side, a collection error");
     free(s);
+    t = runner_parser_tests(p, &n);
+    ok(n == 3 && !t[0].announced_pos && !t[1].announced_pos,
+       "parallel: a start places nothing (it arrives after the test may have run)");
     is_int(runner_parser_channel(p, &why), RUNNER_CHANNEL_REPORT, "parallel: no forgery");
     runner_parser_free(p);
 }
