@@ -47,6 +47,7 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <pthread.h>
+#include <sys/random.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,23 +171,35 @@ static const char *test_of_thread(const struct ledger_caller *who)
     return found && !ambiguous && strlen(found) > len ? found : NULL;
 }
 
+/* Under the sink's lock: the progress line, where there is one. */
+static void show_progress(struct sink *s)
+{
+    if (!s->progress)
+        return;
+    size_t n;
+    runner_parser_tests(s->parser, &n);
+    uint64_t now = monotonic_ms();
+    if (n != s->progress_n && now - s->progress_ms >= 250) {
+        /* log_output_fd: the terminal, while 2 is the capture's pipe */
+        dprintf(log_output_fd, "\rsbx: audit: %s: %zu result(s) so far\033[K", s->progress, n);
+        s->progress_n = n;
+        s->progress_ms = now;
+    }
+}
+
 static void feed_sink(int stream, const char *bytes, size_t len, void *data)
 {
-    (void)stream;
     struct sink *s = data;
     pthread_mutex_lock(&s->lock);
-    runner_parser_feed(s->parser, bytes, len);
-    if (s->progress) {
-        size_t n;
-        runner_parser_tests(s->parser, &n);
-        uint64_t now = monotonic_ms();
-        if (n != s->progress_n && now - s->progress_ms >= 250) {
-            /* log_output_fd: the terminal, while 2 is the capture's pipe */
-            dprintf(log_output_fd, "\rsbx: audit: %s: %zu result(s) so far\033[K", s->progress, n);
-            s->progress_n = n;
-            s->progress_ms = now;
-        }
+    if (stream == 3) {
+        /* the result channel: the reporter's records, never the output */
+        runner_parser_feed_report(s->parser, bytes, len);
+        show_progress(s);
+        pthread_mutex_unlock(&s->lock);
+        return;
     }
+    runner_parser_feed(s->parser, bytes, len);
+    show_progress(s);
     pthread_mutex_unlock(&s->lock);
     if (s->ring)
         ring_add(s, bytes, len);
@@ -206,27 +219,84 @@ struct run_tail {
     uint64_t total;
 };
 
+/* Where the results of the audit's runs came from (runner.h
+ * runner_parser_channel), over all its runs, re-runs included: a channel
+ * written by anything but the reporter, once, and the audit is
+ * incomplete; results read from the output as a fallback, and it says
+ * so. One audit per process. */
+static struct {
+    bool forged, fallback;
+    char forged_why[256], fallback_why[256];
+} channel_seen;
+
+static void note_channel(struct runner_parser *p, const char *label)
+{
+    const char *why;
+    enum runner_channel ch = runner_parser_channel(p, &why);
+    if (ch == RUNNER_CHANNEL_FORGED && !channel_seen.forged) {
+        channel_seen.forged = true;
+        snprintf(channel_seen.forged_why, sizeof channel_seen.forged_why, "%s (%s)", why, label);
+    } else if (ch == RUNNER_CHANNEL_FALLBACK && !channel_seen.fallback) {
+        channel_seen.fallback = true;
+        snprintf(channel_seen.fallback_why, sizeof channel_seen.fallback_why, "%s", why);
+    }
+}
+
+/* A new key for a run's result channel (runner_report.h): random, so
+ * that a record written blind by something else than the reporter
+ * cannot carry it. */
+static void new_key(char key[RUNNER_KEY_LEN + 1])
+{
+    unsigned char b[RUNNER_KEY_LEN / 2];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t n = getrandom(b + got, sizeof b - got, 0);
+        if (n < 0)
+            die_errno("getrandom for the result channel's key");
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < sizeof b; i++)
+        snprintf(key + 2 * i, 3, "%02x", b[i]);
+}
+
 /* One run of argv under p, within timeout_ms (0: the profile's), its
  * output parsed by a new parser (returned) and, with keep, kept in *kept
- * (*kept_len bytes, to free); with tail, its last bytes in *tail. */
+ * (*kept_len bytes, to free). With report (runner_command.report), the
+ * results come from the result channel the command gets, not from the
+ * output. With tail, its last bytes in *tail. */
 static struct runner_parser *run_side(const struct runner *r, const struct profile *p,
-                                      char *const *argv, const char *cwd, const char *label,
-                                      bool quiet, uint64_t timeout_ms, struct sandbox_result *res,
-                                      int *status, char **kept, size_t *kept_len,
-                                      const char **limit, struct run_tail *tail)
+                                      char *const *argv, bool report, const char *cwd,
+                                      const char *label, bool quiet, uint64_t timeout_ms,
+                                      struct sandbox_result *res, int *status, char **kept,
+                                      size_t *kept_len, const char **limit, struct run_tail *tail)
 {
     struct sink s = { .parser = runner_parser_new(r), .buf = kept ? xcalloc(1, RERUN_OUTPUT_MAX) : NULL,
                       .scan = limit != NULL, .ring = tail ? xmalloc(OUTPUT_TAIL_MAX) : NULL,
                       .progress = tail && isatty(log_output_fd) ? label : NULL };
     pthread_mutex_init(&s.lock, NULL);
-    struct capture *cap = capture_start(feed_sink, &s, CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0));
+    unsigned flags = CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0);
+    char key[RUNNER_KEY_LEN + 1];
+    size_t greeting_len = 0;
+    char *greeting = NULL;
+    if (report) {
+        new_key(key);
+        greeting = runner_report_greeting(r, key, &greeting_len);
+    }
+    struct capture *cap = greeting ? capture_start_report(feed_sink, &s, flags, greeting, greeting_len)
+                                   : capture_start(feed_sink, &s, flags);
+    if (greeting)
+        runner_parser_expect_report(s.parser, key);
+    free(greeting);
     thread_names_sink = &s;
     ledger_thread_test_hook = test_of_thread;
     struct sandbox_request req = {
         .profile = p, .argv = argv, .cwd = cwd, .label = label, .timeout_ms = timeout_ms,
         .may_start = audit_may_start, .stop_signals = audit_caught_signals(),
-        /* each denial's place in the output, to join with the results' */
+        /* each denial's place in the output (with a reporter: in its
+         * records), to join with the results' */
         .output_position = capture_position, .output_position_data = cap,
+        .report_fd = capture_report_fd(cap) > 2 ? capture_report_fd(cap) : 0,
+        .report_fd_at = RUNNER_REPORT_FD,
     };
     *status = sandbox_run(&req, res);
     ledger_thread_test_hook = NULL;
@@ -236,6 +306,7 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
         dprintf(log_output_fd, "\r\033[K");
     pthread_mutex_destroy(&s.lock);
     runner_parser_finish(s.parser, res->timed_out);
+    note_channel(s.parser, label);
     if (kept) {
         *kept = s.buf;
         *kept_len = s.len;
@@ -600,7 +671,7 @@ static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv,
     int verbosity = log_verbosity;
     if (log_verbosity < LOG_VERBOSE)
         log_verbosity = LOG_QUIET;
-    struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, a->cwd,
+    struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, have && rc.report, a->cwd,
                                        label, true, rerun_bound_ms(a, own_us), res, &st, kept,
                                        kept_len, NULL, NULL);
     log_verbosity = verbosity;
@@ -1588,6 +1659,15 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     }
     if (rc.note[0])
         fprintf(stderr, "sbx: audit: %s: %s\n", r->command, rc.note);
+    memset(&channel_seen, 0, sizeof channel_seen);
+    /* a runner sbx can add a reporter to, in a form it cannot (pytest run
+     * as a program, regrtest -j): its output is read as the fallback */
+    if (!rc.report && runner_has_reporter(r)) {
+        channel_seen.fallback = true;
+        snprintf(channel_seen.fallback_why, sizeof channel_seen.fallback_why,
+                 "sbx could not add its result reporter to this form of the command: the results were "
+                 "read from the output, where a test's own printed line can imitate one");
+    }
 
     const char *labels[2] = { "run 1 of 2", "run 2 of 2" };
     struct runner_parser *parsers[2] = { NULL, NULL };
@@ -1625,8 +1705,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             if (i == 1)
                 report_audit_against_timeout(bound.timeout_ms, audit_bound_source_name(bound.source));
         }
-        parsers[i] = run_side(r, profiles[i], rc.argv, cwd, label, quiet, timeout_ms, &results[i],
-                              &statuses[i], NULL, NULL, i == 1 ? &whole_limit : NULL,
+        parsers[i] = run_side(r, profiles[i], rc.argv, rc.report, cwd, label, quiet, timeout_ms,
+                              &results[i], &statuses[i], NULL, NULL, i == 1 ? &whole_limit : NULL,
                               quiet ? &tails[i] : NULL);
         int exit_status = results[i].command_ran || results[i].exit_status ? results[i].exit_status
                                                                            : statuses[i];
@@ -1946,6 +2026,15 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 RUNNER_MAX_TESTS, RUNNER_MAX_LINE);
         incomplete = true;
     }
+    if (channel_seen.forged) {
+        fprintf(stderr, "sbx: audit: warning: the result channel was written by something other than "
+                "sbx's reporter: %s; the records after it were ignored, the tests they would have "
+                "reported are not observed there\n", channel_seen.forged_why);
+        incomplete = true;
+    }
+    if (channel_seen.fallback)
+        fprintf(stderr, "sbx: audit: results read from the output, as a fallback: %s\n",
+                channel_seen.fallback_why);
     int exit_status = test_verdicts_exit_status_of(counts, incomplete);
     size_t greens = counts[TEST_FALSE_GREEN] + counts[TEST_FALSE_GREEN_HIDING_FAILURE];
     /* issue 34: a test failing under the profile never hides the others'
@@ -1970,6 +2059,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                 counts[TEST_NOT_OBSERVED] ? "some tests were not observed" : "",
                 counts[TEST_NOT_OBSERVED] && unattributed ? ", " : "",
                 unattributed ? "some denials are no test's" : counts[TEST_NOT_OBSERVED] ? ""
+                : channel_seen.forged ? "the result channel was forged"
                 : "the runner's own count disagrees with the tests read", SBX_EXIT_INCONCLUSIVE);
     else if (counts[TEST_FAILS])
         fprintf(stderr, "sbx: verdict: %zu test(s) fail under %s itself: fix that first; of the "
@@ -1978,7 +2068,9 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                         "none touches the network");
     else if (total)
         fprintf(stderr, "sbx: verdict: trustworthy: every test that made denied calls failed or "
-                "skipped itself under %s\n", names[1]);
+                "skipped itself under %s%s\n", names[1],
+                channel_seen.fallback ? " (as read from the output, the fallback: a line a test "
+                                        "printed could have imitated a failure)" : "");
     else
         fprintf(stderr, "sbx: verdict: the tests do not touch the network (nothing denied under %s)\n",
                 names[1]);
@@ -1997,6 +2089,11 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         json_object_object_add(pt, "between_tests_denied", json_object_new_string(between_text));
         json_object_object_add(pt, "unattributed_count", json_object_new_int64((int64_t)unattributed));
         json_object_object_add(pt, "unattributed", json_object_new_string(unattributed_text));
+        json_object_object_add(pt, "results_from",
+                               json_object_new_string(channel_seen.fallback ? "output-fallback"
+                                                      : rc.report ? "reporter" : "output"));
+        json_object_object_add(pt, "channel_forged",
+                               channel_seen.forged ? json_object_new_string(channel_seen.forged_why) : NULL);
         json_object_object_add(pt, "reruns", json_object_new_int64((int64_t)alone.started));
         json_object_object_add(pt, "reruns_max", json_object_new_int(AUDIT_MAX_RERUNS));
         json_object_object_add(pt, "not_rerun_for_bounds", json_object_new_int64((int64_t)alone.capped));

@@ -30,6 +30,20 @@ typedef void (*capture_fn)(int stream, const char *bytes, size_t len, void *data
 #define CAPTURE_QUIET 2u
 struct capture *capture_start(capture_fn fn, void *data, unsigned flags);
 
+/* As capture_start(), with a result channel besides (`sbx audit`,
+ * runner.h RUNNER_REPORT_FD): a socket pair, whose other end the command
+ * gets (capture_report_fd(), sandbox_request.report_fd). `greeting` is
+ * written to it before the command starts (the reporter's code and the
+ * run's key, read by the reporter first thing: nothing else is ever
+ * written there, so a test reading it later finds nothing); what the
+ * command writes to it reaches fn as stream 3, never copied to the
+ * originals, and capture_position() then counts that stream's bytes
+ * instead: a denial's position is where the reporter's records were. */
+struct capture *capture_start_report(capture_fn fn, void *data, unsigned flags, const void *greeting,
+                                     size_t greeting_len);
+/* The command's end of the result channel, or -1 without one. */
+int capture_report_fd(const struct capture *c);
+
 /* Puts the original 1 and 2 back, copies and hands on what the pipes
  * still hold, ends the thread and frees c. Output written after this by
  * a process that kept the pipe is not seen (none does: sandbox_run()

@@ -35,7 +35,7 @@ bool command_force_fd_walk;
  * take a million calls under nofile = max): closes them but keep_a and
  * keep_b, or marks them all close-on-exec. For kernels without
  * close_range() (before 5.9) or its CLOSE_RANGE_CLOEXEC (before 5.11). */
-static void walk_open_fds(int keep_a, int keep_b, bool close_them)
+static void walk_open_fds(int keep_a, int keep_b, int keep_c, bool close_them)
 {
     DIR *dir = opendir("/proc/self/fd");
     if (!dir)
@@ -48,7 +48,7 @@ static void walk_open_fds(int keep_a, int keep_b, bool close_them)
         if (*end || end == e->d_name || fd < 3 || fd == self)
             continue;
         if (close_them) {
-            if (fd != keep_a && fd != keep_b)
+            if (fd != keep_a && fd != keep_b && fd != keep_c)
                 close((int)fd);
             continue;
         }
@@ -70,22 +70,30 @@ static void close_extra_fds_on_exec(void)
         if (errno != ENOSYS && errno != EINVAL)
             die_errno("close_range(3, ~0, CLOSE_RANGE_CLOEXEC)");
     }
-    walk_open_fds(-1, -1, false);
+    walk_open_fds(-1, -1, -1, false);
 }
 
-/* Closes every descriptor above 2 but the channel and the command's pty,
+/* Closes every descriptor above 2 but the channel, the command's pty and
+ * the audit's result channel (sandbox_request.report_fd),
  * before the profile's nofile applies: what init and the supervisor left
  * open (an audit's earlier runs, the mount plan's descriptors) would
  * otherwise fill the low numbers, and the seccomp listener or the
  * Landlock ruleset created after the limit would get EMFILE (a profile
  * with nofile = 32 could not start): the kernel allots the lowest free
  * number, and RLIMIT_NOFILE bounds the number, not the count. */
-static void close_unneeded_fds(int keep_a, int keep_b)
+static void close_unneeded_fds(int keep_a, int keep_b, int keep_c)
 {
-    int keep[2] = { keep_a < keep_b ? keep_a : keep_b, keep_a < keep_b ? keep_b : keep_a };
+    int keep[3] = { keep_a, keep_b, keep_c };
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (keep[j] < keep[i]) {
+                int t = keep[i];
+                keep[i] = keep[j];
+                keep[j] = t;
+            }
     unsigned from = 3;
     bool ranged = !command_force_fd_walk;
-    for (int k = 0; k < 2 && ranged; k++) {
+    for (int k = 0; k < 3 && ranged; k++) {
         if (keep[k] < (int)from)
             continue;
         if ((unsigned)keep[k] > from && close_range(from, (unsigned)keep[k] - 1, 0) < 0)
@@ -94,7 +102,7 @@ static void close_unneeded_fds(int keep_a, int keep_b)
     }
     if (ranged && close_range(from, ~0U, 0) == 0)
         return;
-    walk_open_fds(keep_a, keep_b, true);
+    walk_open_fds(keep_a, keep_b, keep_c, true);
 }
 
 /* execvp() reports EACCES when a PATH directory could not be searched,
@@ -170,11 +178,26 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
         die_errno("restoring the caller's RLIMIT_NOFILE %llu/%llu",
                   (unsigned long long)ctx->caller_nofile.rlim_cur,
                   (unsigned long long)ctx->caller_nofile.rlim_max);
-    close_unneeded_fds(ctx->channel_fd, ctx->terminal_slave);
+    /* `sbx audit`'s result channel goes to its agreed number before the
+     * profile's nofile applies (a lower limit would refuse the dup2; a
+     * descriptor above it stays usable), and stays the one descriptor
+     * above 2 that execve() passes on */
+    int report = ctx->report_fd;
+    if (report >= 0 && report != ctx->report_fd_at) {
+        if (ctx->report_fd_at == ctx->channel_fd || ctx->report_fd_at == ctx->terminal_slave)
+            die("the result channel's number %d is taken in the command", ctx->report_fd_at);
+        if (dup2(report, ctx->report_fd_at) < 0)
+            die_errno("giving the result channel to the command as descriptor %d", ctx->report_fd_at);
+        close(report);
+        report = ctx->report_fd_at;
+    }
+    close_unneeded_fds(ctx->channel_fd, ctx->terminal_slave, report);
     struct limits_applied applied;
     limits_apply(&ctx->limits, &applied);
     record_limits(&applied);
     close_extra_fds_on_exec();
+    if (report >= 0 && fcntl(report, F_SETFD, 0) < 0)
+        die_errno("passing the result channel (descriptor %d) to the command", report);
     if (ctx->tier == TIER_LANDLOCK) {
         /* no_new_privs first: landlock_restrict_self() needs it */
         landlock_drop_privileges();

@@ -155,14 +155,17 @@ static void kill_leftovers(void)
  * anything that lets the command reach init's table (/proc/1/fd is guarded
  * only by the ptrace access check) would hand it the host objects. init
  * needs none of them: only the channel survives. */
-static void close_inherited_fds(int keep)
+static void close_inherited_fds(int keep, int keep_too)
 {
-    unsigned k = (unsigned)keep;
-    if ((k <= 3 || close_range(3, k - 1, 0) == 0) && close_range(k + 1, ~0U, 0) == 0)
+    int lo = keep_too >= 0 && keep_too < keep ? keep_too : keep;
+    int hi = keep_too >= 0 && keep_too > keep ? keep_too : keep;
+    unsigned k = (unsigned)lo, h = (unsigned)hi;
+    if ((k <= 3 || close_range(3, k - 1, 0) == 0) && (h <= k + 1 || close_range(k + 1, h - 1, 0) == 0) &&
+        close_range(h + 1, ~0U, 0) == 0)
         return;
     long max = sysconf(_SC_OPEN_MAX);
     for (long fd = 3; fd < max && fd < 65536; fd++)
-        if (fd != keep)
+        if (fd != keep && fd != keep_too)
             close((int)fd);
 }
 
@@ -263,7 +266,9 @@ noreturn void init_main(struct sandbox_plan *ctx)
         _exit(SBX_EXIT_FAILURE);
     if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
-    close_inherited_fds(ctx->channel_fd);
+    /* the audit's result channel (sandbox_request.report_fd) is the
+     * command's: kept until it is started, then closed */
+    close_inherited_fds(ctx->channel_fd, ctx->report_fd);
     bool loopback = ctx->loopback;
     if (loopback)
         loopback = hand_out_netlink_socket(ctx->channel_fd, ctx->egress);
@@ -359,6 +364,8 @@ noreturn void init_main(struct sandbox_plan *ctx)
     if (command < 0)
         die_errno("starting the command (clone)");
     verbose_step("command started");
+    if (ctx->report_fd >= 0)
+        close(ctx->report_fd);
     if (ctx->terminal_slave >= 0)
         terminal_release_caller(ctx->terminal_slave);
 

@@ -81,6 +81,8 @@ struct sandbox_plan {
     bool await_cgroup;         /* init waits for CHANNEL_CGROUP_ENTERED first */
     int terminal;              /* enum terminal_mode: TERMINAL_NONE, or a pty (terminal.h) */
     int terminal_slave;        /* its slave, opened by init; -1 before, or without */
+    int report_fd;             /* sandbox_request.report_fd, or -1 */
+    int report_fd_at;          /* the number the command gets it at */
 };
 
 /* Builds and checks the plan for req; channel_fd is the socket the

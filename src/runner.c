@@ -196,6 +196,15 @@ bool runner_command(const struct runner *r, char *const argv[], struct runner_co
         snprintf(err, err_size, "the command is empty");
         return false;
     }
+    out->report = false;
+    /* a re-run's command, made here once already */
+    if (r->ops && r->ops->carries_reporter && r->ops->carries_reporter(argv)) {
+        push_range(&sv, argv, 0, (int)argv_len(argv));
+        out->argv = sv.v;
+        out->note = xstrdup("");
+        out->report = true;
+        return true;
+    }
     int a = anchor(r, argv, why, sizeof why);
     if (a < 0) {
         push_range(&sv, argv, 0, (int)argv_len(argv));
@@ -205,10 +214,27 @@ bool runner_command(const struct runner *r, char *const argv[], struct runner_co
         strv_free(&sv);
         strv_free(&notes);
         return false;
+    } else if (r->ops->add_reporter) {
+        out->report = r->ops->add_reporter(&sv, &notes);
     }
     out->argv = sv.v;
     out->note = join_notes(&notes);
     return true;
+}
+
+char *runner_report_greeting(const struct runner *r, const char *key, size_t *len)
+{
+    if (!r->ops && runner_of_kind(r->kind))
+        r = runner_of_kind(r->kind);
+    *len = 0;
+    return r->ops && r->ops->greeting ? r->ops->greeting(key, len) : NULL;
+}
+
+bool runner_has_reporter(const struct runner *r)
+{
+    if (!r->ops && runner_of_kind(r->kind))
+        r = runner_of_kind(r->kind);
+    return r->ops && r->ops->add_reporter;
 }
 
 void runner_argv_free(char **argv)

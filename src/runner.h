@@ -7,8 +7,13 @@
  *
  * The parsers read the command's stdout and stderr as ONE stream in the
  * order the command wrote them (both descriptors on the same pipe): cargo
- * prints which test binary runs on stderr and the tests on stdout, python's
- * unittest its results on stderr. */
+ * prints which test binary runs on stderr and the tests on stdout.
+ *
+ * Where sbx can add a result reporter to the runner itself (python's
+ * unittest, CPython's regrtest, python -m pytest: runner_python.c), the
+ * results come from that alone, over a channel of its own that the
+ * command's output never reaches (runner_report.h): the output is then
+ * read only as the fallback for a run whose reporter never spoke. */
 #ifndef SBX_RUNNER_H
 #define SBX_RUNNER_H
 
@@ -75,7 +80,25 @@ struct runner_command {
     char **argv;  /* NULL-terminated, owned */
     char *note;   /* one human line ("added -count=1: go test caches
                    * results"); "" when nothing was added */
+    /* argv carries sbx's result reporter: run it with the result channel
+     * (capture_start_report(), greeting from runner_report_greeting()) at
+     * RUNNER_REPORT_FD, and the parser told (runner_parser_expect_report) */
+    bool report;
 };
+
+/* The result channel: the number the command gets it at (a reporter
+ * moves it higher and makes it close-on-exec first thing), and the length
+ * of the run's key, in hexadecimal digits. */
+#define RUNNER_REPORT_FD 61
+#define RUNNER_KEY_LEN 32
+/* What is written to the channel before the command starts, for a
+ * command with runner_command.report: the reporter's code, which holds
+ * the key (RUNNER_KEY_LEN hexadecimal digits, a new one per run). Owned,
+ * *len its length; NULL when r has no reporter. */
+char *runner_report_greeting(const struct runner *r, const char *key, size_t *len);
+/* Whether sbx has a reporter for r at all (where runner_command() could
+ * not add it, the output is the fallback). */
+bool runner_has_reporter(const struct runner *r);
 /* False with err filled when the command cannot report per test as given
  * (an argument that hides the per-test lines or replays a previous run,
  * such as cargo test -q or pytest --lf). A runner named with --runner
@@ -182,6 +205,31 @@ struct runner_counts {
  * only make them disagree, never hide a test. */
 void runner_parser_counts(const struct runner_parser *p, struct runner_counts *c);
 void runner_parser_free(struct runner_parser *p);
+
+/* The run carries a reporter (runner_command.report) whose records carry
+ * `key`: its results come from runner_parser_feed_report() only, and the
+ * output fed is kept for the fallback. Called before anything is fed. */
+void runner_parser_expect_report(struct runner_parser *p, const char *key);
+/* The result channel's bytes (capture.h stream 3), as they arrive. */
+void runner_parser_feed_report(struct runner_parser *p, const void *bytes, size_t len);
+/* Where the results came from, after runner_parser_finish(). */
+enum runner_channel {
+    /* the runner's own report in the output (no reporter can be added:
+     * go test -json, jest's JSON, TAP, libtest's lines) */
+    RUNNER_CHANNEL_OUTPUT,
+    /* sbx's reporter, every record verified */
+    RUNNER_CHANNEL_REPORT,
+    /* a reporter was added but never spoke (the command is not the python
+     * sbx expected, it died first): read from the interleaved output, as
+     * a fallback a test's printed line can fool */
+    RUNNER_CHANNEL_FALLBACK,
+    /* a record without the run's key, out of sequence, malformed or out
+     * of order (something in the run wrote to the channel): the records
+     * after it are ignored, and the audit never ends trustworthy */
+    RUNNER_CHANNEL_FORGED,
+};
+/* why: one line on FALLBACK and FORGED, else NULL. */
+enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why);
 
 /* The command that runs exactly test t of the run of argv (the user's
  * command, before runner_command()), reporting flags included; NULL when

@@ -43,6 +43,16 @@ struct runner_ops {
     /* The run that starts as t's re-run would and selects no test
      * (optional: NULL where the runner cannot select nothing). */
     bool (*baseline)(char *const argv[], int at, const struct runner_test *t, struct strv *out);
+    /* Add sbx's result reporter (optional, runner_report.h): out is what
+     * command() made; true when out now carries the reporter, notes saying
+     * what was added; false where none can be added (out unchanged, a
+     * note saying why the output is read instead). */
+    bool (*add_reporter)(struct strv *out, struct strv *notes);
+    /* Whether argv carries the reporter already (a re-run's command, made
+     * by runner_command() once). */
+    bool (*carries_reporter)(char *const argv[]);
+    /* The greeting written to the channel (runner_report_greeting()). */
+    char *(*greeting)(const char *key, size_t *len);
     /* The longest line it reads (0: RUNNER_MAX_LINE): jest writes its
      * whole report on one line. */
     size_t max_line;
@@ -63,6 +73,11 @@ const struct runner *runner_of_kind(enum runner_kind kind);
 /* The script `name` of ./package.json (runner_npm.c: the runners' one
  * read of a file), or NULL with why filled. */
 char *runner_npm_script(const char *name, char *why, size_t why_size);
+/* The interpreter of `program` (found in PATH), from its #! line, when
+ * that names a python plainly ("#!/usr/bin/python3", "#!/usr/bin/env
+ * python3"), *script set to the program's path (both owned, both only of
+ * the characters [A-Za-z0-9/._+-]); NULL with why filled otherwise. */
+char *runner_program_interpreter(const char *program, char **script, char *why, size_t why_size);
 
 /* ---- the parser: shared state and the table of tests (runner_parse.c) ---- */
 
@@ -114,13 +129,25 @@ struct runner_parser {
     size_t yaml_indent;    /* inside a YAML block ("---" to "...") at this indent */
 
     void *state;           /* the family's own (runner_ops.state_new) */
+
+    /* with a reporter (runner_parser_expect_report, runner_report.c) */
+    struct report_state *report;
+    struct runner_parser *fallback; /* the output's parser, for the fallback */
 };
+
+/* runner_report.c: the channel's part of runner_parser_finish() and _free(). */
+/* true when the reporter never spoke and the output's results were put
+ * in its place (the finish is then done) */
+bool report_finish(struct runner_parser *p, bool killed);
+void report_free(struct runner_parser *p);
 
 uint64_t runner_hash(uint64_t h, const char *s);
 void runner_table_grow(struct runner_table *t, size_t count, uint64_t (*hash_of)(void *, size_t), void *ctx);
 /* The test (unit, id), added when new; SIZE_MAX when the table is full. */
 size_t find_test(struct runner_parser *p, const char *unit, const char *id, bool add);
 size_t test_started(struct runner_parser *p, const char *unit, const char *id);
+/* The table's index rebuilt after tests[0..n) was changed in place. */
+void tests_reindex(struct runner_parser *p);
 void result_at(struct runner_parser *p, size_t i, enum test_status s);
 /* Test i's start was announced by the bytes of the current line up to
  * `end` (a pointer into it): where they end, exactly, or nothing. */

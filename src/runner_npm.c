@@ -1,15 +1,18 @@
 /* The script a package manager runs (npm test, npm run NAME, yarn NAME,
  * pnpm NAME): read from ./package.json, so that `npm test` is judged by
- * the runner its script starts (issue 25). The runners' one read of a
- * file (everything else in runner*.c is pure); the file is the
- * project's, untrusted: bounded, parsed by json-c, and a script that is
- * not plain words is not taken apart. */
+ * the runner its script starts (issue 25); and the interpreter of a
+ * program found in PATH (pytest's #! line, so that sbx's reporter can run
+ * in it). The runners' reads of files (everything else in runner*.c is
+ * pure); the files are untrusted: bounded, parsed by json-c or taken
+ * only in the plainest form, and a script that is not plain words is
+ * not taken apart. */
 #include "config.h"
 
 #include "runner_impl.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PACKAGE_JSON_MAX (4u << 20)
@@ -47,5 +50,53 @@ char *runner_npm_script(const char *name, char *why, size_t why_size)
     else
         out = xstrdup(json_object_get_string(script));
     json_object_put(root);
+    return out;
+}
+
+/* Only names that need no quoting in the reporter's Python literal. */
+static bool plain_path(const char *s)
+{
+    if (s[0] != '/')
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              strchr("/._+-", *s)))
+            return false;
+    return true;
+}
+
+char *runner_program_interpreter(const char *program, char **script, char *why, size_t why_size)
+{
+    const char *path = getenv("PATH");
+    *script = strchr(program, '/') ? xstrdup(program)
+                                   : path_search(path ? path : "/usr/bin:/bin", program, PATH_SEARCH_EXECUTABLE);
+    if (!*script) {
+        snprintf(why, why_size, "%.64s is not in PATH", program);
+        return NULL;
+    }
+    size_t len;
+    char *text = read_file_text(*script, 4096, &len);
+    char *out = NULL;
+    if (text && len > 2 && !memcmp(text, "#!", 2)) {
+        char *line = text + 2, *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        line += strspn(line, " \t");
+        trim_right(line);
+        /* "#!/usr/bin/env python3": the python3 of PATH */
+        if (starts(line, "/usr/bin/env ") && !strchr(skip_spaces(line + 13), ' '))
+            out = path_search(path ? path : "/usr/bin:/bin", skip_spaces(line + 13), PATH_SEARCH_EXECUTABLE);
+        else if (!strchr(line, ' ') && !strchr(line, '\t'))
+            out = xstrdup(line);
+    }
+    free(text);
+    const char *base = out ? strrchr(out, '/') : NULL;
+    if (!out || !base || strncmp(base + 1, "python", 6) || !plain_path(out) || !plain_path(*script)) {
+        snprintf(why, why_size, "%.200s is not a script whose #! line names python plainly", *script);
+        free(out);
+        free(*script);
+        *script = NULL;
+        return NULL;
+    }
     return out;
 }

@@ -104,6 +104,22 @@ size_t find_test(struct runner_parser *p, const char *unit, const char *id, bool
     return i;
 }
 
+void tests_reindex(struct runner_parser *p)
+{
+    size_t nslots = 64;
+    while (nslots <= p->n * 2)
+        nslots *= 2;
+    free(p->by_key.slots);
+    p->by_key.slots = xcalloc(nslots, sizeof *p->by_key.slots);
+    p->by_key.nslots = nslots;
+    for (size_t i = 0; i < p->n; i++) {
+        size_t at = test_hash(p, i) & (nslots - 1);
+        while (p->by_key.slots[at])
+            at = (at + 1) & (nslots - 1);
+        p->by_key.slots[at] = i + 1;
+    }
+}
+
 size_t test_started(struct runner_parser *p, const char *unit, const char *id)
 {
     size_t i = find_test(p, unit, id, true);
@@ -286,6 +302,11 @@ void runner_parser_feed(struct runner_parser *p, const void *bytes, size_t len)
     const char *b = bytes;
     if (p->finished)
         return;
+    /* with a reporter, the output is only the fallback's */
+    if (p->fallback) {
+        runner_parser_feed(p->fallback, bytes, len);
+        return;
+    }
     while (len) {
         const char *nl = memchr(b, '\n', len);
         size_t take = nl ? (size_t)(nl - b) : len;
@@ -319,6 +340,8 @@ void runner_parser_feed(struct runner_parser *p, const void *bytes, size_t len)
 void runner_parser_finish(struct runner_parser *p, bool killed)
 {
     if (p->finished)
+        return;
+    if (p->report && report_finish(p, killed))
         return;
     /* the last line, unterminated: pytest's id of the test that was
      * running when the run stopped */
@@ -365,6 +388,7 @@ void runner_parser_free(struct runner_parser *p)
 {
     if (!p)
         return;
+    report_free(p);
     for (size_t i = 0; i < p->n; i++) {
         free(p->tests[i].id);
         free(p->tests[i].unit);

@@ -10,12 +10,38 @@
  * which -rA's summary does not do for skips (it prints "file:line:
  * reason").
  *
- * The channel: both print a test's own output unframed (unittest) or
- * captured and shown after the results (pytest), so a test can print a
- * line that reads as another's result under unittest.
+ * The channel (issues 25, 34): unittest prints a test's own output
+ * unframed, between its verbose lines, on the same stream: a test that
+ * writes "AttributeError" without a newline just before unittest's
+ * "test_x (m.C.test_x) ... " made the audit read a test
+ * m.C.test_x.AttributeErrortest_x (CPython's test_socket did), and one
+ * that prints "test_x ... FAIL" or "FAIL: test_x (m.C.test_x)" turned its
+ * own false green into `exercised`. So the results never come from the
+ * output where sbx can add a reporter: `python -m unittest ARGS`,
+ * `python -m test ARGS` and `python -m pytest ARGS` are run as `python
+ * -c BOOT ARGS` (`pytest ARGS` as `PYTHON -c BOOT ARGS`, PYTHON its #!
+ * line's, BOOT starting its script as the kernel's exec would), BOOT (boot_code) reading sbx's reporter (reporter_code)
+ * from the result channel, descriptor RUNNER_REPORT_FD
+ * (runner_report.h), where the audit put it with a key of the run's.
+ * The reporter moves the descriptor above 512, close-on-exec (a
+ * subprocess of a test never holds it), then runs the module as -m would
+ * (runpy: __main__, sys.argv[0], the working directory on sys.path), the
+ * same arguments, the same tests; what it adds is one record per test
+ * start, result and stop, written by the runner's own result object
+ * (unittest's TextTestRunner's, the outermost only: a test that runs a
+ * suite of its own does not count; pytest's hooks), never by the
+ * output. What a test in the same process can still do, and what sbx
+ * detects of it, is runner_report.c's comment.
+ *
+ * Where no reporter can be added the output is read as before, as the
+ * fallback, and the audit says so: a pytest program whose #! line is not
+ * a plain python (a shell wrapper, pyenv's shim), regrtest with -j (its tests run in worker processes the reporter is not in),
+ * a command given with --runner that is not one of these forms. pytest's
+ * lines there come with the tests' output captured (shown after the
+ * results, where the parser does not read) unless -s.
  *
  * CPython's own suite (python -m test, regrtest) is given -v: it prints
- * unittest's verbose lines, read as unittest's. */
+ * unittest's verbose lines, read as unittest's where the output is read. */
 #include "config.h"
 
 #include "runner_impl.h"
@@ -23,6 +49,208 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* sbx's result reporter, sent as the greeting (runner_report_greeting):
+ * the records of runner_report.h, from unittest's result object or
+ * pytest's hooks. Its last line, added with the key, calls it. */
+static const char reporter_code[] =
+    "def _sbx(key, main, fd, script=None):\n"
+    "    # sbx audit's result reporter (runner_python.c): one record per test\n"
+    "    # start, result and stop on the result channel, never on the output.\n"
+    "    import os, re, sys, time\n"
+    "    try:\n"
+    "        import fcntl\n"
+    "        high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 512)\n"
+    "        os.close(fd)\n"
+    "        fd = high\n"
+    "    except (ImportError, OSError):\n"
+    "        os.set_inheritable(fd, False)\n"
+    "    state = {'seq': 0, 'live': True}\n"
+    "    ctl = re.compile(rb'[\\x00-\\x1f\\x7f]')\n"
+    "\n"
+    "    def esc(s):\n"
+    "        b = str(s).encode('utf-8', 'surrogatepass').replace(b'\\\\', b'\\\\\\\\')\n"
+    "        return ctl.sub(lambda m: b'\\\\x%02x' % m.group()[0], b)\n"
+    "\n"
+    "    def emit(*words):\n"
+    "        if not state['live']:\n"
+    "            return\n"
+    "        line = b' '.join([key, b'%d' % state['seq']] + [w if isinstance(w, bytes) else w.encode() for w in words]) + b'\\n'\n"
+    "        state['seq'] += 1\n"
+    "        try:\n"
+    "            while line:\n"
+    "                line = line[os.write(fd, line):]\n"
+    "        except OSError:\n"
+    "            state['live'] = False\n"
+    "\n"
+    "    started = {}\n"
+    "\n"
+    "    def start(name):\n"
+    "        started[name] = time.monotonic()\n"
+    "        emit('start', esc(name))\n"
+    "\n"
+    "    def stop(name):\n"
+    "        t = started.pop(name, None)\n"
+    "        us = int((time.monotonic() - t) * 1e6) if t is not None else 0\n"
+    "        emit('stop', str(us), esc(name))\n"
+    "\n"
+    "    def unittest_hooks():\n"
+    "        import unittest\n"
+    "        import unittest.runner\n"
+    "        import unittest.suite\n"
+    "        holder = re.compile(r'^(\\w+) \\((.+)\\)$')\n"
+    "\n"
+    "        def name_of(test):\n"
+    "            if isinstance(test, unittest.suite._ErrorHolder):\n"
+    "                m = holder.match(test.description)\n"
+    "                return m.group(2) + '.' + m.group(1) if m else test.description\n"
+    "            return test.id()\n"
+    "\n"
+    "        def instrument(result):\n"
+    "            def hook(method, before):\n"
+    "                orig = getattr(result, method, None)\n"
+    "                if orig is None:\n"
+    "                    return\n"
+    "                def wrapped(*args, **kwargs):\n"
+    "                    before(*args)\n"
+    "                    return orig(*args, **kwargs)\n"
+    "                setattr(result, method, wrapped)\n"
+    "\n"
+    "            def outcome(status):\n"
+    "                return lambda test, *rest: emit('result', status, esc(name_of(test)))\n"
+    "\n"
+    "            def sub(test, subtest, err=None):\n"
+    "                if err is not None:\n"
+    "                    failed = issubclass(err[0], test.failureException)\n"
+    "                    emit('result', 'failed' if failed else 'errored', esc(name_of(test)))\n"
+    "\n"
+    "            def run_ends():\n"
+    "                emit('count', str(result.testsRun),\n"
+    "                     str(len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)),\n"
+    "                     str(len(result.skipped) + len(result.expectedFailures)))\n"
+    "\n"
+    "            hook('startTest', lambda test: start(name_of(test)))\n"
+    "            hook('stopTest', lambda test: stop(name_of(test)))\n"
+    "            hook('addSuccess', outcome('passed'))\n"
+    "            hook('addFailure', outcome('failed'))\n"
+    "            hook('addError', outcome('errored'))\n"
+    "            hook('addSkip', outcome('skipped'))\n"
+    "            hook('addExpectedFailure', outcome('skipped'))\n"
+    "            hook('addUnexpectedSuccess', outcome('failed'))\n"
+    "            hook('addSubTest', sub)\n"
+    "            hook('stopTestRun', run_ends)\n"
+    "\n"
+    "        # only the runner's own result: a test that runs a suite of its\n"
+    "        # own (CPython's test_unittest) does it inside, one level down\n"
+    "        runner = unittest.runner.TextTestRunner\n"
+    "        orig_run, orig_make = runner.run, runner._makeResult\n"
+    "        depth = [0]\n"
+    "\n"
+    "        def run(self, test):\n"
+    "            depth[0] += 1\n"
+    "            try:\n"
+    "                return orig_run(self, test)\n"
+    "            finally:\n"
+    "                depth[0] -= 1\n"
+    "\n"
+    "        def make(self):\n"
+    "            result = orig_make(self)\n"
+    "            if depth[0] == 1:\n"
+    "                instrument(result)\n"
+    "            return result\n"
+    "        runner.run, runner._makeResult = run, make\n"
+    "\n"
+    "    def pytest_hooks():\n"
+    "        import _pytest.config\n"
+    "\n"
+    "        class Reporter:\n"
+    "            def pytest_runtest_logstart(self, nodeid, location):\n"
+    "                start(nodeid)\n"
+    "\n"
+    "            def pytest_runtest_logfinish(self, nodeid, location):\n"
+    "                stop(nodeid)\n"
+    "\n"
+    "            def pytest_runtest_logreport(self, report):\n"
+    "                xfail = hasattr(report, 'wasxfail')\n"
+    "                if report.when == 'call':\n"
+    "                    status = {'passed': 'passed', 'skipped': 'skipped'}.get(report.outcome, 'failed')\n"
+    "                    if xfail and report.outcome == 'skipped':\n"
+    "                        status = 'skipped'\n"
+    "                elif report.outcome == 'skipped':\n"
+    "                    status = 'skipped'\n"
+    "                elif report.outcome == 'failed':\n"
+    "                    status = 'errored'\n"
+    "                else:\n"
+    "                    return\n"
+    "                emit('result', status, esc(report.nodeid))\n"
+    "\n"
+    "            def pytest_collectreport(self, report):\n"
+    "                if report.failed:\n"
+    "                    emit('result', 'errored', esc(report.nodeid or '(collection)'))\n"
+    "\n"
+    "            def pytest_sessionfinish(self, session):\n"
+    "                tr = session.config.pluginmanager.get_plugin('terminalreporter')\n"
+    "                if tr is None:\n"
+    "                    return\n"
+    "                n = {k: len(tr.stats.get(k, ())) for k in ('passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed')}\n"
+    "                emit('count', str(sum(n.values())), str(n['failed'] + n['error']), str(n['skipped'] + n['xfailed']))\n"
+    "\n"
+    "        orig_main = _pytest.config.main\n"
+    "\n"
+    "        def main(args=None, plugins=None):\n"
+    "            return orig_main(args, list(plugins or ()) + [Reporter()])\n"
+    "        _pytest.config.main = main\n"
+    "\n"
+    "    emit('hello', main, 'parallel' if main == 'pytest' else 'serial')\n"
+    "    if main == 'pytest':\n"
+    "        pytest_hooks()\n"
+    "    else:\n"
+    "        unittest_hooks()\n"
+    "    # as -m does: the module as __main__, sys.argv[0] its file, the\n"
+    "    # working directory first on sys.path (-c put '' there)\n"
+    "    import runpy\n"
+    "    if script:\n"
+    "        # pytest run as a program: what its script's exec would give\n"
+    "        sys.argv[0] = script\n"
+    "        if sys.path and sys.path[0] == '':\n"
+    "            sys.path[0] = os.path.dirname(script)\n"
+    "        try:\n"
+    "            import pytest\n"
+    "            sys.exit(pytest.console_main())\n"
+    "        finally:\n"
+    "            if not started:\n"
+    "                emit('end')\n"
+    "    if sys.path and sys.path[0] == '':\n"
+    "        sys.path[0] = os.getcwd()\n"
+    "    try:\n"
+    "        runpy.run_module(main, run_name='__main__', alter_sys=True)\n"
+    "    finally:\n"
+    "        if not started:\n"
+    "            emit('end')\n";
+
+/* What -c runs: the reporter, read from the channel, with the module -m
+ * named (a second application of runner_command() knows it by this). */
+#define BOOT_PREFIX "import os;exec(compile(os.read(" SBX_STR(RUNNER_REPORT_FD) ",1<<20),'<sbx result reporter>','exec'),"
+#define SBX_STR(x) SBX_STR_(x)
+#define SBX_STR_(x) #x
+#define BOOT(module) BOOT_PREFIX "{'__name__':'__sbx__','MAIN':'" module "','FD':" SBX_STR(RUNNER_REPORT_FD) "})"
+/* pytest run as a program: its script's own start, in its interpreter */
+#define BOOT_SCRIPT BOOT_PREFIX "{'__name__':'__sbx__','MAIN':'pytest','FD':" SBX_STR(RUNNER_REPORT_FD) ",'SCRIPT':'%s'})"
+
+static char *python_greeting(const char *key, size_t *len)
+{
+    char *g = xasprintf("%s_sbx(b'%s', MAIN, FD, globals().get('SCRIPT'))\n", reporter_code, key);
+    *len = strlen(g);
+    return g;
+}
+
+static bool python_carries_reporter(char *const argv[])
+{
+    for (size_t i = 0; argv[i]; i++)
+        if (starts(argv[i], BOOT_PREFIX))
+            return true;
+    return false;
+}
 
 struct python_state {
     char *doc_id;        /* unittest: a description line awaiting its docstring line */
@@ -110,6 +338,90 @@ static int python_anchor(char *const argv[], char *why, size_t why_size, const c
     return -1;
 }
 
+/* python [options] -m MODULE ARGS (what command() made) becomes python
+ * [options] -c BOOT ARGS: the interpreter's options stay ("-bm MODULE"
+ * keeps its -b), the module's arguments follow as they were. False when
+ * there is no -m MODULE (pytest run as a program, a --runner wrapper). */
+static bool swap_m_for_boot(struct strv *out, const char *boot, const char *what, struct strv *notes)
+{
+    const char *module = NULL;
+    /* (pytest -m MARK is no -m MODULE) */
+    int i = out->v && is_python(base_name(out->v[0])) ? python_module(out->v, &module) : -1;
+    if (i < 0)
+        return false;
+    const char *tok = out->v[i];
+    bool joined = module != tok;
+    int flag = joined ? i : i - 1;
+    const char *ft = out->v[flag];
+    size_t before_m = joined ? (size_t)(module - ft) - 1 : strlen(ft) - 1;
+    struct strv nv = { 0 };
+    push_range(&nv, out->v, 0, flag);
+    if (before_m > 1)
+        strv_push(&nv, xstrndup(ft, before_m));
+    push(&nv, "-c");
+    push(&nv, boot);
+    push_range(&nv, out->v, i + 1, (int)out->n);
+    strv_push(notes, xasprintf("added sbx's result reporter: -m %s runs as python -c (the same module, "
+                               "arguments and tests, as -m runs them) with a reporter that writes each "
+                               "test's start and result from %s to descriptor %d, which the suite's "
+                               "output cannot reach; the output is not read for results",
+                               module, what, RUNNER_REPORT_FD));
+    strv_free(out);
+    *out = nv;
+    return true;
+}
+
+static bool unittest_reporter(struct strv *out, struct strv *notes)
+{
+    return swap_m_for_boot(out, BOOT("unittest"), "unittest's result object", notes);
+}
+
+/* pytest run as a program: its #! line's python runs the same start
+ * (sys.argv[0] and sys.path[0] the script's, as the kernel's exec of it
+ * would give) with sbx's reporter, then pytest's console_main() as the
+ * script does. */
+static bool pytest_reporter(struct strv *out, struct strv *notes)
+{
+    if (swap_m_for_boot(out, BOOT("pytest"), "pytest's hooks", notes))
+        return true;
+    char why[256], *script = NULL;
+    char *python = out->n ? runner_program_interpreter(out->v[0], &script, why, sizeof why) : NULL;
+    if (!python) {
+        strv_push(notes, xasprintf("sbx adds no result reporter to pytest run as a program here (%s): the "
+                                   "results are read from pytest's lines (the tests' output is captured "
+                                   "unless -s); python -m pytest gets one", why));
+        return false;
+    }
+    struct strv nv = { 0 };
+    strv_push(&nv, python);
+    push(&nv, "-c");
+    strv_push(&nv, xasprintf(BOOT_SCRIPT, script));
+    push_range(&nv, out->v, 1, (int)out->n);
+    strv_push(notes, xasprintf("added sbx's result reporter: pytest runs as %s -c (the interpreter of its "
+                               "#! line, starting %s as the script does, with the same arguments and "
+                               "tests) with a reporter that writes each test's start and result from "
+                               "pytest's hooks to descriptor %d, which the suite's output cannot reach; the "
+                               "output is not read for results", python, script, RUNNER_REPORT_FD));
+    free(script);
+    strv_free(out);
+    *out = nv;
+    return true;
+}
+
+static bool regrtest_reporter(struct strv *out, struct strv *notes)
+{
+    for (size_t i = 0; i < out->n; i++) {
+        const char *a = out->v[i];
+        if (!strcmp(a, "-j") || !strcmp(a, "--multiprocess") || starts(a, "--multiprocess=") ||
+            (starts(a, "-j") && a[2] >= '0' && a[2] <= '9')) {
+            note_add(notes, "python -m test -j runs the tests in worker processes, where sbx's result "
+                            "reporter is not: the results are read from the output");
+            return false;
+        }
+    }
+    return swap_m_for_boot(out, BOOT("test"), "unittest's result object", notes);
+}
+
 static int unittest_anchor(char *const argv[], char *why, size_t why_size)
 {
     static const char *const programs[] = { NULL };
@@ -166,7 +478,8 @@ static bool cmd_regrtest(char *const argv[], int m, struct strv *out, struct str
     return true;
 }
 
-/* The test modules of the ids ("test.test_socket.C.test_x" is test_socket),
+/* The test modules of the ids ("test.test_socket.C.test_x" is test_socket,
+ * "test_x.C.test_y" under --testdir test_x),
  * each once, then -m ID per test (regrtest matches a full id exactly, and
  * runs a test when any -m matches); none: -m with an id no test has. The
  * user's own selections (test names, -m, -i, --matchfile) are replaced. */
@@ -191,11 +504,12 @@ static bool regrtest_select(char *const argv[], int a, const struct runner_test 
     size_t from = out->n;
     const struct runner_test *const *list = count ? tests : &t;
     for (size_t k = 0; k < (count ? count : 1); k++) {
-        const char *id = list[k]->id;
-        if (!starts(id, "test."))
+        /* the stdlib's test.test_x...; under --testdir DIR, test_x... */
+        const char *id = list[k]->id, *name = starts(id, "test.") ? id + 5 : id;
+        const char *dot = strchr(name, '.');
+        if (dot == name || !*name)
             return false;
-        const char *dot = strchr(id + 5, '.');
-        char *module = dot ? xstrndup(id + 5, (size_t)(dot - id - 5)) : xstrdup(id + 5);
+        char *module = dot ? xstrndup(name, (size_t)(dot - name)) : xstrdup(name);
         bool seen = false;
         for (size_t j = from; j < out->n && !seen; j++)
             seen = !strcmp(out->v[j], module);
@@ -832,6 +1146,9 @@ static void python_state_free(void *state)
 }
 
 static const struct runner_ops unittest_ops = {
+    .add_reporter = unittest_reporter,
+    .carries_reporter = python_carries_reporter,
+    .greeting = python_greeting,
     .anchor = unittest_anchor,
     .command = cmd_unittest,
     .line = unittest_line,
@@ -843,6 +1160,9 @@ static const struct runner_ops unittest_ops = {
 };
 
 static const struct runner_ops pytest_ops = {
+    .add_reporter = pytest_reporter,
+    .carries_reporter = python_carries_reporter,
+    .greeting = python_greeting,
     .anchor = pytest_anchor,
     .command = cmd_pytest,
     .line = pytest_line,
@@ -854,6 +1174,9 @@ static const struct runner_ops pytest_ops = {
 };
 
 static const struct runner_ops regrtest_ops = {
+    .add_reporter = regrtest_reporter,
+    .carries_reporter = python_carries_reporter,
+    .greeting = python_greeting,
     .anchor = regrtest_anchor,
     .command = cmd_regrtest,
     .line = unittest_line,

@@ -214,6 +214,10 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
      * the same standard input; no terminal, no pty and no cost. */
     plan.terminal = req->terminal ? terminal_wanted() : TERMINAL_NONE;
     plan.terminal_slave = -1;
+    plan.report_fd = req->report_fd > 2 ? req->report_fd : -1;
+    plan.report_fd_at = req->report_fd_at;
+    if (plan.report_fd >= 0 && req->report_fd_at <= 2)
+        die("the result channel's descriptor %d cannot be given as %d", req->report_fd, req->report_fd_at);
     /* the filter compiled meanwhile */
     sandbox_plan_finish(&plan);
 

@@ -40,6 +40,14 @@ struct sandbox_request {
      * for each denial (ledger_set_output_position()). */
     uint64_t (*output_position)(void *data);
     void *output_position_data;
+    /* > 2: a descriptor of the caller's that the command gets, at number
+     * report_fd_at, inheritable (`sbx audit`'s result channel, capture.h:
+     * the runner's reporter writes each test's records there, where the
+     * command's output cannot reach). init never keeps it past the
+     * command's start; every other descriptor above 2 is closed as ever.
+     * 0: none. */
+    int report_fd;
+    int report_fd_at;
     /* `sbx run`: the command gets a pty of the sandbox's own, relayed,
      * when standard input is a terminal (terminal.h; sbx(1) TERMINAL). */
     bool terminal;

@@ -27,6 +27,9 @@ EXTRA_DIST += tests/integration/audit-tests.sh
 TESTS += tests/integration/audit-js.sh
 EXTRA_DIST += tests/integration/audit-js.sh
 TESTS += tests/integration/audit-runners.sh
+# The result channel: names and results never from the output (issues 25, 34).
+TESTS += tests/integration/audit-channel.sh
+EXTRA_DIST += tests/integration/audit-channel.sh
 EXTRA_DIST += tests/integration/audit-runners.sh
 # Signals stop an audit; the --against run is bounded (issue 16).
 check_PROGRAMS += tests/helpers/bind-or-wait

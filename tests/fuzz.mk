@@ -20,7 +20,7 @@ tests/fuzz/cli-fuzz: $(top_srcdir)/tests/fuzz/cli-fuzz.c $(top_srcdir)/src/cli.c
 		$(top_srcdir)/src/project.c $(FUZZ_CORE)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 # every runner family (runners as data: runner.c lists them)
-FUZZ_RUNNERS = $(top_srcdir)/src/runner.c $(top_srcdir)/src/runner_parse.c \
+FUZZ_RUNNERS = $(top_srcdir)/src/runner.c $(top_srcdir)/src/runner_parse.c $(top_srcdir)/src/runner_report.c \
 	$(top_srcdir)/src/runner_cargo.c $(top_srcdir)/src/runner_python.c \
 	$(top_srcdir)/src/runner_go.c $(top_srcdir)/src/runner_node.c $(top_srcdir)/src/runner_npm.c \
 	$(top_srcdir)/src/runner_tap.c $(top_srcdir)/src/runner_ctest.c

@@ -1,6 +1,8 @@
 /* capture.c: the command's output reaches the original descriptors byte
  * for byte and the callback sees the same bytes, per stream; a reader
- * that went away (| head) stops the copy, not sbx. */
+ * that went away (| head) stops the copy, not sbx; the result channel
+ * gives its greeting once, then end of file, and what is written to it
+ * reaches the callback alone, counted as the position. */
 #include "config.h"
 
 #include "../tap.h"
@@ -18,8 +20,8 @@
 #include <unistd.h>
 
 struct seen {
-    char *buf[3];
-    size_t len[3];
+    char *buf[4];
+    size_t len[4];
 };
 
 static void gather(int stream, const char *bytes, size_t len, void *data)
@@ -53,7 +55,7 @@ static void child_writes(void)
 
 int main(void)
 {
-    plan(12);
+    plan(16);
     for (size_t i = 0; i < BIG; i++)
         big[i] = (unsigned char)(i * 131 + (i >> 11));
     /* the "terminal" of this test: two files in place of 1 and 2 */
@@ -206,6 +208,49 @@ int main(void)
     uint64_t apart = capture_position(c);
     capture_stop(c);
     ok(apart == UINT64_MAX, "position: unknown when the streams are apart");
+
+    /* the result channel */
+    if (ftruncate(f1, 0) < 0)
+        bail_out("ftruncate");
+    lseek(f1, 0, SEEK_SET);
+    dup2(f1, 1);
+    struct seen s8 = { 0 };
+    c = capture_start_report(gather, &s8, CAPTURE_MERGED, "greet\n", 6);
+    int rfd = capture_report_fd(c);
+    int pfd[2];
+    if (pipe(pfd) < 0)
+        bail_out("pipe");
+    pid = fork();
+    if (pid == 0) {
+        char g[16];
+        ssize_t n = read(rfd, g, sizeof g), again = read(rfd, g, sizeof g);
+        char verdict = n == 6 && !memcmp(g, "greet\n", 6) && again == 0 ? 'y' : 'n';
+        write_all(rfd, "rec1\nrec2\n", 10);
+        write_all(1, "out\n", 4);
+        write_all(pfd[1], &verdict, 1);
+        _exit(0);
+    }
+    close(pfd[1]);
+    waitpid(pid, &st, 0);
+    char verdict = 0;
+    if (read(pfd[0], &verdict, 1) != 1)
+        verdict = 0;
+    close(pfd[0]);
+    uint64_t channel_pos = capture_position(c);
+    capture_stop(c);
+    dup2(tap, 1);
+    ok(rfd > 2 && verdict == 'y', "result channel: the greeting, once, then end of file");
+    ok(s8.len[3] == 10 && !memcmp(s8.buf[3], "rec1\nrec2\n", 10) && s8.len[1] == 4,
+       "result channel: its bytes reach the callback as stream 3, the output as stream 1");
+    ok(channel_pos == 10, "result channel: the position counts its bytes, not the output's (got %llu)",
+       (unsigned long long)channel_pos);
+    size_t l8;
+    int f5 = dup(f1);
+    char *got8 = file_bytes(f5, &l8);
+    ok(l8 == 4 && !memcmp(got8, "out\n", 4), "result channel: nothing of it reaches the original stdout");
+    free(got8);
+    free(s8.buf[1]);
+    free(s8.buf[3]);
     free(s4.buf[1]);
     free(want);
     free(got1);

@@ -1,0 +1,484 @@
+/* A runner's result reporter, read (runner_report.h): its records parsed
+ * and checked, and the tests they name entered in the parser's table, in
+ * place of what the output says (runner.h). Pure.
+ *
+ * What a record proves, and what it does not: the channel is a socket
+ * whose only writer should be the reporter, and nothing the command
+ * prints reaches it, so no line a test prints (a forged "FAIL: test_x",
+ * an "AttributeError" without its newline before unittest's own line)
+ * can name a test or change a result. A test runs in the reporter's
+ * process, though, and can write to the descriptor itself: a record
+ * without the run's key (which only the reporter read, before any test
+ * code was imported), one out of sequence, malformed, or out of order
+ * (a result for a test other than the one running, a test started while
+ * another runs, in a serial runner) marks the channel forged: the
+ * records after it are ignored and the audit never ends trustworthy. A
+ * test that digs the key and the count out of the reporter's memory (it
+ * is Python: gc.get_objects() reaches them) can still write a record that
+ * passes; so can one that replaces unittest's result methods, as it could
+ * replace the runner itself. That is the residual limit: the channel
+ * stops what a suite prints, by accident or to look green, and detects
+ * a blind write to it; it cannot stop code that sets out to subvert the
+ * interpreter it shares with the reporter. */
+#include "config.h"
+
+#include "runner_report.h"
+
+#include "runner_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one record ---- */
+
+static bool number(const char **s, const char *end, uint64_t *out)
+{
+    const char *c = *s;
+    uint64_t n = 0;
+    if (c == end || *c < '0' || *c > '9' || (*c == '0' && c + 1 < end && c[1] >= '0' && c[1] <= '9'))
+        return false;
+    for (; c < end && *c >= '0' && *c <= '9'; c++) {
+        if (n > (UINT64_MAX - 9) / 10)
+            return false;
+        n = n * 10 + (uint64_t)(*c - '0');
+    }
+    *s = c;
+    *out = n;
+    return true;
+}
+
+/* " WORD": the word after one space, up to the next space or the end. */
+static bool word(const char **s, const char *end, const char **w, size_t *wlen)
+{
+    const char *c = *s;
+    if (c == end || *c != ' ')
+        return false;
+    c++;
+    const char *start = c;
+    while (c < end && *c != ' ')
+        c++;
+    if (c == start)
+        return false;
+    *w = start;
+    *wlen = (size_t)(c - start);
+    *s = c;
+    return true;
+}
+
+static bool is(const char *w, size_t wlen, const char *lit)
+{
+    return wlen == strlen(lit) && !memcmp(w, lit, wlen);
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+/* The id from " ID" to the end, decoded; NULL when malformed. */
+static char *id_of(const char *s, const char *end)
+{
+    if (s == end || *s != ' ' || s + 1 == end)
+        return NULL;
+    s++;
+    char *out = xmalloc((size_t)(end - s) + 1), *o = out;
+    while (s < end) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\\') {
+            if (s + 1 < end && s[1] == '\\') {
+                *o++ = '\\';
+                s += 2;
+                continue;
+            }
+            int hi, lo;
+            if (end - s >= 4 && s[1] == 'x' && (hi = hex_digit(s[2])) >= 0 && (lo = hex_digit(s[3])) >= 0 && (hi || lo)) {
+                *o++ = (char)(hi * 16 + lo);
+                s += 4;
+                continue;
+            }
+            free(out);
+            return NULL;
+        }
+        if (c < 0x20 || c == 0x7f) {
+            free(out);
+            return NULL;
+        }
+        *o++ = (char)c;
+        s++;
+    }
+    *o = '\0';
+    return out;
+}
+
+static bool bad(char *why, size_t why_size, const char *what)
+{
+    snprintf(why, why_size, "%s", what);
+    return false;
+}
+
+bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t seq,
+                         struct runner_record *r, char *why, size_t why_size)
+{
+    memset(r, 0, sizeof *r);
+    const char *s = line, *end = line + len, *w;
+    size_t wlen, klen = strlen(key);
+    if (memchr(line, '\0', len))
+        return bad(why, why_size, "a record holds a NUL byte");
+    if (len < klen + 1 || memcmp(line, key, klen) || line[klen] != ' ')
+        return bad(why, why_size, "a record without the run's key");
+    s += klen + 1;
+    uint64_t n;
+    if (!number(&s, end, &n))
+        return bad(why, why_size, "a record without its sequence number");
+    if (n != seq) {
+        snprintf(why, why_size, "record %llu came where %llu was due", (unsigned long long)n,
+                 (unsigned long long)seq);
+        return false;
+    }
+    r->seq = n;
+    if (!word(&s, end, &w, &wlen))
+        return bad(why, why_size, "a record without its verb");
+    if (is(w, wlen, "hello")) {
+        const char *name, *mode;
+        size_t nlen, mlen;
+        if (!word(&s, end, &name, &nlen) || !word(&s, end, &mode, &mlen) || s != end ||
+            !(is(mode, mlen, "serial") || is(mode, mlen, "parallel")))
+            return bad(why, why_size, "a malformed hello record");
+        r->verb = RECORD_HELLO;
+        r->parallel = is(mode, mlen, "parallel");
+        r->text = xstrndup(name, nlen);
+        return true;
+    }
+    if (is(w, wlen, "end")) {
+        if (s != end)
+            return bad(why, why_size, "a malformed end record");
+        r->verb = RECORD_END;
+        return true;
+    }
+    if (is(w, wlen, "count")) {
+        for (int i = 0; i < 3; i++)
+            if (s == end || *s++ != ' ' || !number(&s, end, &r->n[i]))
+                return bad(why, why_size, "a malformed count record");
+        if (s != end)
+            return bad(why, why_size, "a malformed count record");
+        r->verb = RECORD_COUNT;
+        return true;
+    }
+    if (is(w, wlen, "start")) {
+        r->verb = RECORD_START;
+    } else if (is(w, wlen, "stop")) {
+        r->verb = RECORD_STOP;
+        if (s == end || *s++ != ' ' || !number(&s, end, &r->n[0]))
+            return bad(why, why_size, "a stop record without its time");
+    } else if (is(w, wlen, "result")) {
+        static const struct { const char *w; enum test_status st; } statuses[] = {
+            { "passed", TEST_PASSED }, { "failed", TEST_FAILED },
+            { "errored", TEST_ERRORED }, { "skipped", TEST_SKIPPED },
+        };
+        const char *st;
+        size_t stlen;
+        if (!word(&s, end, &st, &stlen))
+            return bad(why, why_size, "a result record without its status");
+        size_t k = 0;
+        while (k < 4 && !is(st, stlen, statuses[k].w))
+            k++;
+        if (k == 4)
+            return bad(why, why_size, "a result record with an unknown status");
+        r->verb = RECORD_RESULT;
+        r->status = statuses[k].st;
+    } else {
+        return bad(why, why_size, "a record with an unknown verb");
+    }
+    r->text = id_of(s, end);
+    if (!r->text)
+        return bad(why, why_size, "a record with a malformed test id");
+    return true;
+}
+
+void runner_record_free(struct runner_record *r)
+{
+    free(r->text);
+    r->text = NULL;
+}
+
+/* ---- the channel of one run ---- */
+
+enum phase { PHASE_NONE, PHASE_STARTED, PHASE_STOPPED };
+
+struct report_state {
+    char key[RUNNER_KEY_LEN + 1];
+    uint64_t seq;
+    uint64_t fed;          /* the channel's bytes so far: its positions */
+    char *line;
+    size_t len, cap;
+    bool overlong;
+    bool hello, parallel, ended;
+    enum runner_channel channel;
+    char why[256];
+    size_t running;        /* serial: the test between its start and stop */
+    unsigned char *phase;  /* per test of the table: enum phase */
+    size_t nphase;
+};
+
+void runner_parser_expect_report(struct runner_parser *p, const char *key)
+{
+    if (p->report || p->fed)
+        return;
+    struct report_state *rs = xcalloc(1, sizeof *rs);
+    snprintf(rs->key, sizeof rs->key, "%s", key);
+    rs->running = SIZE_MAX;
+    rs->channel = RUNNER_CHANNEL_REPORT;
+    rs->cap = 256;
+    rs->line = xmalloc(rs->cap);
+    p->report = rs;
+    p->fallback = runner_parser_new(p->r);
+}
+
+static void forged(struct report_state *rs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void forged(struct report_state *rs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rs->channel = RUNNER_CHANNEL_FORGED;
+    vsnprintf(rs->why, sizeof rs->why, fmt, ap);
+    va_end(ap);
+}
+
+static unsigned char *phase_of(struct report_state *rs, size_t i)
+{
+    if (i >= rs->nphase) {
+        size_t n = rs->nphase ? rs->nphase : 64;
+        while (n <= i)
+            n *= 2;
+        rs->phase = xrealloc(rs->phase, n);
+        memset(rs->phase + rs->nphase, PHASE_NONE, n - rs->nphase);
+        rs->nphase = n;
+    }
+    return &rs->phase[i];
+}
+
+static void apply(struct runner_parser *p, struct report_state *rs, struct runner_record *r)
+{
+    if (r->verb == RECORD_HELLO) {
+        if (rs->hello)
+            return forged(rs, "a second hello record");
+        rs->hello = true;
+        rs->parallel = r->parallel;
+        return;
+    }
+    if (!rs->hello)
+        return forged(rs, "a record before the reporter's hello");
+    if (rs->ended)
+        return forged(rs, "a record after the reporter's end");
+    const char *running = rs->running != SIZE_MAX ? p->tests[rs->running].id : NULL;
+    size_t i = r->text ? find_test(p, NULL, r->text, false) : SIZE_MAX;
+    unsigned char none = PHASE_NONE, *ph = i != SIZE_MAX ? phase_of(rs, i) : &none;
+    p->line_end = rs->fed;
+    switch (r->verb) {
+    case RECORD_START:
+        if (!rs->parallel && running)
+            return forged(rs, "%.100s started while %.100s ran", r->text, running);
+        if (*ph == PHASE_STARTED)
+            return forged(rs, "%.100s started twice", r->text);
+        i = test_started(p, NULL, r->text);
+        if (i == SIZE_MAX)
+            return;
+        /* a serial runner's start is written before the test runs; a
+         * parallel one's (pytest-xdist's controller) when a worker's
+         * report of it arrives, after the test may have made its calls:
+         * no position to place them by */
+        if (!rs->parallel && !p->tests[i].announced_pos)
+            p->tests[i].announced_pos = rs->fed;
+        *phase_of(rs, i) = PHASE_STARTED;
+        if (!rs->parallel)
+            rs->running = i;
+        return;
+    case RECORD_RESULT:
+        /* outside every test: a class or module fixture's, a collection
+         * error; never a test's that has stopped */
+        if (running ? i != rs->running : *ph == PHASE_STOPPED)
+            return forged(rs, "a result for %.100s%s", r->text,
+                          running ? " while another test ran" : " after it stopped");
+        if (rs->parallel && *ph != PHASE_STARTED && i != SIZE_MAX && p->entries[i].has_result)
+            return forged(rs, "a second result for %.100s outside its run", r->text);
+        i = test_result(p, NULL, r->text, r->status);
+        /* result_at() ends a test; here only its stop does */
+        if (i != SIZE_MAX && *phase_of(rs, i) == PHASE_STARTED)
+            p->entries[i].running = true;
+        return;
+    case RECORD_STOP:
+        if (*ph != PHASE_STARTED || (!rs->parallel && i != rs->running))
+            return forged(rs, "a stop for %.100s, which was not running", r->text);
+        *ph = PHASE_STOPPED;
+        p->entries[i].running = false;
+        test_duration(p, i, r->n[0]);
+        if (!p->entries[i].has_result) {
+            /* stopped without any result: the runner lost it */
+            result_at(p, i, TEST_ERRORED);
+        }
+        if (!rs->parallel)
+            rs->running = SIZE_MAX;
+        return;
+    case RECORD_COUNT: {
+        uint64_t run = r->n[0], failed = r->n[1], skipped = r->n[2];
+        if (failed > run || skipped > run - failed)
+            return forged(rs, "a count record that does not add up");
+        runner_count(p, run - failed - skipped, failed, skipped, 0);
+        return;
+    }
+    case RECORD_END:
+        if (running)
+            return forged(rs, "the reporter's end while %.100s ran", running);
+        rs->ended = true;
+        return;
+    case RECORD_HELLO:
+        return;
+    }
+}
+
+static void record(struct runner_parser *p, struct report_state *rs)
+{
+    struct runner_record r;
+    char why[200];
+    if (rs->overlong) {
+        forged(rs, "a record longer than %d bytes", RUNNER_MAX_LINE);
+        return;
+    }
+    if (!runner_record_parse(rs->line, rs->len, rs->key, rs->seq, &r, why, sizeof why)) {
+        forged(rs, "%s", why);
+        return;
+    }
+    rs->seq++;
+    apply(p, rs, &r);
+    runner_record_free(&r);
+}
+
+void runner_parser_feed_report(struct runner_parser *p, const void *bytes, size_t len)
+{
+    struct report_state *rs = p->report;
+    const char *b = bytes;
+    if (!rs || p->finished)
+        return;
+    while (len && rs->channel != RUNNER_CHANNEL_FORGED) {
+        const char *nl = memchr(b, '\n', len);
+        size_t take = nl ? (size_t)(nl - b) : len;
+        size_t room = RUNNER_MAX_LINE - rs->len;
+        size_t copy = take < room ? take : room;
+        if (copy < take)
+            rs->overlong = true;
+        if (rs->len + copy + 1 > rs->cap) {
+            while (rs->len + copy + 1 > rs->cap)
+                rs->cap *= 2;
+            rs->line = xrealloc(rs->line, rs->cap);
+        }
+        memcpy(rs->line + rs->len, b, copy);
+        rs->len += copy;
+        rs->fed += nl ? take + 1 : take;
+        if (!nl)
+            return;
+        record(p, rs);
+        rs->len = 0;
+        rs->overlong = false;
+        b = nl + 1;
+        len -= take + 1;
+    }
+}
+
+/* After a forged record: a test the channel gave no result for before it
+ * has none at all (not the crash's "errored" a run that ended mid-test
+ * gets), so that it is re-run alone or not-observed, never judged on
+ * what came after the forgery. */
+static void drop_unreported(struct runner_parser *p)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->entries[i].has_result) {
+            free(p->tests[i].id);
+            free(p->tests[i].unit);
+            free(p->tests[i].parent);
+            continue;
+        }
+        p->tests[k] = p->tests[i];
+        p->entries[k] = p->entries[i];
+        k++;
+    }
+    p->n = k;
+    tests_reindex(p);
+}
+
+bool report_finish(struct runner_parser *p, bool killed)
+{
+    struct report_state *rs = p->report;
+    struct runner_parser *fb = p->fallback;
+    runner_parser_finish(fb, killed);
+    /* an unterminated last record is no record: the reporter writes each
+     * whole, so the process died while writing it */
+    /* bytes came, but no hello (something wrote first): never the
+     * output instead, which the same writer may have printed */
+    if (!rs->hello && rs->fed && rs->channel == RUNNER_CHANNEL_REPORT) {
+        rs->channel = RUNNER_CHANNEL_FORGED;
+        snprintf(rs->why, sizeof rs->why, "the result channel's bytes hold no hello record");
+    }
+    if (rs->hello || rs->channel == RUNNER_CHANNEL_FORGED) {
+        /* a reporter that saw no test where the output names some (code
+         * run at import closed its descriptor, the runner re-executed
+         * itself): the output is not taken instead, as a test could make
+         * that happen and print what it likes */
+        if (rs->channel == RUNNER_CHANNEL_REPORT && !p->n && fb->n) {
+            rs->channel = RUNNER_CHANNEL_FORGED;
+            snprintf(rs->why, sizeof rs->why, "sbx's result reporter saw no test, and the output "
+                     "names %zu: the results are not judged", fb->n);
+        }
+        if (rs->channel == RUNNER_CHANNEL_FORGED)
+            drop_unreported(p);
+        return false;
+    }
+    /* the reporter never spoke (nothing at all on the channel: the
+     * command is not the python sbx expected): the output, read as
+     * without one; its
+     * positions are the output's, not the channel's that the denials were
+     * placed by, so no test is placed by them (re-runs decide) */
+    struct runner_parser t = *p;
+    *p = *fb;
+    *fb = t;
+    p->report = rs;
+    p->fallback = fb;
+    fb->report = NULL;
+    fb->fallback = NULL;
+    for (size_t i = 0; i < p->n; i++)
+        p->tests[i].announced_pos = 0;
+    rs->channel = RUNNER_CHANNEL_FALLBACK;
+    snprintf(rs->why, sizeof rs->why, "sbx's result reporter never spoke (is the command the "
+             "python sbx expected?): the results were read from the output, where a test's own "
+             "printed line can imitate one");
+    return true;
+}
+
+void report_free(struct runner_parser *p)
+{
+    struct report_state *rs = p->report;
+    if (rs) {
+        free(rs->line);
+        free(rs->phase);
+        free(rs);
+    }
+    p->report = NULL;
+    runner_parser_free(p->fallback);
+    p->fallback = NULL;
+}
+
+enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why)
+{
+    *why = NULL;
+    if (!p->report)
+        return RUNNER_CHANNEL_OUTPUT;
+    if (p->report->channel != RUNNER_CHANNEL_REPORT)
+        *why = p->report->why;
+    return p->report->channel;
+}

@@ -1,0 +1,56 @@
+/* The records of a runner's result reporter (issues 25, 34): the one
+ * channel a test's result comes from where sbx can add a reporter to the
+ * runner (python's unittest, CPython's regrtest, python -m pytest). Pure.
+ *
+ * The reporter runs inside the runner's process and writes one line per
+ * event to the result channel (capture.h, runner.h RUNNER_REPORT_FD),
+ * never to the command's output, so nothing a test prints reaches it:
+ *
+ *   KEY SEQ hello RUNNER serial|parallel
+ *   KEY SEQ start ID
+ *   KEY SEQ result passed|failed|errored|skipped ID
+ *   KEY SEQ stop MICROSECONDS ID
+ *   KEY SEQ count RUN FAILED SKIPPED
+ *   KEY SEQ end
+ *
+ * KEY is the run's random key (RUNNER_KEY_LEN hexadecimal digits), which
+ * the reporter read from the channel before any test code was imported;
+ * SEQ counts the records from 0 with no gap; ID is the test's id, bytes
+ * 0x20-0x7e but '\' and every byte >= 0x80 as they are, '\' as "\\", any
+ * other byte as "\xHH" (so no record holds a newline of its ID's). */
+#ifndef SBX_RUNNER_REPORT_H
+#define SBX_RUNNER_REPORT_H
+
+#include "runner.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum runner_record_verb {
+    RECORD_HELLO,
+    RECORD_START,
+    RECORD_RESULT,
+    RECORD_STOP,
+    RECORD_COUNT,
+    RECORD_END,
+};
+
+struct runner_record {
+    enum runner_record_verb verb;
+    uint64_t seq;
+    enum test_status status;  /* RECORD_RESULT */
+    char *text;               /* START, RESULT, STOP: the decoded id; HELLO: the runner's name (owned) */
+    bool parallel;            /* RECORD_HELLO: tests may run side by side (pytest-xdist) */
+    uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds */
+};
+
+/* Parses one record (len bytes, without its newline; NUL bytes are
+ * malformed) that must carry `key` and sequence number `seq`. False with
+ * why (one line) filled when it does not, or is malformed: r is then
+ * left empty. */
+bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t seq,
+                         struct runner_record *r, char *why, size_t why_size);
+void runner_record_free(struct runner_record *r);
+
+#endif

@@ -1,0 +1,386 @@
+/* The result reporter's records (src/runner_report.c): one record parsed
+ * and checked (the key, the sequence, each verb, the id's escapes, every
+ * malformed form refused), and a run's channel read into the parser's
+ * table: results and positions from the records alone whatever the
+ * output says, the same at every split of the bytes, every way of
+ * forging detected (the records after it ignored, the test then running
+ * left without a result), and the fallback to the output marked. */
+#include "config.h"
+
+#include "runner.h"
+#include "runner_report.h"
+#include "util.h"
+
+#include "../tap.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define KEY "0123456789abcdef0123456789abcdef"
+
+static const struct runner *named(const char *name)
+{
+    const char *suggestion;
+    const struct runner *r = runner_by_name(name, &suggestion);
+    if (!r)
+        bail_out("no runner of that name");
+    return r;
+}
+
+static bool parse(const char *line, uint64_t seq, struct runner_record *r, char *why, size_t why_size)
+{
+    return runner_record_parse(line, strlen(line), KEY, seq, r, why, why_size);
+}
+
+static void test_record(void)
+{
+    struct runner_record r;
+    char why[200];
+    ok(parse(KEY " 0 hello unittest serial", 0, &r, why, sizeof why) && r.verb == RECORD_HELLO &&
+           !r.parallel && !strcmp(r.text, "unittest"), "hello: the runner, serial");
+    runner_record_free(&r);
+    ok(parse(KEY " 0 hello pytest parallel", 0, &r, why, sizeof why) && r.parallel, "hello: parallel");
+    runner_record_free(&r);
+    ok(parse(KEY " 7 start m.C.test_x", 7, &r, why, sizeof why) && r.verb == RECORD_START &&
+           r.seq == 7 && !strcmp(r.text, "m.C.test_x"), "start: its id");
+    runner_record_free(&r);
+    ok(parse(KEY " 8 result failed setUpClass (m.C)", 8, &r, why, sizeof why) && r.verb == RECORD_RESULT &&
+           r.status == TEST_FAILED && !strcmp(r.text, "setUpClass (m.C)"), "result: status, an id with spaces");
+    runner_record_free(&r);
+    static const struct { const char *w; enum test_status st; } statuses[] = {
+        { "passed", TEST_PASSED }, { "errored", TEST_ERRORED }, { "skipped", TEST_SKIPPED },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        char line[128];
+        snprintf(line, sizeof line, KEY " 1 result %s x", statuses[i].w);
+        ok(parse(line, 1, &r, why, sizeof why) && r.status == statuses[i].st, "result %s", statuses[i].w);
+        runner_record_free(&r);
+    }
+    ok(parse(KEY " 9 stop 1500 a b", 9, &r, why, sizeof why) && r.verb == RECORD_STOP && r.n[0] == 1500 &&
+           !strcmp(r.text, "a b"), "stop: its time and id");
+    runner_record_free(&r);
+    ok(parse(KEY " 3 count 5 1 2", 3, &r, why, sizeof why) && r.verb == RECORD_COUNT && r.n[0] == 5 &&
+           r.n[1] == 1 && r.n[2] == 2, "count: run, failed, skipped");
+    ok(parse(KEY " 4 end", 4, &r, why, sizeof why) && r.verb == RECORD_END, "end");
+    ok(parse(KEY " 1 start a\\\\b\\x0ac\\x7f\xc3\xa9", 1, &r, why, sizeof why) &&
+           !strcmp(r.text, "a\\b\nc\x7f\xc3\xa9"), "the id's escapes decoded, UTF-8 kept");
+    runner_record_free(&r);
+
+    static const struct { const char *line; uint64_t seq; const char *why; } refused[] = {
+        { "fedcba9876543210fedcba9876543210 0 hello unittest serial", 0, "without the run's key" },
+        { KEY "0 hello unittest serial", 0, "without the run's key" },
+        { "0 1 result failed m.C.test_x", 1, "without the run's key" },
+        { "result failed m.C.test_x", 0, "without the run's key" },
+        { KEY " 2 start x", 1, "record 2 came where 1 was due" },
+        { KEY " 01 start x", 1, "without its sequence number" },
+        { KEY " 99999999999999999999999 start x", 1, "without its sequence number" },
+        { KEY " 1", 1, "without its verb" },
+        { KEY " 1 begin x", 1, "unknown verb" },
+        { KEY " 1 start", 1, "malformed test id" },
+        { KEY " 1 start ", 1, "malformed test id" },
+        { KEY " 1 start a\\qb", 1, "malformed test id" },
+        { KEY " 1 start a\\", 1, "malformed test id" },
+        { KEY " 1 start a\\x0", 1, "malformed test id" },
+        { KEY " 1 start a\\x00b", 1, "malformed test id" },
+        { KEY " 1 start a\\xZZ", 1, "malformed test id" },
+        { KEY " 1 start a\tb", 1, "malformed test id" },
+        { KEY " 1 start a\rb", 1, "malformed test id" },
+        { KEY " 1 result FAIL x", 1, "unknown status" },
+        { KEY " 1 result", 1, "without its status" },
+        { KEY " 1 stop x", 1, "without its time" },
+        { KEY " 1 count 1 2", 1, "malformed count" },
+        { KEY " 1 count 1 2 3 4", 1, "malformed count" },
+        { KEY " 1 end now", 1, "malformed end" },
+        { KEY " 0 hello unittest", 0, "malformed hello" },
+        { KEY " 0 hello unittest both", 0, "malformed hello" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        bool parsed = parse(refused[i].line, refused[i].seq, &r, why, sizeof why);
+        ok(!parsed && strstr(why, refused[i].why) && !r.text, "refused: '%s' (%s)", refused[i].line, why);
+        runner_record_free(&r);
+    }
+    ok(!runner_record_parse(KEY " 1 start a\0b", sizeof KEY " 1 start a\0b" - 1, KEY, 1, &r, why, sizeof why) &&
+           strstr(why, "NUL"), "refused: a NUL byte in a record");
+}
+
+/* ---- a run's channel ---- */
+
+static const char run_records[] =
+    KEY " 0 hello unittest serial\n"
+    KEY " 1 start m.C.test_a\n"
+    KEY " 2 result passed m.C.test_a\n"
+    KEY " 3 stop 120 m.C.test_a\n"
+    KEY " 4 start m.C.test_b\n"
+    KEY " 5 result failed m.C.test_b\n"
+    KEY " 6 stop 40 m.C.test_b\n"
+    KEY " 7 result errored m.D.setUpClass\n"
+    KEY " 8 count 2 1 0\n"
+    KEY " 9 end\n";
+
+/* output that imitates results and names made-up tests, as a suite's
+ * interleaved output did */
+static const char lying_output[] =
+    "test_a (m.C.test_a) ... FAIL\n"
+    "AttributeErrortest_b (m.C.test_b) ... ok\n"
+    "FAIL: test_c (m.C.test_c)\n"
+    "Ran 9 tests in 0.1s\n"
+    "OK\n";
+
+static struct runner_parser *run_of(const char *runner, const char *records, size_t split,
+                                    const char *output, bool killed)
+{
+    struct runner_parser *p = runner_parser_new(named(runner));
+    runner_parser_expect_report(p, KEY);
+    if (output)
+        runner_parser_feed(p, output, strlen(output));
+    size_t len = strlen(records);
+    runner_parser_feed_report(p, records, split);
+    runner_parser_feed_report(p, records + split, len - split);
+    runner_parser_finish(p, killed);
+    return p;
+}
+
+static struct runner_parser *channel_run(const char *records, size_t split, bool output)
+{
+    return run_of("unittest", records, split, output ? lying_output : NULL, false);
+}
+
+static char *summary(struct runner_parser *p)
+{
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    char *out = xstrdup("");
+    for (size_t i = 0; i < n; i++) {
+        char *next = xasprintf("%s%s%s=%s", out, i ? " " : "", t[i].id, test_status_name(t[i].status));
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
+static void test_channel(void)
+{
+    const char *why;
+    struct runner_parser *p = channel_run(run_records, 0, true);
+    char *s = summary(p);
+    is_str(s, "m.C.test_a=passed m.C.test_b=failed m.D.setUpClass=errored",
+           "the records' tests and results; none of the output's");
+    free(s);
+    is_int(runner_parser_channel(p, &why), RUNNER_CHANNEL_REPORT, "the channel: the reporter's");
+    ok(why == NULL, "with nothing to say");
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    size_t after_start_a = strlen(KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n");
+    is_int((long long)t[0].announced_pos, (long long)after_start_a, "a test's start: where its start record ends");
+    is_int((long long)t[0].reported_pos, (long long)(after_start_a + strlen(KEY " 2 result passed m.C.test_a\n")),
+           "its result: where its result record ends");
+    is_int((long long)t[0].duration_us, 120, "its time, from its stop record");
+    struct runner_counts c;
+    runner_parser_counts(p, &c);
+    ok(c.seen && c.total == 2 && c.passed == 1 && c.failed == 1, "the runner's count, the record's, not the output's 9");
+    runner_parser_free(p);
+
+    /* the same at every split point */
+    size_t len = strlen(run_records);
+    bool same = true;
+    for (size_t split = 0; split <= len; split++) {
+        p = channel_run(run_records, split, false);
+        s = summary(p);
+        same &= !strcmp(s, "m.C.test_a=passed m.C.test_b=failed m.D.setUpClass=errored") &&
+                runner_parser_channel(p, &why) == RUNNER_CHANNEL_REPORT;
+        free(s);
+        runner_parser_free(p);
+    }
+    ok(same, "the records cut at every byte read the same");
+
+    /* forgeries: each detected, what follows ignored, and the test that
+     * was running left without a result (re-run alone, never judged on
+     * the forgery) */
+    static const struct { const char *records; const char *tests; const char *why; } forgeries[] = {
+        { KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n"
+          "0 2 result failed m.C.test_a\n" KEY " 2 result passed m.C.test_a\n",
+          "", "without the run's key" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n" KEY " 2 result passed m.C.test_a\n"
+          KEY " 3 stop 1 m.C.test_a\n" KEY " 4 start m.C.test_b\n"
+          KEY " 6 result failed m.C.test_b\n", "m.C.test_a=passed", "record 6 came where 5 was due" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n" KEY " 2 start m.C.test_b\n",
+          "", "m.C.test_b started while m.C.test_a ran" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n" KEY " 2 result failed m.C.test_b\n",
+          "", "a result for m.C.test_b while another test ran" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n" KEY " 2 result passed m.C.test_a\n"
+          KEY " 3 stop 1 m.C.test_a\n" KEY " 4 result failed m.C.test_a\n",
+          "m.C.test_a=passed", "a result for m.C.test_a after it stopped" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 stop 1 m.C.test_a\n", "", "which was not running" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 end\n" KEY " 2 start m.C.test_a\n", "",
+          "after the reporter's end" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 hello unittest serial\n", "", "a second hello" },
+        { KEY " 0 start m.C.test_a\n", "", "before the reporter's hello" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 count 1 2 0\n", "", "does not add up" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n" KEY " 2 end\n", "",
+          "the reporter's end while m.C.test_a ran" },
+    };
+    for (size_t i = 0; i < sizeof forgeries / sizeof forgeries[0]; i++) {
+        p = channel_run(forgeries[i].records, 0, true);
+        s = summary(p);
+        enum runner_channel ch = runner_parser_channel(p, &why);
+        ok(ch == RUNNER_CHANNEL_FORGED && why && strstr(why, forgeries[i].why), "forged: %s (%s)",
+           forgeries[i].why, why ? why : "-");
+        is_str(s, forgeries[i].tests, "forged: %s: only the results before it", forgeries[i].why);
+        free(s);
+        runner_parser_free(p);
+    }
+    /* an overlong record */
+    size_t big = RUNNER_MAX_LINE + 100;
+    char *longrec = xmalloc(big + 200);
+    snprintf(longrec, big + 200, "%s 0 hello unittest serial\n%s 1 start ", KEY, KEY);
+    size_t at = strlen(longrec);
+    memset(longrec + at, 'a', big);
+    strcpy(longrec + at + big, "\n");
+    p = channel_run(longrec, 0, false);
+    ok(runner_parser_channel(p, &why) == RUNNER_CHANNEL_FORGED && strstr(why, "longer than"),
+       "forged: a record longer than the bound");
+    runner_parser_free(p);
+    free(longrec);
+
+    /* a test killed mid-run: the test running then timed out, not forged */
+    p = run_of("unittest", KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n" KEY " 2 res", 0, NULL,
+               true);
+    s = summary(p);
+    is_str(s, "m.C.test_a=timed-out", "killed mid-test: the test running timed out");
+    free(s);
+    is_int(runner_parser_channel(p, &why), RUNNER_CHANNEL_REPORT, "killed: an unfinished record is no forgery");
+    runner_parser_free(p);
+
+    /* the reporter never spoke: the output, marked as the fallback, with
+     * no position that could place a denial */
+    static const char plain[] = "test_a (m.C.test_a) ... ok\nRan 1 test in 0.1s\nOK\n";
+    p = run_of("unittest", "", 0, plain, false);
+    s = summary(p);
+    is_str(s, "m.C.test_a=passed", "no reporter: the output's tests");
+    free(s);
+    t = runner_parser_tests(p, &n);
+    ok(n == 1 && t[0].announced_pos == 0, "no reporter: no test placed by the output's positions");
+    is_int(runner_parser_channel(p, &why), RUNNER_CHANNEL_FALLBACK, "no reporter: the fallback");
+    like_str(why, "read from the output", "and why");
+    runner_parser_free(p);
+
+    /* a reporter that saw no test where the output names one */
+    p = run_of("unittest", KEY " 0 hello unittest serial\n", 0, plain, false);
+    runner_parser_tests(p, &n);
+    ok(n == 0 && runner_parser_channel(p, &why) == RUNNER_CHANNEL_FORGED && strstr(why, "saw no test"),
+       "a silent reporter: the output is not taken instead");
+    runner_parser_free(p);
+
+    /* without a reporter, nothing changes */
+    p = runner_parser_new(named("unittest"));
+    runner_parser_feed(p, plain, sizeof plain - 1);
+    runner_parser_finish(p, false);
+    is_int(runner_parser_channel(p, &why), RUNNER_CHANNEL_OUTPUT, "no reporter expected: the output");
+    runner_parser_free(p);
+
+    /* pytest-xdist: tests side by side */
+    p = run_of("pytest",
+               KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n" KEY " 2 start t.py::b\n"
+               KEY " 3 result passed t.py::b\n" KEY " 4 result skipped t.py::a\n" KEY " 5 stop 1 t.py::a\n"
+               KEY " 6 stop 1 t.py::b\n" KEY " 7 result errored t.py\n" KEY " 8 end\n", 0, NULL, false);
+    s = summary(p);
+    is_str(s, "t.py::a=skipped t.py::b=passed t.py=errored", "parallel: tests side by side, a collection error");
+    free(s);
+    t = runner_parser_tests(p, &n);
+    ok(n == 3 && !t[0].announced_pos && !t[1].announced_pos,
+       "parallel: a start places nothing (it arrives after the test may have run)");
+    is_int(runner_parser_channel(p, &why), RUNNER_CHANNEL_REPORT, "parallel: no forgery");
+    runner_parser_free(p);
+}
+
+/* ---- what the runners add ---- */
+
+static void test_command(void)
+{
+    static const struct { const char *runner; const char *argv[8]; bool report; const char *has; } cases[] = {
+        { "unittest", { "python3", "-m", "unittest", "test_x", NULL }, true, "-c" },
+        { "unittest", { "python3", "-munittest", "discover", NULL }, true, "-c" },
+        { "unittest", { "python3", "-bm", "unittest", "m.C", NULL }, true, "-b" },
+        { "regrtest", { "python3", "-m", "test", "test_socket", NULL }, true, "-c" },
+        { "regrtest", { "python3", "-m", "test", "-j4", "test_socket", NULL }, false, "-m" },
+        { "pytest", { "python3", "-m", "pytest", "t.py", NULL }, true, "-c" },
+        { "pytest", { "/nonexistent/pytest", "-m", "slow", "t.py", NULL }, false, "slow" },
+        { "go", { "go", "test", "./...", NULL }, false, "-json" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct runner_command c;
+        char err[256];
+        const struct runner *r = named(cases[i].runner);
+        bool made = runner_command(r, (char *const *)cases[i].argv, &c, err, sizeof err);
+        bool has = false, boot = false;
+        for (char **a = c.argv; made && *a; a++) {
+            has |= !strcmp(*a, cases[i].has);
+            boot |= !strncmp(*a, "import os;exec(", 15);
+        }
+        ok(made && c.report == cases[i].report && has && boot == cases[i].report, "%s %s: reporter %s",
+           cases[i].runner, cases[i].argv[2] ? cases[i].argv[2] : "", cases[i].report ? "added" : "not added");
+        if (made && c.report) {
+            /* a re-run's command made from it again: unchanged */
+            struct runner_command again;
+            bool same = runner_command(r, c.argv, &again, err, sizeof err) && again.report;
+            for (size_t k = 0; same && (c.argv[k] || again.argv[k]); k++)
+                same = c.argv[k] && again.argv[k] && !strcmp(c.argv[k], again.argv[k]);
+            ok(same, "%s: applied twice, the same command", cases[i].runner);
+            runner_command_free(&again);
+            size_t len;
+            char *g = runner_report_greeting(r, KEY, &len);
+            ok(g && len == strlen(g) && strstr(g, "_sbx(b'" KEY "', MAIN, FD, globals().get('SCRIPT'))"), "%s: the greeting holds the key",
+               cases[i].runner);
+            free(g);
+        }
+        if (made)
+            runner_command_free(&c);
+    }
+    size_t len;
+    ok(!runner_report_greeting(named("go"), KEY, &len) && !runner_has_reporter(named("go")),
+       "go: no reporter (go test -json is its own channel)");
+
+    /* pytest as a program: its #! line's python runs its start */
+    char dir[] = "/tmp/sbxpytestXXXXXX";
+    if (!mkdtemp(dir))
+        bail_out("cannot make a directory in /tmp");
+    char *script = xasprintf("%s/pytest", dir);
+    int fd = open(script, O_WRONLY | O_CREAT | O_EXCL, 0700);
+    if (fd < 0 || write(fd, "#!/usr/bin/python3\nimport pytest\n", 33) != 33)
+        bail_out("cannot write a script in /tmp");
+    close(fd);
+    const char *argv[] = { script, "-m", "slow", "t.py", NULL };
+    struct runner_command c;
+    char err[256];
+    bool made = runner_command(named("pytest"), (char *const *)argv, &c, err, sizeof err);
+    char *want = xasprintf("'SCRIPT':'%s'", script);
+    ok(made && c.report && !strcmp(c.argv[0], "/usr/bin/python3") && !strcmp(c.argv[1], "-c") &&
+           strstr(c.argv[2], want) && !strcmp(c.argv[3], "-m") && !strcmp(c.argv[4], "slow"),
+       "pytest as a program: its interpreter runs it with the reporter, its -m MARK kept");
+    if (made)
+        runner_command_free(&c);
+    free(want);
+    fd = open(script, O_WRONLY | O_TRUNC);
+    if (fd < 0 || write(fd, "#!/bin/sh -e\n", 13) != 13)
+        bail_out("cannot rewrite the script");
+    close(fd);
+    made = runner_command(named("pytest"), (char *const *)argv, &c, err, sizeof err);
+    ok(made && !c.report && strstr(c.note, "not a script whose #! line names python"),
+       "a pytest that is no python script: no reporter, the note says why");
+    if (made)
+        runner_command_free(&c);
+    unlink(script);
+    rmdir(dir);
+    free(script);
+}
+
+int main(void)
+{
+    test_record();
+    test_channel();
+    test_command();
+    return done_testing();
+}
