@@ -568,11 +568,32 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
     for (size_t i = 0; i < k && !found; i++)
         if (same_test(&v[i], which))
             found = &v[i];
+    enum test_status keep_against = t->j.against;
+    bool keep_unobserved = t->j.unobserved_against, keep_rerun = t->rerun[side];
     if (found) {
         t->rerun[side] = true;
         set_result(t, side, found->status);
     }
     char what[64] = "";
+    if (side && !*sig && res.timed_out && (!found || found->status == TEST_TIMED_OUT) &&
+        !ledger_total(res.ledger)) {
+        /* killed at its bound (often what the audit's total bound left)
+         * before the test reported or made a call: the run observed
+         * nothing, and "made none" would clear a test that was never
+         * seen (make bench's vitest suite, all denied, under load), as
+         * "timed-out" would overwrite the result the whole run saw */
+        if (found) {
+            t->rerun[side] = keep_rerun;
+            t->j.against = keep_against;
+            t->j.unobserved_against = keep_unobserved;
+        }
+        progress(a, which->id, "timed out before its result: not observed");
+        free(out);
+        runner_parser_free(p);
+        sandbox_result_free(&res);
+        a->inexact = true;
+        return RERUN_BOUND;
+    }
     const struct denial_tally *base = NULL;
     if (side && !*sig && !(found && found->announced_pos) && ledger_total(res.ledger))
         base = baseline_of(a, which, sig);
@@ -961,8 +982,10 @@ static int bisect(struct reruns *a, struct judged_test **set, size_t n)
             struct denial_tally *group = denial_tally_new();
             bool exact = denial_tally_add(group, res.ledger);
             uint64_t beyond = denial_tally_excess(group, base ? base : a->startup, NULL);
-            /* nothing beyond the start-up, known to be the start-up's */
-            cleared = res.command_ran && exact &&
+            /* nothing beyond the start-up, known to be the start-up's;
+             * a run killed at its bound may have stopped before its
+             * tests ran: that proves nothing */
+            cleared = res.command_ran && !res.timed_out && exact &&
                       (!denial_tally_total(group) || (!beyond && (base || a->startup_certain)));
             char what[64];
             snprintf(what, sizeof what, "%zu tests, %s", n, cleared ? "none denied" : "some denied");
@@ -1157,6 +1180,27 @@ static int resolve_startup(struct reruns *a, struct judged_test *tests, size_t n
     bool all = true;
     for (size_t i = 0; i < n && all; i++)
         all = !needs_attribution(&tests[i].j) || tests[i].alone || tests[i].whole_run_entry;
+    if (!a->startup_certain && c && (a->all_rerun || all)) {
+        /* unless the runs alone, added up, made the whole run's calls,
+         * call by call: a start-up's calls come once in the whole run and
+         * once in every run alone, so with two runs or more that sum is
+         * the tests' own and the start-up made none (make bench: 200 prove
+         * scripts, each binding once, were all "unaffected", trustworthy) */
+        struct denial_tally *whole = denial_tally_new(), *sum = denial_tally_new();
+        size_t runs = 0;
+        bool exact = denial_tally_add(whole, a->whole) && !a->inexact;
+        for (size_t i = 0; i < n; i++)
+            if (tests[i].alone && tests[i].alone_tally && !tests[i].whole_run_entry) {
+                denial_tally_add_tally(sum, tests[i].alone_tally);
+                runs++;
+            }
+        if (exact && runs > 1 && denial_tally_equal(whole, sum)) {
+            denial_tally_free(c);
+            c = denial_tally_new();
+        }
+        denial_tally_free(whole);
+        denial_tally_free(sum);
+    }
     if (!a->startup_certain && c && (a->all_rerun || all)) {
         denial_tally_free(a->startup);
         a->startup = c;
