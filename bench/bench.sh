@@ -29,8 +29,12 @@
 # and the cost of a private write layer (cache = PATH) on a warm go build
 # and cargo build against plain rw (bench/cache.sh; target <= 5 %).
 #
+# and sbx audit test by test on every runner family, 200 tests with 5 and
+# with 200 denied (bench/audit-runners.sh; targets <= 2 x and <= 4 x one
+# run under qa plus one under restrictive).
+#
 # BENCH_PARTS (default "startup overhead calls terminal cache"; also "audit",
-# "egress") picks what to measure. "egress" ([network] allow's proxy
+# "audit-runners", "egress") picks what to measure. "egress" ([network] allow's proxy
 # against pasta, bench/egress.sh) runs in network namespaces of its own:
 # as root, or in a user namespace of the calling user.
 #
@@ -309,6 +313,12 @@ if part egress; then
         SBX=$SBX unshare --user --map-root-user --net --mount --pid --fork --mount-proc \
             bash "$(dirname "$0")/egress.sh"
     fi
+fi
+
+# sbx audit on each runner family (issue 25): bench/audit-runners.sh.
+# Not in the default parts: about ten minutes.
+if part audit-runners; then
+    SBX=$SBX bash "$(dirname "$0")/audit-runners.sh"
 fi
 
 # The private write layers' cost on warm builds (issue 27): bench/cache.sh.
