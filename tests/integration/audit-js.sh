@@ -7,7 +7,8 @@
 # forged result, and the incident (a server that checks the origin against
 # its configured port 0 answers 403; its test returns early on EPERM).
 # Every verdict is asserted, from the record. jest, vitest and mocha come
-# from npm: .ci/run installs them into $SBX_NODE_RUNNERS.
+# from npm: .ci/run installs them into $SBX_NODE_RUNNERS, with yarn and
+# pnpm, which run the same scripts.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 
 work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-js.XXXXXX" 2>/dev/null) ||
@@ -75,4 +76,29 @@ else
         "net accepts its own origin=false-green-hiding-failure net honest=exercised net lenient=false-green net skips=skipped-here pure=unaffected" \
         "npm run mocha: every verdict; the forged document printed before mocha's own changes nothing"
 fi
+# yarn and pnpm, where installed (.ci/run installs them beside the
+# runners): `yarn test` / `pnpm test` run the same script as npm test,
+# `yarn jest` / `pnpm run jest` the jest one; nothing is installed or
+# fetched (the scripts' runners come from the linked node_modules)
+for pm in yarn pnpm; do
+    if [ -z "$have_runners" ] || [ ! -x "$runners/node_modules/.bin/$pm" ]; then
+        for i in 1 2 3 4; do skip "$pm is not installed in $runners (.ci/run installs it)"; done
+        continue
+    fi
+    opath=$PATH
+    PATH="$runners/node_modules/.bin:$PATH"
+    run_sbx audit --report "$work/$pm.json" -- $pm test
+    is "$status" 3 "$pm test (node --test): false greens, exit 3"
+    is "$(verdicts "$work/$pm.json")" \
+        "accepts its own origin=false-green-hiding-failure honest=exercised lenient=false-green pure=unaffected skips=skipped-here" \
+        "$pm test: every verdict, as npm test's"
+    if [ $pm = yarn ]; then set -- yarn jest; else set -- pnpm run jest; fi
+    run_sbx audit --report "$work/$pm-jest.json" -- "$@"
+    PATH=$opath
+    is "$status" 3 "$*: false greens, exit 3"
+    is "$(verdicts "$work/$pm-jest.json")" \
+        "net accepts its own origin=false-green-hiding-failure net honest=exercised net lenient=false-green pure=unaffected" \
+        "$*: every verdict, as npm run jest's"
+done
+
 done_testing
