@@ -101,4 +101,28 @@ for pm in yarn pnpm; do
         "$*: every verdict, as npm run jest's"
 done
 
+# mocha's JSON comes at the end, so no position says which test made a
+# denial: the tests are re-run in groups selected by --grep, bisected,
+# a half that made all of its group's calls clearing the other unrun.
+# 16 tests, t_3 and t_12 lenient: every verdict.
+if [ -z "$have_runners" ]; then
+    for i in 1 2; do skip "mocha is not installed in $runners (.ci/run installs it)"; done
+else
+    mkdir -p "$work/bisect" && cd "$work/bisect" || exit 1
+    ln -s "$runners/node_modules" node_modules
+    printf '{ "name": "bisect", "private": true }\n' >package.json
+    { echo 'const net = require("node:net");'
+      echo 'const lenient = (done) => { const s = net.createServer(); s.once("error", () => done());'
+      echo '  s.listen(0, "127.0.0.1", () => s.close(() => done())); };'
+      for i in $(seq 0 15); do
+          case $i in 3|12) echo "it('t_$i', lenient);" ;; *) echo "it('t_$i', () => {});" ;; esac
+      done; } >bisect.spec.js
+    want=$(for i in $(seq 0 15); do case $i in 3|12) echo "t_$i=false-green" ;; *) echo "t_$i=unaffected" ;; esac; done |
+           sort | tr '\n' ' ' | sed 's/ $//')
+    run_sbx audit --report "$work/bisect.json" -- node_modules/.bin/mocha bisect.spec.js
+    is "$status" 3 "mocha, 2 of 16 denied, found by groups: exit 3"
+    is "$(verdicts "$work/bisect.json")" "$want" "mocha, 2 of 16 denied: every verdict"
+    cd "$work" || exit 1
+fi
+
 done_testing
