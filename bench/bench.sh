@@ -32,8 +32,12 @@
 # and the write observer's cost (observe_writes = yes against no) on a
 # real compile, the no-op make and start-up (bench/writes.sh; <= 3 %).
 #
+# and sbx audit test by test on every runner family, 200 tests with 5 and
+# with 200 denied (bench/audit-runners.sh; targets <= 2 x and <= 4 x one
+# run under qa plus one under restrictive).
+#
 # BENCH_PARTS (default "startup steps overhead calls terminal cache writes"; also "audit",
-# "egress") picks what to measure. "egress" ([network] allow's proxy
+# "audit-runners", "egress") picks what to measure. "egress" ([network] allow's proxy
 # against pasta, bench/egress.sh) runs in network namespaces of its own:
 # as root, or in a user namespace of the calling user.
 #
@@ -387,6 +391,12 @@ fi
 # The write observer's cost on a compile and the no-op make: bench/writes.sh.
 if part writes; then
     SBX=$SBX BENCH_WRITES_DIR=$work bash "$here/writes.sh"
+fi
+
+# sbx audit on each runner family (issue 25): bench/audit-runners.sh.
+# Not in the default parts: about ten minutes.
+if part audit-runners; then
+    SBX=$SBX bash "$here/audit-runners.sh"
 fi
 
 # The private write layers' cost on warm builds (issue 27): bench/cache.sh.

@@ -798,11 +798,32 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
     for (size_t i = 0; i < k && !found; i++)
         if (same_test(&v[i], which))
             found = &v[i];
+    enum test_status keep_against = t->j.against;
+    bool keep_unobserved = t->j.unobserved_against, keep_rerun = t->rerun[side];
     if (found) {
         t->rerun[side] = true;
         set_result(t, side, found->status);
     }
     char what[64] = "";
+    if (side && !*sig && res.timed_out && (!found || found->status == TEST_TIMED_OUT) &&
+        !ledger_total(res.ledger)) {
+        /* killed at its bound (often what the audit's total bound left)
+         * before the test reported or made a call: the run observed
+         * nothing, and "made none" would clear a test that was never
+         * seen (make bench's vitest suite, all denied, under load), as
+         * "timed-out" would overwrite the result the whole run saw */
+        if (found) {
+            t->rerun[side] = keep_rerun;
+            t->j.against = keep_against;
+            t->j.unobserved_against = keep_unobserved;
+        }
+        progress(a, which->id, "timed out before its result: not observed");
+        free(out);
+        runner_parser_free(p);
+        sandbox_result_free(&res);
+        a->inexact = true;
+        return RERUN_BOUND;
+    }
     const struct denial_tally *base = NULL;
     if (side && !*sig && !(found && found->announced_pos) && ledger_total(res.ledger))
         base = baseline_of(a, which, sig);
@@ -883,7 +904,8 @@ static void not_rerun(struct judged_test *t)
     t->j.unobserved_against = true;
 }
 
-static int bisect(struct reruns *a, struct judged_test **set, size_t n);
+static int bisect(struct reruns *a, struct judged_test **set, size_t n, struct denial_tally *known,
+                  struct denial_tally **excess);
 
 /* Is t without a result on side, and does the verdict need one? Under
  * --against only where the profile's result leaves it open: a test
@@ -1010,7 +1032,7 @@ static int observe(struct reruns *a, struct judged_test *tests, size_t n)
     if (k && !sig) {
         fprintf(stderr, "sbx: audit: %zu test(s) got their result under %s in a set: bisecting "
                 "the set to find their denied calls\n", k, a->names[1]);
-        sig = bisect(a, set, k);
+        sig = bisect(a, set, k, NULL, NULL);
     }
     free(set);
     return sig;
@@ -1166,9 +1188,23 @@ static size_t suspect_tiers(void)
  * one; else its halves are run, down to single tests, which are run
  * alone. Far fewer runs than one per test when few tests are denied,
  * about two per denied test when many are. */
-static int bisect(struct reruns *a, struct judged_test **set, size_t n)
+static void cleared_set(struct judged_test **set, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        set[i]->j.denied = 0;
+        set[i]->grouped = true;
+    }
+}
+
+/* known: this set's calls beyond the start-up, already known from its
+ * parent's runs (its group is not run again); excess: where this set's
+ * run gives them exactly, a tally of them for the caller (NULL else). */
+static int bisect(struct reruns *a, struct judged_test **set, size_t n, struct denial_tally *known,
+                  struct denial_tally **excess)
 {
     int sig = 0;
+    if (excess)
+        *excess = NULL;
     if (n == 1) {
         enum rerun_outcome o = run_alone(a, set[0], 1, NULL, &sig);
         if (o == RERUN_CANNOT)
@@ -1182,7 +1218,12 @@ static int bisect(struct reruns *a, struct judged_test **set, size_t n)
         which[i] = set[i]->against ? set[i]->against : set[i]->under;
     char **argv = runner_rerun_set_argv(a->r, a->command, which, n);
     bool have_set = argv != NULL, cleared = false;
-    if (argv && budget_left(a) && !(sig = audit_stop_requested(NULL))) {
+    struct denial_tally *mine = NULL;
+    if (argv && known) {
+        /* its parent's runs said what it made: straight to its halves */
+        mine = denial_tally_new();
+        denial_tally_add_tally(mine, known);
+    } else if (argv && budget_left(a) && !(sig = audit_stop_requested(NULL))) {
         const struct denial_tally *base = baseline_of(a, which[0], &sig);
         if (!sig) {
             struct sandbox_result res;
@@ -1192,12 +1233,18 @@ static int bisect(struct reruns *a, struct judged_test **set, size_t n)
             struct runner_parser *p = rerun_argv(a, 1, argv, own_us, "re-run of a group", &res,
                                                  NULL, NULL);
             sig = audit_stop_requested(&res);
-            struct denial_tally *group = denial_tally_new();
+            struct denial_tally *group = denial_tally_new(), *over = denial_tally_new();
             bool exact = denial_tally_add(group, res.ledger);
-            uint64_t beyond = denial_tally_excess(group, base ? base : a->startup, NULL);
-            /* nothing beyond the start-up, known to be the start-up's */
-            cleared = res.command_ran && exact &&
-                      (!denial_tally_total(group) || (!beyond && (base || a->startup_certain)));
+            uint64_t beyond = denial_tally_excess(group, base ? base : a->startup, over);
+            /* nothing beyond the start-up, known to be the start-up's;
+             * a run killed at its bound may have stopped before its
+             * tests ran: that proves nothing */
+            bool sure = res.command_ran && !res.timed_out && exact;
+            cleared = sure && (!denial_tally_total(group) || (!beyond && (base || a->startup_certain)));
+            if (sure && (base || a->startup_certain))
+                mine = over;
+            else
+                denial_tally_free(over);
             char what[64];
             snprintf(what, sizeof what, "%zu tests, %s", n, cleared ? "none denied" : "some denied");
             progress(a, "(a group)", what);
@@ -1215,24 +1262,35 @@ static int bisect(struct reruns *a, struct judged_test **set, size_t n)
     }
     runner_argv_free(argv);
     free(which);
-    if (sig)
-        return sig;
-    if (cleared) {
-        for (size_t i = 0; i < n; i++) {
-            set[i]->j.denied = 0;
-            set[i]->grouped = true;
-        }
-        return 0;
-    }
-    if (!have_set) {
+    if (sig || cleared || !have_set) {
+        if (cleared && !sig)
+            cleared_set(set, n);
         /* the runner cannot select a set: one by one */
-        for (size_t i = 0; i < n && !sig; i++)
-            sig = bisect(a, &set[i], 1);
+        for (size_t i = 0; !sig && !cleared && i < n; i++)
+            sig = bisect(a, &set[i], 1, NULL, NULL);
+        if (excess && cleared)
+            *excess = mine;
+        else
+            denial_tally_free(mine);
         return sig;
     }
-    sig = bisect(a, set, n / 2);
-    if (!sig)
-        sig = bisect(a, set + n / 2, n - n / 2);
+    /* the halves: when the first made every call of the set, call by
+     * call, the second made none; when it made none, the second made
+     * them all (one group run fewer either way: the runs are
+     * deterministic enough for the proofs above already) */
+    struct denial_tally *first = NULL;
+    sig = bisect(a, set, n / 2, NULL, &first);
+    if (!sig && first && mine && denial_tally_equal(first, mine))
+        cleared_set(set + n / 2, n - n / 2);
+    else if (!sig)
+        sig = bisect(a, set + n / 2, n - n / 2,
+                     first && mine && !denial_tally_total(first) && denial_tally_total(mine) ? mine : NULL,
+                     NULL);
+    denial_tally_free(first);
+    if (excess && !sig)
+        *excess = mine;
+    else
+        denial_tally_free(mine);
     return sig;
 }
 
@@ -1353,9 +1411,9 @@ static int attribute_by_suspects(struct reruns *a, struct judged_test *tests, si
                 (unsigned long long)total, against, rest, groups ? "in groups, bisected," : "one by one");
         a->todo += groups ? 2 * rest / 3 + 1 : rest;
         a->all_rerun = true;
-        sig = bisect(a, set, groups ? rest : 1);
+        sig = bisect(a, set, groups ? rest : 1, NULL, NULL);
         for (size_t i = groups ? rest : 1; i < rest && !sig; i++)
-            sig = bisect(a, &set[i], 1);
+            sig = bisect(a, &set[i], 1, NULL, NULL);
         free(set);
     }
     denial_tally_free(whole);
@@ -1391,6 +1449,27 @@ static int resolve_startup(struct reruns *a, struct judged_test *tests, size_t n
     bool all = true;
     for (size_t i = 0; i < n && all; i++)
         all = !needs_attribution(&tests[i].j) || tests[i].alone || tests[i].whole_run_entry;
+    if (!a->startup_certain && c && (a->all_rerun || all)) {
+        /* unless the runs alone, added up, made the whole run's calls,
+         * call by call: a start-up's calls come once in the whole run and
+         * once in every run alone, so with two runs or more that sum is
+         * the tests' own and the start-up made none (make bench: 200 prove
+         * scripts, each binding once, were all "unaffected", trustworthy) */
+        struct denial_tally *whole = denial_tally_new(), *sum = denial_tally_new();
+        size_t runs = 0;
+        bool exact = denial_tally_add(whole, a->whole) && !a->inexact;
+        for (size_t i = 0; i < n; i++)
+            if (tests[i].alone && tests[i].alone_tally && !tests[i].whole_run_entry) {
+                denial_tally_add_tally(sum, tests[i].alone_tally);
+                runs++;
+            }
+        if (exact && runs > 1 && denial_tally_equal(whole, sum)) {
+            denial_tally_free(c);
+            c = denial_tally_new();
+        }
+        denial_tally_free(whole);
+        denial_tally_free(sum);
+    }
     if (!a->startup_certain && c && (a->all_rerun || all)) {
         denial_tally_free(a->startup);
         a->startup = c;

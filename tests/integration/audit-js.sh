@@ -7,7 +7,8 @@
 # forged result, and the incident (a server that checks the origin against
 # its configured port 0 answers 403; its test returns early on EPERM).
 # Every verdict is asserted, from the record. jest, vitest and mocha come
-# from npm: .ci/run installs them into $SBX_NODE_RUNNERS.
+# from npm: .ci/run installs them into $SBX_NODE_RUNNERS, with yarn and
+# pnpm, which run the same scripts.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 
 work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-js.XXXXXX" 2>/dev/null) ||
@@ -97,4 +98,53 @@ else
     like "$err" "5 test(s) have no result under restrictive (their process died with another test, a timeout or a crash): re-running 5 there alone" \
         "mocha dies mid-run: the re-runs announced are the ones made"
 fi
+# yarn and pnpm, where installed (.ci/run installs them beside the
+# runners): `yarn test` / `pnpm test` run the same script as npm test,
+# `yarn jest` / `pnpm run jest` the jest one; nothing is installed or
+# fetched (the scripts' runners come from the linked node_modules)
+for pm in yarn pnpm; do
+    if [ -z "$have_runners" ] || [ ! -x "$runners/node_modules/.bin/$pm" ]; then
+        for i in 1 2 3 4; do skip "$pm is not installed in $runners (.ci/run installs it)"; done
+        continue
+    fi
+    opath=$PATH
+    PATH="$runners/node_modules/.bin:$PATH"
+    run_sbx audit --report "$work/$pm.json" -- $pm test
+    is "$status" 3 "$pm test (node --test): false greens, exit 3"
+    is "$(verdicts "$work/$pm.json")" \
+        "accepts its own origin=false-green-hiding-failure honest=exercised lenient=false-green pure=unaffected skips=skipped-here" \
+        "$pm test: every verdict, as npm test's"
+    if [ $pm = yarn ]; then set -- yarn jest; else set -- pnpm run jest; fi
+    run_sbx audit --report "$work/$pm-jest.json" -- "$@"
+    PATH=$opath
+    is "$status" 3 "$*: false greens, exit 3"
+    is "$(verdicts "$work/$pm-jest.json")" \
+        "net accepts its own origin=false-green-hiding-failure net honest=exercised net lenient=false-green pure=unaffected" \
+        "$*: every verdict, as npm run jest's"
+done
+
+# mocha's JSON comes at the end, so no position says which test made a
+# denial: the tests are re-run in groups selected by --grep, bisected,
+# a half that made all of its group's calls clearing the other unrun.
+# 16 tests, t_3 and t_12 lenient: every verdict.
+if [ -z "$have_runners" ]; then
+    for i in 1 2; do skip "mocha is not installed in $runners (.ci/run installs it)"; done
+else
+    mkdir -p "$work/bisect" && cd "$work/bisect" || exit 1
+    ln -s "$runners/node_modules" node_modules
+    printf '{ "name": "bisect", "private": true }\n' >package.json
+    { echo 'const net = require("node:net");'
+      echo 'const lenient = (done) => { const s = net.createServer(); s.once("error", () => done());'
+      echo '  s.listen(0, "127.0.0.1", () => s.close(() => done())); };'
+      for i in $(seq 0 15); do
+          case $i in 3|12) echo "it('t_$i', lenient);" ;; *) echo "it('t_$i', () => {});" ;; esac
+      done; } >bisect.spec.js
+    want=$(for i in $(seq 0 15); do case $i in 3|12) echo "t_$i=false-green" ;; *) echo "t_$i=unaffected" ;; esac; done |
+           sort | tr '\n' ' ' | sed 's/ $//')
+    run_sbx audit --report "$work/bisect.json" -- node_modules/.bin/mocha bisect.spec.js
+    is "$status" 3 "mocha, 2 of 16 denied, found by groups: exit 3"
+    is "$(verdicts "$work/bisect.json")" "$want" "mocha, 2 of 16 denied: every verdict"
+    cd "$work" || exit 1
+fi
+
 done_testing

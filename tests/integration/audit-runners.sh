@@ -139,4 +139,21 @@ if command -v ctest >/dev/null 2>&1 && command -v cmake >/dev/null 2>&1; then
 else
     for i in $(seq 6); do skip "cmake and ctest are not installed"; done
 fi
+# prove, every script making the same denied call: each run alone makes
+# it, and so would a start-up's call; but the runs alone add up to the
+# whole run's calls, which a start-up's (made once there) would not: the
+# tests' own, each a false green, never "unaffected, trustworthy" (make
+# bench's 200 scripts all denied)
+if command -v prove >/dev/null 2>&1; then
+    mkdir -p "$work/prove-all/t" && cd "$work/prove-all" || exit 1
+    for i in 1 2 3; do
+        printf 'use IO::Socket::INET;\nIO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1:0");\nprint "1..1\\nok 1 - binds %s\\n";\n' $i >"t/$i.t"
+    done
+    judge "prove, every script denied the same call" 3 \
+        "t/1.t: binds 1=false-green t/2.t: binds 2=false-green t/3.t: binds 3=false-green" prove t/
+    cd "$work" || exit 1
+else
+    for i in 1 2; do skip "prove is not installed"; done
+fi
+
 done_testing

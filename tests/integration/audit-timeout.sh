@@ -10,7 +10,7 @@
 # First, the hang without the bound: with --against-timeout 0 only the
 # profile's timeout (here 14 s) ends it, well past the default 10 s.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 30
+plan 32
 
 work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-timeout.XXXXXX" 2>/dev/null) ||
     work=$(mktemp -d "${TMPDIR:-/tmp}/sbx-audit-timeout.XXXXXX") || exit 1
@@ -26,7 +26,7 @@ r="$work/r.json"
 if ! "$SBX" run -- true >/dev/null 2>"$work/sbx-err"; then
     why=$(head -n 1 "$work/sbx-err")
     i=0
-    while [ $i -lt 30 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
+    while [ $i -lt 32 ]; do skip "sbx cannot run a sandbox here: $why"; i=$((i + 1)); done
     done_testing
 fi
 
@@ -110,5 +110,37 @@ is "$status" 125 "--against-timeout without a value: exit 125"
 run_sbx run --against-timeout 5s -- true
 is "$status:$err" "125:sbx: --against-timeout belongs to 'sbx audit', not 'sbx run'
 Try 'sbx help run'." "sbx run refuses --against-timeout"
+
+# A re-run alone killed at its bound before the test reported or made a
+# call observed nothing: the test is not-observed, never "made none" and
+# so unaffected (make bench found it: vitest, every test denied, under
+# load). The test listens in its first two runs (qa, restrictive) and
+# hangs in its third, its re-run alone there.
+# (the python pytest runs under: python3 on PATH may be another one)
+py=python3
+command -v pytest >/dev/null 2>&1 && py=$(sed -n '1s/^#! *//p' "$(command -v pytest)")
+case $py in */python*) ;; *) py=python3 ;; esac
+if "$py" -c 'import pytest' 2>/dev/null; then
+    mkdir -p "$work/hang-alone" && cd "$work/hang-alone" || exit 1
+    cat >test_hang.py <<'PY'
+import os, socket, time
+def test_listens_then_hangs():
+    n = int(open("runs").read()) if os.path.exists("runs") else 0
+    open("runs", "w").write(str(n + 1))
+    if n >= 2:
+        time.sleep(600)
+    try:
+        socket.socket().bind(("127.0.0.1", 0))
+    except PermissionError:
+        pass
+PY
+    run_sbx audit --against-timeout 3s --report "$work/h.json" -- "$py" -m pytest -q -p no:cacheprovider test_hang.py
+    is "$(jq -r '.tests[0].verdict' "$work/h.json")" not-observed \
+        "a re-run alone killed before its result: not-observed, not unaffected"
+    isnt "$status" 0 "... and the audit does not end trustworthy (exit $status)"
+    cd "$work" || exit 1
+else
+    skip "pytest is not installed for uid $(id -u)"; skip "pytest is not installed for uid $(id -u)"
+fi
 
 done_testing
