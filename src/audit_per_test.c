@@ -913,6 +913,83 @@ static bool wants_observing(const struct judged_test *t, int side)
              t->j.under != TEST_RUNNING);
 }
 
+static int by_id(const void *x, const void *y)
+{
+    const struct judged_test *a = *(const struct judged_test *const *)x,
+                             *b = *(const struct judged_test *const *)y;
+    return strcmp(any_of(a)->id, any_of(b)->id);
+}
+
+/* id[0..len) and a dot start t's id */
+static bool under_prefix(const struct judged_test *t, const char *id, size_t len)
+{
+    const char *o = any_of(t)->id;
+    return !strncmp(o, id, len) && o[len] == '.';
+}
+
+/* unittest: the tests of a run of a set, as briefly as unittest selects
+ * them. unittest matches every name it loads against every -k pattern:
+ * a resumed run of 2,000 of CPython's tests spent seconds on it, each
+ * time. A module or class whose every row wants a result (ids sorted,
+ * rows under one prefix are adjacent) is selected by one pattern,
+ * "m.C.*", as its setUpClass row re-runs a class; the others one by
+ * one. *groups gets the rows made for them, to free. */
+static size_t brief_set(const struct judged_test *tests, size_t n, int side,
+                        const struct runner_test **which, struct runner_test **groups)
+{
+    const struct judged_test **rows = xcalloc(n + 1, sizeof *rows);
+    size_t m = 0, k = 0, ng = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!tests[i].whole_run_entry)
+            rows[m++] = &tests[i];
+    qsort(rows, m, sizeof *rows, by_id);
+    *groups = xcalloc(m + 1, sizeof **groups);
+    for (size_t i = 0; i < m;) {
+        const char *id = any_of(rows[i])->id;
+        size_t end = i + 1;
+        bool grouped = false;
+        /* the module (two dots back), then the class (one) */
+        for (int level = 2; level >= 1 && !grouped; level--) {
+            const char *dot = id + strlen(id);
+            for (int d = 0; d < level && dot; d++) {
+                const char *prev = NULL;
+                for (const char *c = id; c < dot; c++)
+                    if (*c == '.')
+                        prev = c;
+                dot = prev;
+            }
+            if (!dot || dot == id)
+                continue;
+            size_t len = (size_t)(dot - id);
+            if (i && under_prefix(rows[i - 1], id, len))
+                continue;  /* some of it came before, one by one */
+            size_t j = i;
+            bool all = true;
+            for (; j < m && under_prefix(rows[j], id, len); j++)
+                all = all && wants_observing(rows[j], side);
+            if (all && j > i + 1) {
+                (*groups)[ng] = (struct runner_test){ .id = xasprintf("%.*s.setUpClass", (int)len, id),
+                                                      .kind = RUNNER_TEST_FIXTURE };
+                which[k++] = &(*groups)[ng++];
+                end = j;
+                grouped = true;
+            }
+        }
+        if (!grouped && wants_observing(rows[i], side))
+            which[k++] = any_of(rows[i]);
+        i = end;
+    }
+    free(rows);
+    return k;
+}
+
+static void free_groups(struct runner_test *groups)
+{
+    for (size_t i = 0; groups && groups[i].id; i++)
+        free(groups[i].id);
+    free(groups);
+}
+
 /* The tests without a result on side run together, as the runner selects
  * a set (runner_rerun_set_argv), again and again while each run gives
  * some of them one: a run that stopped at a test (a crash, a hang) is
@@ -933,7 +1010,17 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
             }
         if (k < 2)
             break;
-        char **argv = runner_rerun_set_argv(a->r, a->command, which, k);
+        char **argv;
+        if (a->r->kind == RUNNER_UNITTEST) {
+            const struct runner_test **brief = xcalloc(n + 1, sizeof *brief);
+            struct runner_test *groups;
+            size_t nb = brief_set(tests, n, side, brief, &groups);
+            argv = runner_rerun_set_argv(a->r, a->command, brief, nb);
+            free_groups(groups);
+            free(brief);
+        } else {
+            argv = runner_rerun_set_argv(a->r, a->command, which, k);
+        }
         if (!argv || !budget_left(a) || (sig = audit_stop_requested(NULL))) {
             runner_argv_free(argv);
             break;
