@@ -25,4 +25,5 @@ include tests/fuzz.mk
 include tests/docs.mk
 include tests/session.mk
 include tests/perf.mk
+include tests/real.mk
 EXTRA_DIST += tests/debian-packages
