@@ -503,8 +503,9 @@ static char *unittest_partial(struct runner_parser *p, const char *line, size_t 
     char *s = xstrndup(line, len - 5);
     const char *rest = "";
     char *id = unittest_desc(s, &rest);
+    bool more = id && *rest;  /* rest is in s */
     free(s);
-    if (id && *rest) {
+    if (more) {
         free(id);
         return NULL;
     }
