@@ -303,6 +303,7 @@ struct judged_test {
     bool by_startup;
     bool witness;          /* run alone to learn the start-up's calls */
     bool by_suite;         /* exercised by the suite's start-up's or fixture's denials */
+    bool passes_alone;     /* failed under --against, passed there alone (check_limits) */
 };
 
 /* The tests of one run by (unit, id), so that joining two runs of up to
@@ -605,21 +606,24 @@ static char *join_argv(char *const *argv)
 static struct runner_parser *rerun_argv_clocked(struct reruns *a, int side, char **argv,
                                                 uint64_t own_us, const char *label,
                                                 struct sandbox_result *res, char **kept,
-                                                size_t *kept_len, bool *stopped_at_test);
+                                                size_t *kept_len, bool *stopped_at_test,
+                                                const char **limit);
 
 static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv, uint64_t own_us,
                                         const char *label, struct sandbox_result *res, char **kept,
                                         size_t *kept_len)
 {
-    return rerun_argv_clocked(a, side, argv, own_us, label, res, kept, kept_len, NULL);
+    return rerun_argv_clocked(a, side, argv, own_us, label, res, kept, kept_len, NULL, NULL);
 }
 
 /* ... and *stopped_at_test when the run was stopped at a test's own
- * bound, the tests after it not run (under --against: test_clock). */
+ * bound, the tests after it not run (under --against: test_clock); with
+ * limit, the descriptor limit its output shows reached, or NULL. */
 static struct runner_parser *rerun_argv_clocked(struct reruns *a, int side, char **argv,
                                                 uint64_t own_us, const char *label,
                                                 struct sandbox_result *res, char **kept,
-                                                size_t *kept_len, bool *stopped_at_test)
+                                                size_t *kept_len, bool *stopped_at_test,
+                                                const char **limit)
 {
     struct runner_command rc;
     char err[512];
@@ -636,7 +640,7 @@ static struct runner_parser *rerun_argv_clocked(struct reruns *a, int side, char
     clock_init(&clock, false, side ? a->own : NULL);
     struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, a->cwd,
                                        label, true, rerun_bound_ms(a, own_us), res, &st, kept,
-                                       kept_len, NULL, &clock);
+                                       kept_len, limit, &clock);
     log_verbosity = verbosity;
     if (clock.fired && res->timed_out)
         a->stopped_at_bound++;
@@ -1030,8 +1034,13 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
                     "any test that stops the run\n", k, a->names[side]);
         struct sandbox_result res;
         bool at_test = false;
+        const char *limit = NULL;
         struct runner_parser *p = rerun_argv_clocked(a, side, argv, own_us, "re-run of a set", &res,
-                                                     NULL, NULL, &at_test);
+                                                     NULL, NULL, &at_test, side ? &limit : NULL);
+        /* the tests a set runs under --against share its descriptors as
+         * they do in the whole run's */
+        if (limit && !a->whole_limit)
+            a->whole_limit = limit;
         runner_argv_free(argv);
         sig = audit_stop_requested(&res);
         size_t got = 0, nv;
@@ -1593,6 +1602,7 @@ static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
         memcpy(text, t->denied_text, sizeof text);
         enum rerun_outcome o = run_alone(a, t, 1, NULL, &sig);
         bool passes_alone = o == RERUN_DONE && t->rerun[1] && !status_failed(t->j.against);
+        t->passes_alone = passes_alone;
         if (o == RERUN_DONE && !t->j.at_limit && passes_alone && a->whole_limit) {
             /* it passes alone and the whole run ran out of descriptors:
              * its failure there was the limit's, not its own */
@@ -2017,7 +2027,9 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     }
     for (size_t i = 0; i < n && suite_text[0]; i++) {
         struct judged_test *t = &tests[i];
-        if (t->verdict == TEST_FAILS_WITHOUT_DENIAL && !t->whole_run_entry) {
+        /* alone there it made the suite's calls too, and passed: they
+         * are not why it failed (another test's leftovers are) */
+        if (t->verdict == TEST_FAILS_WITHOUT_DENIAL && !t->whole_run_entry && !t->passes_alone) {
             t->verdict = TEST_EXERCISED;
             t->by_suite = true;
             snprintf(t->denied_text, sizeof t->denied_text, "%s", suite_text);

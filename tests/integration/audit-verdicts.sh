@@ -296,6 +296,28 @@ is "$(jq -r '.per_test.reruns' "$work/t.json")" 3 "three runs in all after the w
 is "$(jq -r '.tests[] | select(.name == "test_tear.Then.test_lenient") | .attributed + " " + .denied' "$work/t.json")" \
     "set bind(AF_INET 127.0.0.1:0) x1 -> EPERM" "the lenient test's call placed in the run it got its result in"
 
+# ---- a test that fails under restrictive only after another test's
+# leftovers, and passes there alone, in a suite whose start-up is denied
+# (CPython's test_logging.BasicConfigTest.test_filename after test_ssl):
+# the start-up's call, which its run alone made too, is not why it failed
+cat >test_left.py <<'PY'
+import socket, unittest
+import support
+LEFT = []
+class Order(unittest.TestCase):
+    def test_1_honest(self):
+        try:
+            socket.socket().bind(("127.0.0.1", 0))
+        except PermissionError:
+            LEFT.append("a server never stopped")
+            raise
+    def test_2_after(self):
+        self.assertEqual(LEFT, [])
+PY
+run_sbx audit --report "$work/l.json" -- python3 -m unittest test_left
+is "$(verdicts "$work/l.json")" "test_left.Order.test_1_honest=exercised test_left.Order.test_2_after=fails-without-denial" \
+    "a test failing on another's leftovers, passing alone: fails-without-denial, not exercised by the start-up's call"
+
 # ---- EMFILE under a low descriptor limit
 cat >profiles/tight.ini <<'INI'
 [profile]
