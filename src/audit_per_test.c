@@ -1821,8 +1821,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             goto out;
         }
         if (i == 1 && results[i].timed_out && clocks[1].fired) {
-            fprintf(stderr, "sbx: audit: under %s, %s ran %.1f s, past its bound (%d x its time "
-                    "under %s, and a floor): the run was stopped there; it counts as timed out, "
+            fprintf(stderr, "sbx: audit: the run under %s timed out at a test's own bound: %s ran "
+                    "%.1f s, past %d x its time under %s and a floor; it counts as timed out, "
                     "those not started are re-run\n", names[1], clocks[1].fired_test,
                     (double)clocks[1].fired_after_ms / 1000, AUDIT_AGAINST_FACTOR, names[0]);
         } else if (i == 1 && results[i].timed_out)

@@ -286,7 +286,8 @@ is "$status" 3 "hangs in tearDown, then a lenient test: exit 3"
 is "$(verdicts "$work/t.json")" \
     "test_tear.Server.test_1=exercised test_tear.Server.test_2=exercised test_tear.Server.test_3=exercised test_tear.Then.test_lenient=false-green test_tear.Then.test_pure=unaffected" \
     "each hanging test exercised, the lenient one after them found, the pure one cleared"
-like "$err" "under restrictive, test_tear.Server.test_1 ran " "the whole run is stopped at the first test past its own bound"
+like "$err" "the run under restrictive timed out at a test's own bound: test_tear.Server.test_1 ran " \
+    "the whole run is stopped at the first test past its own bound"
 is "$(jq -r '[.tests[] | .against.status | sub("timed-out"; "failed")] | join(" ")' "$work/t.json")" \
     "failed failed failed passed passed" \
     "the hanging tests failed or timed out under restrictive, the two after them passed"
