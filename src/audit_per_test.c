@@ -59,8 +59,144 @@
  * are the command's). */
 #define RERUN_OUTPUT_MAX (1u << 20)
 
+/* A test's time within a run (issue 34). Under the profile, each test's
+ * own time, measured between its announcement and its result where the
+ * runner gives none (unittest before 3.12); under --against, the run is
+ * stopped once the test running has had its bound, so that a suite whose
+ * tests hang one after another (test_xmlrpc's setUp waits, with no
+ * timeout, for a server whose bind was denied) costs seconds a test, not
+ * the whole run's bound each time. A test whose call was denied since it
+ * started is most likely waiting on it: its floor is short. */
+#define AUDIT_TEST_FLOOR_MS 10000
+#define AUDIT_TEST_DENIED_FLOOR_MS 2000
+/* a denial seen this long before the test's announcement was read may
+ * still be its own: the two threads see them in either order */
+#define AUDIT_TEST_DENIED_SLACK_MS 100
+
+struct own_times;
+
+struct test_clock {
+    pthread_mutex_t lock;
+    /* the capture's thread */
+    char *running, *running_unit; /* the test announced last; NULL: none yet */
+    bool running_now;            /* (for the supervisor's thread) */
+    bool measured_done;          /* its result came: measured */
+    uint64_t since_ms;
+    uint64_t *measured;          /* by the parser's index, us; NULL: not measuring */
+    size_t nmeasured;
+    const struct own_times *own; /* NULL: no bound per test */
+    uint64_t bound_ms;           /* the running test's: its own time x the factor */
+    /* the supervisor's thread */
+    uint64_t denied_seen, denied_at_ms;
+    bool fired;                  /* the run was stopped at a test's bound */
+    char fired_test[256];
+    uint64_t fired_after_ms;
+};
+
+/* Each test's own time under the profile, by name. */
+struct own_times {
+    const struct runner_test *v;
+    size_t n;
+    uint64_t *us;                /* v's durations, else measured; 0: unknown */
+    uint64_t default_us;         /* for a test without one */
+    size_t *slot;                /* a hash of v by (unit, id): index + 1 */
+    size_t size;
+};
+
+static uint64_t own_time_of(const struct own_times *o, const struct runner_test *t);
+
+static void clock_init(struct test_clock *c, bool measure, const struct own_times *own)
+{
+    memset(c, 0, sizeof *c);
+    pthread_mutex_init(&c->lock, NULL);
+    c->measured = measure ? xcalloc(16, sizeof *c->measured) : NULL;
+    c->nmeasured = measure ? 16 : 0;
+    c->own = own;
+}
+
+static void clock_free(struct test_clock *c)
+{
+    pthread_mutex_destroy(&c->lock);
+    free(c->measured);
+    free(c->running);
+    free(c->running_unit);
+    c->measured = NULL;
+    c->running = c->running_unit = NULL;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* After each chunk fed: a test announced since? The one announced last
+ * is bounded from when it was seen announced until the next one is: in
+ * its run, but also after its result (Python 3.11 reports a failure
+ * before tearDown, where test_xmlrpc's tests then wait for ever). */
+static void clock_update(struct test_clock *c, const struct runner_parser *p)
+{
+    bool done;
+    const char *unit, *id = runner_parser_announced(p, &unit, &done);
+    bool same = same_str(id, c->running) && same_str(unit, c->running_unit);
+    if (same && (!done || c->measured_done))
+        return;
+    uint64_t now = monotonic_ms();
+    pthread_mutex_lock(&c->lock);
+    if (!same) {
+        free(c->running);
+        free(c->running_unit);
+        c->running = id ? xstrdup(id) : NULL;
+        c->running_unit = unit ? xstrdup(unit) : NULL;
+        c->running_now = id != NULL;
+        c->since_ms = now;
+        c->measured_done = false;
+        if (c->own && id) {
+            struct runner_test t = { .id = (char *)id, .unit = (char *)unit };
+            c->bound_ms = own_time_of(c->own, &t) / 1000 * AUDIT_AGAINST_FACTOR;
+            snprintf(c->fired_test, sizeof c->fired_test, "%s", id);
+        }
+    }
+    size_t k = done && c->measured ? runner_parser_index(p, unit, id) : SIZE_MAX;
+    if (k != SIZE_MAX) {
+        if (k >= c->nmeasured) {
+            size_t cap = c->nmeasured;
+            while (cap <= k)
+                cap *= 2;
+            c->measured = xrealloc(c->measured, cap * sizeof *c->measured);
+            memset(c->measured + c->nmeasured, 0, (cap - c->nmeasured) * sizeof *c->measured);
+            c->nmeasured = cap;
+        }
+        c->measured[k] = (now - c->since_ms) * 1000 + 1;
+    }
+    c->measured_done = done;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* sandbox_request.stop_at: the running test's start, its bound and floor. */
+static uint64_t clock_stop_at(void *data, uint64_t denied)
+{
+    struct test_clock *c = data;
+    uint64_t now = monotonic_ms(), at = 0;
+    pthread_mutex_lock(&c->lock);
+    if (denied > c->denied_seen) {
+        c->denied_seen = denied;
+        c->denied_at_ms = now;
+    }
+    if (c->own && c->running_now && !c->fired) {
+        bool waits_on_denial = c->denied_seen && c->denied_at_ms + AUDIT_TEST_DENIED_SLACK_MS >= c->since_ms;
+        at = c->since_ms + c->bound_ms + (waits_on_denial ? AUDIT_TEST_DENIED_FLOOR_MS : AUDIT_TEST_FLOOR_MS);
+        if (now >= at) {
+            c->fired = true;
+            c->fired_after_ms = now - c->since_ms;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return at;
+}
+
 struct sink {
     struct runner_parser *parser;
+    struct test_clock *clock;  /* NULL: no test's time kept */
     char *buf;         /* NULL: not kept */
     size_t len;
     /* the whole run's output, scanned as it goes by for a descriptor
@@ -199,6 +335,8 @@ static void feed_sink(int stream, const char *bytes, size_t len, void *data)
         return;
     }
     runner_parser_feed(s->parser, bytes, len);
+    if (s->clock)
+        clock_update(s->clock, s->parser);
     show_progress(s);
     pthread_mutex_unlock(&s->lock);
     if (s->ring)
@@ -263,16 +401,18 @@ static void new_key(char key[RUNNER_KEY_LEN + 1])
  * output parsed by a new parser (returned) and, with keep, kept in *kept
  * (*kept_len bytes, to free). With report (runner_command.report), the
  * results come from the result channel the command gets, not from the
- * output. With tail, its last bytes in *tail. */
+ * output. With tail, its last bytes in *tail; with clock, each test's
+ * time kept or bounded there. */
 static struct runner_parser *run_side(const struct runner *r, const struct profile *p,
                                       char *const *argv, bool report, const char *cwd,
                                       const char *label, bool quiet, uint64_t timeout_ms,
                                       struct sandbox_result *res, int *status, char **kept,
-                                      size_t *kept_len, const char **limit, struct run_tail *tail)
+                                      size_t *kept_len, const char **limit, struct run_tail *tail,
+                                      struct test_clock *clock)
 {
     struct sink s = { .parser = runner_parser_new(r), .buf = kept ? xcalloc(1, RERUN_OUTPUT_MAX) : NULL,
                       .scan = limit != NULL, .ring = tail ? xmalloc(OUTPUT_TAIL_MAX) : NULL,
-                      .progress = tail && isatty(log_output_fd) ? label : NULL };
+                      .progress = tail && isatty(log_output_fd) ? label : NULL, .clock = clock };
     pthread_mutex_init(&s.lock, NULL);
     unsigned flags = CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0);
     char key[RUNNER_KEY_LEN + 1];
@@ -297,6 +437,7 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
         .output_position = capture_position, .output_position_data = cap,
         .report_fd = capture_report_fd(cap) > 2 ? capture_report_fd(cap) : 0,
         .report_fd_at = RUNNER_REPORT_FD,
+        .stop_at = clock && clock->own ? clock_stop_at : NULL, .stop_at_data = clock,
     };
     *status = sandbox_run(&req, res);
     ledger_thread_test_hook = NULL;
@@ -378,6 +519,7 @@ struct judged_test {
     bool tried;            /* a suspect (audit_attrib.h) re-run, or found it cannot be */
     bool placed;           /* its denials placed by the output (audit_place_events) */
     bool placed_text;      /* ... and denied_text written */
+    bool placed_in_set;    /* ... in the run of a set it got its result in (then alone too) */
     bool alone;            /* its denials are those of a run of it alone */
     bool accounted;        /* not re-run: the runs alone made every denial */
     bool grouped;          /* not re-run alone: a run of its group made no denial of its own */
@@ -391,6 +533,7 @@ struct judged_test {
     bool by_startup;
     bool witness;          /* run alone to learn the start-up's calls */
     bool by_suite;         /* exercised by the suite's start-up's or fixture's denials */
+    bool passes_alone;     /* failed under --against, passed there alone (check_limits) */
 };
 
 /* The tests of one run by (unit, id), so that joining two runs of up to
@@ -454,6 +597,37 @@ static const struct runner_test *find_test(const struct test_index *x, const str
     return i ? &x->v[i - 1] : NULL;
 }
 
+/* tests' own times: v's durations, else what the clock measured (by the
+ * same index), else unknown */
+static void own_times_build(struct own_times *o, const struct runner_test *v, size_t n,
+                            const struct test_clock *measured, uint64_t default_us)
+{
+    o->v = v;
+    o->n = n;
+    o->default_us = default_us;
+    o->us = xcalloc(n + 1, sizeof *o->us);
+    for (size_t i = 0; i < n; i++)
+        o->us[i] = v[i].duration_us ? v[i].duration_us
+                   : measured && i < measured->nmeasured ? measured->measured[i] : 0;
+    struct test_index x;
+    test_index_build(&x, v, n);
+    o->slot = x.slot;
+    o->size = x.size;
+}
+
+static uint64_t own_time_of(const struct own_times *o, const struct runner_test *t)
+{
+    struct test_index x = { o->v, o->slot, o->size };
+    size_t i = find_name(&x, t->id, t->unit);
+    return i && o->us[i - 1] ? o->us[i - 1] : o->default_us;
+}
+
+static void own_times_free(struct own_times *o)
+{
+    free(o->us);
+    free(o->slot);
+}
+
 static void describe_denials(const struct ledger *l, char *buf, size_t len)
 {
     struct denial_tally *t = denial_tally_new();
@@ -508,6 +682,7 @@ static struct json_object *test_json(const struct judged_test *t, const char *na
     json_object_object_add(o, "denied_count", json_object_new_int64((int64_t)t->j.denied));
     json_object_object_add(o, "denied", json_object_new_string(t->denied_text));
     json_object_object_add(o, "attributed", json_object_new_string(t->whole_run ? "whole-run"
+                                                                   : t->placed_in_set ? "set"
                                                                    : t->by_unit ? "unit"
                                                                    : t->accounted ? "accounted"
                                                                    : t->grouped ? "group"
@@ -549,6 +724,8 @@ struct reruns {
     const char *names[2];
     uint64_t whole_bound_ms;      /* the --against run's bound: no re-run is longer */
     uint64_t default_test_us;     /* a test without its own time: the first run's share */
+    const struct own_times *own;  /* each test's under the profile: a bound per test */
+    size_t stopped_at_bound;      /* runs stopped at a test that had its time */
     const struct ledger *whole;   /* the whole run's, under --against */
     /* What the whole run denied before any test ran, made once; certain
      * when the runner announced every test (nothing ran before the first
@@ -656,9 +833,27 @@ static char *join_argv(char *const *argv)
 /* Runs argv (the runner's reporting added) once under side's profile,
  * quiet: the parser, the result and, with kept, the output. Counts as a
  * re-run for the bounds. */
+static struct runner_parser *rerun_argv_clocked(struct reruns *a, int side, char **argv,
+                                                uint64_t own_us, const char *label,
+                                                struct sandbox_result *res, char **kept,
+                                                size_t *kept_len, bool *stopped_at_test,
+                                                const char **limit);
+
 static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv, uint64_t own_us,
                                         const char *label, struct sandbox_result *res, char **kept,
                                         size_t *kept_len)
+{
+    return rerun_argv_clocked(a, side, argv, own_us, label, res, kept, kept_len, NULL, NULL);
+}
+
+/* ... and *stopped_at_test when the run was stopped at a test's own
+ * bound, the tests after it not run (under --against: test_clock); with
+ * limit, the descriptor limit its output shows reached, or NULL. */
+static struct runner_parser *rerun_argv_clocked(struct reruns *a, int side, char **argv,
+                                                uint64_t own_us, const char *label,
+                                                struct sandbox_result *res, char **kept,
+                                                size_t *kept_len, bool *stopped_at_test,
+                                                const char **limit)
 {
     struct runner_command rc;
     char err[512];
@@ -671,10 +866,17 @@ static struct runner_parser *rerun_argv(struct reruns *a, int side, char **argv,
     int verbosity = log_verbosity;
     if (log_verbosity < LOG_VERBOSE)
         log_verbosity = LOG_QUIET;
-    struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, have && rc.report, a->cwd,
-                                       label, true, rerun_bound_ms(a, own_us), res, &st, kept,
-                                       kept_len, NULL, NULL);
+    struct test_clock clock;
+    clock_init(&clock, false, side ? a->own : NULL);
+    struct runner_parser *p = run_side(a->r, a->profiles[side], have ? rc.argv : argv, have && rc.report,
+                                       a->cwd, label, true, rerun_bound_ms(a, own_us), res, &st, kept,
+                                       kept_len, limit, NULL, &clock);
     log_verbosity = verbosity;
+    if (clock.fired && res->timed_out)
+        a->stopped_at_bound++;
+    if (stopped_at_test)
+        *stopped_at_test = clock.fired && res->timed_out;
+    clock_free(&clock);
     if (res->command_ran && !res->timed_out && res->duration_us &&
         (!a->quickest_us || res->duration_us < a->quickest_us))
         a->quickest_us = res->duration_us;
@@ -904,6 +1106,54 @@ static void not_rerun(struct judged_test *t)
     t->j.unobserved_against = true;
 }
 
+/* One run's denials placed in its tests' runs (audit_place_events_suite()):
+ * mine[i] the calls of v[i] (NULL: none), between those made between two
+ * tests, *startup whether any was made before the first. False, and
+ * nothing set, when some cannot be placed so. */
+static bool place_run(const struct ledger *l, const struct runner_test *v, size_t nv,
+                      struct denial_tally **mine, struct denial_tally *between, bool *startup)
+{
+    const struct ledger_event *events;
+    size_t nevents = ledger_events(l, &events);
+    if (ledger_events_dropped(l) || ledger_unlisted(l))
+        return false;
+    size_t *owner = xcalloc(nevents + 1, sizeof *owner);
+    if (!audit_place_events_suite(events, nevents, v, nv, owner)) {
+        free(owner);
+        return false;
+    }
+    struct ledger_entry *rows = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *rows);
+    bool *have_row = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *have_row);
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (ledger_next(l, &cursor, &e)) {
+        rows[e.id] = e;
+        have_row[e.id] = true;
+    }
+    *startup = false;
+    for (size_t k = 0; k < nevents; k++) {
+        *startup = *startup || owner[k] == AUDIT_OWNER_STARTUP;
+        if (owner[k] == AUDIT_OWNER_STARTUP || events[k].row >= LEDGER_MAX_ROW_IDS ||
+            !have_row[events[k].row])
+            continue;
+        struct denial_tally *to = between;
+        if (owner[k] != AUDIT_OWNER_BETWEEN)
+            to = mine[owner[k]] ? mine[owner[k]] : (mine[owner[k]] = denial_tally_new());
+        denial_tally_add_entry(to, &rows[events[k].row], 1);
+    }
+    free(rows);
+    free(have_row);
+    free(owner);
+    return true;
+}
+
+static void set_placed(struct judged_test *t, const struct denial_tally *mine)
+{
+    t->placed = t->placed_text = true;
+    t->j.denied = denial_tally_total(mine);
+    denial_tally_describe(mine, t->denied_text, sizeof t->denied_text);
+}
+
 static int bisect(struct reruns *a, struct judged_test **set, size_t n, struct denial_tally *known,
                   struct denial_tally **excess);
 
@@ -921,6 +1171,83 @@ static bool wants_observing(const struct judged_test *t, int side)
         return false;
     return !(side && !t->j.unobserved_under && status_failed(t->j.under) &&
              t->j.under != TEST_RUNNING);
+}
+
+static int by_id(const void *x, const void *y)
+{
+    const struct judged_test *a = *(const struct judged_test *const *)x,
+                             *b = *(const struct judged_test *const *)y;
+    return strcmp(any_of(a)->id, any_of(b)->id);
+}
+
+/* id[0..len) and a dot start t's id */
+static bool under_prefix(const struct judged_test *t, const char *id, size_t len)
+{
+    const char *o = any_of(t)->id;
+    return !strncmp(o, id, len) && o[len] == '.';
+}
+
+/* unittest: the tests of a run of a set, as briefly as unittest selects
+ * them. unittest matches every name it loads against every -k pattern:
+ * a resumed run of 2,000 of CPython's tests spent seconds on it, each
+ * time. A module or class whose every row wants a result (ids sorted,
+ * rows under one prefix are adjacent) is selected by one pattern,
+ * "m.C.*", as its setUpClass row re-runs a class; the others one by
+ * one. *groups gets the rows made for them, to free. */
+static size_t brief_set(const struct judged_test *tests, size_t n, int side,
+                        const struct runner_test **which, struct runner_test **groups)
+{
+    const struct judged_test **rows = xcalloc(n + 1, sizeof *rows);
+    size_t m = 0, k = 0, ng = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!tests[i].whole_run_entry)
+            rows[m++] = &tests[i];
+    qsort(rows, m, sizeof *rows, by_id);
+    *groups = xcalloc(m + 1, sizeof **groups);
+    for (size_t i = 0; i < m;) {
+        const char *id = any_of(rows[i])->id;
+        size_t end = i + 1;
+        bool grouped = false;
+        /* the module (two dots back), then the class (one) */
+        for (int level = 2; level >= 1 && !grouped; level--) {
+            const char *dot = id + strlen(id);
+            for (int d = 0; d < level && dot; d++) {
+                const char *prev = NULL;
+                for (const char *c = id; c < dot; c++)
+                    if (*c == '.')
+                        prev = c;
+                dot = prev;
+            }
+            if (!dot || dot == id)
+                continue;
+            size_t len = (size_t)(dot - id);
+            if (i && under_prefix(rows[i - 1], id, len))
+                continue;  /* some of it came before, one by one */
+            size_t j = i;
+            bool all = true;
+            for (; j < m && under_prefix(rows[j], id, len); j++)
+                all = all && wants_observing(rows[j], side);
+            if (all && j > i + 1) {
+                (*groups)[ng] = (struct runner_test){ .id = xasprintf("%.*s.setUpClass", (int)len, id),
+                                                      .kind = RUNNER_TEST_FIXTURE };
+                which[k++] = &(*groups)[ng++];
+                end = j;
+                grouped = true;
+            }
+        }
+        if (!grouped && wants_observing(rows[i], side))
+            which[k++] = any_of(rows[i]);
+        i = end;
+    }
+    free(rows);
+    return k;
+}
+
+static void free_groups(struct runner_test *groups)
+{
+    for (size_t i = 0; groups && groups[i].id; i++)
+        free(groups[i].id);
+    free(groups);
 }
 
 /* The tests without a result on side run together, as the runner selects
@@ -943,7 +1270,17 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
             }
         if (k < 2)
             break;
-        char **argv = runner_rerun_set_argv(a->r, a->command, which, k);
+        char **argv;
+        if (a->r->kind == RUNNER_UNITTEST) {
+            const struct runner_test **brief = xcalloc(n + 1, sizeof *brief);
+            struct runner_test *groups;
+            size_t nb = brief_set(tests, n, side, brief, &groups);
+            argv = runner_rerun_set_argv(a->r, a->command, brief, nb);
+            free_groups(groups);
+            free(brief);
+        } else {
+            argv = runner_rerun_set_argv(a->r, a->command, which, k);
+        }
         if (!argv || !budget_left(a) || (sig = audit_stop_requested(NULL))) {
             runner_argv_free(argv);
             break;
@@ -952,13 +1289,33 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
             fprintf(stderr, "sbx: audit: running the %zu together under %s first, resumed after "
                     "any test that stops the run\n", k, a->names[side]);
         struct sandbox_result res;
-        struct runner_parser *p = rerun_argv(a, side, argv, own_us, "re-run of a set", &res, NULL, NULL);
+        bool at_test = false;
+        const char *limit = NULL;
+        struct runner_parser *p = rerun_argv_clocked(a, side, argv, own_us, "re-run of a set", &res,
+                                                     NULL, NULL, &at_test, side ? &limit : NULL);
+        /* the tests a set runs under --against share its descriptors as
+         * they do in the whole run's */
+        if (limit && !a->whole_limit)
+            a->whole_limit = limit;
         runner_argv_free(argv);
         sig = audit_stop_requested(&res);
         size_t got = 0, nv;
         const struct runner_test *v = runner_parser_tests(p, &nv);
         struct test_index ix;
         test_index_build(&ix, v, nv);
+        /* a runner whose output places each denial (unittest) says whose
+         * calls were denied in the set's run as in the whole run: no
+         * bisection after */
+        struct denial_tally **mine = NULL, *between = NULL;
+        bool startup;
+        if (side && a->r->attribution == RUNNER_ATTRIBUTE_PLACED) {
+            mine = xcalloc(nv + 1, sizeof *mine);
+            between = denial_tally_new();
+            if (!place_run(res.ledger, v, nv, mine, between, &startup)) {
+                free(mine);
+                mine = NULL;
+            }
+        }
         for (size_t i = 0; i < k; i++) {
             const struct runner_test *found = find_test(&ix, which[i]);
             /* a result it gave, or the hang the run was stopped in */
@@ -967,8 +1324,19 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
                 continue;
             set_result(set[i], side, found->status);
             set[i]->in_set[side] = true;
+            if (mine) {
+                set[i]->placed_in_set = set[i]->alone = true;
+                set[i]->j.denied = 0;
+                set[i]->denied_text[0] = '\0';
+                if (mine[found - v])
+                    set_placed(set[i], mine[found - v]);
+            }
             got++;
         }
+        for (size_t i = 0; mine && i < nv; i++)
+            denial_tally_free(mine[i]);
+        free(mine);
+        denial_tally_free(between);
         free(ix.slot);
         char what[64];
         snprintf(what, sizeof what, "%zu of %zu with a result", got, k);
@@ -977,8 +1345,10 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
         runner_parser_free(p);
         sandbox_result_free(&res);
         /* a run stopped by its bound: the tests after the one that hung
-         * are run alone, each with its own bound, not the set's again */
-        if (!got || hung)
+         * are run alone, each with its own bound, not the set's again;
+         * stopped at the one test that had its own time (which now has
+         * its result: timed out), the rest are resumed together */
+        if (!got || (hung && !at_test))
             break;
     }
     free(set);
@@ -1106,70 +1476,32 @@ static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, 
                                    const struct runner_test *ta, size_t na, const char *against,
                                    struct denial_tally *between)
 {
-    const struct ledger_event *events;
-    size_t nevents = ledger_events(a->whole, &events);
-    if (ledger_events_dropped(a->whole) || ledger_unlisted(a->whole))
-        return false;
-    size_t *owner = xcalloc(nevents + 1, sizeof *owner);
-    if (!audit_place_events_suite(events, nevents, ta, na, owner)) {
-        free(owner);
+    struct denial_tally **mine = xcalloc(na + 1, sizeof *mine);
+    bool startup;
+    if (!place_run(a->whole, ta, na, mine, between, &startup)) {
+        free(mine);
         return false;
     }
-    struct judged_test **of = xcalloc(na + 1, sizeof *of);
-    for (size_t i = 0; i < n; i++)
-        if (tests[i].against && !tests[i].whole_run_entry)
-            of[tests[i].against - ta] = &tests[i];
-    struct ledger_entry *rows = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *rows);
-    bool *have_row = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *have_row);
-    size_t cursor = 0;
-    struct ledger_entry e;
-    while (ledger_next(a->whole, &cursor, &e)) {
-        rows[e.id] = e;
-        have_row[e.id] = true;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (needs_attribution(&tests[i].j) && !tests[i].alone) {
-            tests[i].j.denied = 0;
-            tests[i].placed = true;
+    for (size_t i = 0; i < n; i++) {
+        struct judged_test *t = &tests[i];
+        if (t->alone)
+            continue;
+        if (needs_attribution(&t->j)) {
+            t->j.denied = 0;
+            t->placed = true;
         }
-    for (size_t k = 0; k < nevents; k++)
-        if (owner[k] == AUDIT_OWNER_BETWEEN && events[k].row < LEDGER_MAX_ROW_IDS &&
-            have_row[events[k].row])
-            denial_tally_add_entry(between, &rows[events[k].row], 1);
-    uint64_t *count = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *count);
-    for (size_t k = 0; k < nevents; k++) {
-        if (owner[k] == AUDIT_OWNER_STARTUP || owner[k] == AUDIT_OWNER_BETWEEN)
-            continue;
-        struct judged_test *t = of[owner[k]];
-        if (!t || t->placed_text || t->alone)
-            continue;
-        /* this test's first event: all of its denials, by row */
-        memset(count, 0, LEDGER_MAX_ROW_IDS * sizeof *count);
-        for (size_t m = k; m < nevents; m++)
-            if (owner[m] == owner[k] && events[m].row < LEDGER_MAX_ROW_IDS)
-                count[events[m].row]++;
-        struct denial_tally *mine = denial_tally_new();
-        for (uint32_t row = 0; row < LEDGER_MAX_ROW_IDS; row++)
-            if (count[row] && have_row[row])
-                denial_tally_add_entry(mine, &rows[row], count[row]);
-        t->placed = t->placed_text = true;
-        t->j.denied = denial_tally_total(mine);
-        denial_tally_describe(mine, t->denied_text, sizeof t->denied_text);
-        denial_tally_free(mine);
+        if (t->against && !t->whole_run_entry && mine[t->against - ta])
+            set_placed(t, mine[t->against - ta]);
     }
+    for (size_t i = 0; i < na; i++)
+        denial_tally_free(mine[i]);
+    free(mine);
     a->attributed = true;
-    bool suite = denial_tally_total(between) != 0;
-    for (size_t k = 0; k < nevents && !suite; k++)
-        suite = owner[k] == AUDIT_OWNER_STARTUP;
+    bool suite = startup || denial_tally_total(between) != 0;
     fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made while one test "
             "ran, announced before it and reported after it%s: attributed without re-running\n",
             (unsigned long long)ledger_total(a->whole), against,
             suite ? ", or by the suite itself before or between tests" : "");
-    free(count);
-    free(rows);
-    free(have_row);
-    free(of);
-    free(owner);
     return true;
 }
 
@@ -1586,6 +1918,7 @@ static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
         memcpy(text, t->denied_text, sizeof text);
         enum rerun_outcome o = run_alone(a, t, 1, NULL, &sig);
         bool passes_alone = o == RERUN_DONE && t->rerun[1] && !status_failed(t->j.against);
+        t->passes_alone = passes_alone;
         if (o == RERUN_DONE && !t->j.at_limit && passes_alone && a->whole_limit) {
             /* it passes alone and the whole run ran out of descriptors:
              * its failure there was the limit's, not its own */
@@ -1761,6 +2094,13 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     const char *whole_limit = NULL;
     bool quiet = log_verbosity < LOG_VERBOSE;
     struct run_tail tails[2] = { 0 };
+    /* each test's time under the profile, measured; under --against, a
+     * bound on each (test_clock) */
+    struct test_clock clocks[2];
+    struct own_times own = { 0 };
+    bool have_own = false;
+    clock_init(&clocks[0], true, NULL);
+    clock_init(&clocks[1], false, NULL);
     for (int i = 0; i < 2; i++) {
         if ((sig = audit_stop_requested(NULL))) {
             status = interrupted(sig, i - 1, names, report);
@@ -1775,6 +2115,14 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                                         o->against_timeout_ms, profiles[1]->timeout_ms);
             audit_print_bound(stderr, &bound);
             timeout_ms = bound.timeout_ms;
+            size_t n0, cases0 = 0;
+            const struct runner_test *v0 = runner_parser_tests(parsers[0], &n0);
+            for (size_t k = 0; k < n0; k++)
+                cases0 += v0[k].kind == RUNNER_TEST_CASE;
+            own_times_build(&own, v0, n0, &clocks[0],
+                            cases0 ? results[0].duration_us / cases0 : results[0].duration_us);
+            have_own = true;
+            clocks[1].own = &own;
         }
         fflush(stderr);
         if (report) {
@@ -1786,7 +2134,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         }
         parsers[i] = run_side(r, profiles[i], rc.argv, rc.report, cwd, label, quiet, timeout_ms,
                               &results[i], &statuses[i], NULL, NULL, i == 1 ? &whole_limit : NULL,
-                              quiet ? &tails[i] : NULL);
+                              quiet ? &tails[i] : NULL, &clocks[i]);
         int exit_status = results[i].command_ran || results[i].exit_status ? results[i].exit_status
                                                                            : statuses[i];
         if (!results[i].not_started && !quiet) {
@@ -1814,7 +2162,12 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             status = interrupted(sig, results[i].not_started ? i - 1 : i, names, report);
             goto out;
         }
-        if (i == 1 && results[i].timed_out)
+        if (i == 1 && results[i].timed_out && clocks[1].fired) {
+            fprintf(stderr, "sbx: audit: the run under %s timed out at a test's own bound: %s ran "
+                    "%.1f s, past %d x its time under %s and a floor; it counts as timed out, "
+                    "those not started are re-run\n", names[1], clocks[1].fired_test,
+                    (double)clocks[1].fired_after_ms / 1000, AUDIT_AGAINST_FACTOR, names[0]);
+        } else if (i == 1 && results[i].timed_out)
             fprintf(stderr, "sbx: audit: the run under %s timed out: the test it was running counts "
                     "as timed out there, those it had not started are re-run alone\n", names[1]);
         if (exit_status == SBX_EXIT_FAILURE && !results[i].command_ran) {
@@ -1864,6 +2217,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             t->j.unobserved_against = false;
         }
         t->own_us = t->under && t->under->duration_us ? t->under->duration_us
+                    : t->under && t->under - tu < (ptrdiff_t)own.n ? own.us[t->under - tu]
                     : t->against ? t->against->duration_us : 0;
         ncases += t->kind == RUNNER_TEST_CASE;
     }
@@ -1940,7 +2294,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         .default_test_us = ncases ? results[0].duration_us / ncases : results[0].duration_us,
         .whole = results[1].ledger, .startup = denial_tally_new(), .max = AUDIT_MAX_RERUNS,
         .tty = isatty(STDERR_FILENO) == 1, .whole_limit = whole_limit,
-        .own_sum = denial_tally_new(),
+        .own_sum = denial_tally_new(), .own = have_own ? &own : NULL,
+        .stopped_at_bound = clocks[1].fired && results[1].timed_out,
     };
     uint64_t both_ms = (results[0].duration_us + results[1].duration_us) / 1000;
     uint64_t total_ms = both_ms * AUDIT_TOTAL_FACTOR;
@@ -2035,7 +2390,9 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     }
     for (size_t i = 0; i < n && suite_text[0]; i++) {
         struct judged_test *t = &tests[i];
-        if (t->verdict == TEST_FAILS_WITHOUT_DENIAL && !t->whole_run_entry) {
+        /* alone there it made the suite's calls too, and passed: they
+         * are not why it failed (another test's leftovers are) */
+        if (t->verdict == TEST_FAILS_WITHOUT_DENIAL && !t->whole_run_entry && !t->passes_alone) {
             t->verdict = TEST_EXERCISED;
             t->by_suite = true;
             snprintf(t->denied_text, sizeof t->denied_text, "%s", suite_text);
@@ -2175,6 +2532,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                                channel_seen.forged ? json_object_new_string(channel_seen.forged_why) : NULL);
         json_object_object_add(pt, "reruns", json_object_new_int64((int64_t)alone.started));
         json_object_object_add(pt, "reruns_max", json_object_new_int(AUDIT_MAX_RERUNS));
+        json_object_object_add(pt, "stopped_at_test_bound",
+                               json_object_new_int64((int64_t)alone.stopped_at_bound));
         json_object_object_add(pt, "not_rerun_for_bounds", json_object_new_int64((int64_t)alone.capped));
         json_object_object_add(pt, "incomplete", json_object_new_boolean(exit_status == SBX_EXIT_INCONCLUSIVE));
         report_audit_set_per_test(pt);
@@ -2188,6 +2547,10 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
             status = SBX_EXIT_FAILURE;
     }
 out:
+    clock_free(&clocks[0]);
+    clock_free(&clocks[1]);
+    if (have_own)
+        own_times_free(&own);
     free(order);
     for (size_t i = 0; tests && i < ntests; i++) {
         denial_tally_free(tests[i].alone_tally);

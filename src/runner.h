@@ -182,6 +182,15 @@ void runner_parser_finish(struct runner_parser *p, bool killed);
  * twice (pytest's teardown error after PASSED) keeps the worst status. */
 const struct runner_test *runner_parser_tests(const struct runner_parser *p, size_t *n);
 bool runner_parser_truncated(const struct runner_parser *p);
+/* The id (and *unit) of the test announced last, *done when it has its
+ * result: for a serial runner that announces each test before it runs
+ * (unittest, whose announcement is a line's unterminated start), the one
+ * running now or the last to run, read while the run goes on (sbx audit
+ * bounds each test's time within a run: issue 34). NULL before the
+ * first announcement. Valid until the next feed. */
+const char *runner_parser_announced(const struct runner_parser *p, const char **unit, bool *done);
+/* The index in runner_parser_tests() of the test (unit, id); SIZE_MAX: none. */
+size_t runner_parser_index(const struct runner_parser *p, const char *unit, const char *id);
 /* What the runner itself said it ran, from its own closing lines
  * ("Ran 12 tests", "test result: ok. 3 passed; 1 failed", "# pass 4"),
  * summed over every such summary in the run; seen false when it printed

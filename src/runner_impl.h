@@ -53,6 +53,13 @@ struct runner_ops {
     bool (*carries_reporter)(char *const argv[]);
     /* The greeting written to the channel (runner_report_greeting()). */
     char *(*greeting)(const char *key, size_t *len);
+    /* The line fed so far is unterminated (optional): the id of the
+     * test it announces, allocated, or NULL. unittest writes "name (id)
+     * ... " and flushes before the test runs; the line ends only with
+     * its result, so a test that hangs is named by this alone (sbx
+     * audit's bound per test, issue 34). Read-only: the line is parsed
+     * as usual once it ends. */
+    char *(*partial)(struct runner_parser *p, const char *line, size_t len);
     /* The longest line it reads (0: RUNNER_MAX_LINE): jest writes its
      * whole report on one line. */
     size_t max_line;
@@ -119,6 +126,8 @@ struct runner_parser {
     /* shared by several families */
     char *unit;            /* cargo: the target; prove: the script */
     size_t pending;        /* cargo, unittest: the test whose result is awaited */
+    size_t last_announced; /* the test announced last (announced_at); SIZE_MAX: none */
+    char *announcing;      /* the id an unterminated last line announces (ops->partial) */
 
     /* TAP (runner_tap.c), which node --test, mocha and vitest print too */
     char *tap_stack[TAP_MAX_DEPTH];

@@ -148,8 +148,10 @@ void result_at(struct runner_parser *p, size_t i, enum test_status s)
 
 void announced_at(struct runner_parser *p, size_t i, const char *line, const char *end)
 {
-    if (i != SIZE_MAX && p->line_exact && !p->tests[i].announced_pos)
+    if (i != SIZE_MAX && p->line_exact && !p->tests[i].announced_pos) {
         p->tests[i].announced_pos = p->line_start + (uint64_t)(end - line);
+        p->last_announced = i;
+    }
 }
 
 size_t test_result(struct runner_parser *p, const char *unit, const char *id, enum test_status s)
@@ -272,6 +274,8 @@ static void clean_line(char *s, size_t *len)
 static void parse_line(struct runner_parser *p)
 {
     size_t len = p->len;
+    free(p->announcing);
+    p->announcing = NULL;
     clean_line(p->line, &len);
     p->line_exact = !p->overlong && len == p->len;
     p->len = 0;
@@ -286,6 +290,7 @@ struct runner_parser *runner_parser_new(const struct runner *r)
         r = runner_of_kind(r->kind);
     p->r = r;
     p->pending = SIZE_MAX;
+    p->last_announced = SIZE_MAX;
     p->last_result = SIZE_MAX;
     p->yaml_indent = SIZE_MAX;
     p->tap_plan = -1;
@@ -323,6 +328,9 @@ void runner_parser_feed(struct runner_parser *p, const void *bytes, size_t len)
         p->len += copy;
         if (!nl) {
             p->fed += len;
+            free(p->announcing);
+            p->announcing = p->r->ops && p->r->ops->partial && !p->overlong
+                                ? p->r->ops->partial(p, p->line, p->len) : NULL;
             return;
         }
         p->fed += take + 1;
@@ -368,6 +376,25 @@ void runner_parser_finish(struct runner_parser *p, bool killed)
     p->finished = true;
 }
 
+const char *runner_parser_announced(const struct runner_parser *p, const char **unit, bool *done)
+{
+    *unit = NULL;
+    *done = false;
+    if (p->announcing)
+        return p->announcing;
+    size_t i = p->last_announced;
+    if (i == SIZE_MAX)
+        return NULL;
+    *unit = p->tests[i].unit;
+    *done = p->entries[i].has_result;
+    return p->tests[i].id;
+}
+
+size_t runner_parser_index(const struct runner_parser *p, const char *unit, const char *id)
+{
+    return find_test((struct runner_parser *)p, unit, id, false);
+}
+
 const struct runner_test *runner_parser_tests(const struct runner_parser *p, size_t *n)
 {
     *n = p->n;
@@ -395,6 +422,7 @@ void runner_parser_free(struct runner_parser *p)
         free(p->tests[i].parent);
     }
     free(p->tests);
+    free(p->announcing);
     free(p->entries);
     free(p->by_key.slots);
     for (size_t i = 0; i < TAP_MAX_DEPTH; i++)

@@ -806,6 +806,32 @@ static void unittest_line(struct runner_parser *p, char *line)
     }
 }
 
+/* "name (id) ... ", flushed by startTest() before the test runs: the test
+ * running, until the line ends with its result (runner_ops.partial). */
+static char *unittest_partial(struct runner_parser *p, const char *line, size_t len)
+{
+    const struct python_state *ps = p->state;
+    if (ps->over || len < 9 || len > 4096 || memcmp(line + len - 5, " ... ", 5) ||
+        memchr(line, '\0', len) || line[0] == ' ')
+        return NULL;
+    char *s = xstrndup(line, len - 5);
+    const char *rest = "";
+    char *id = unittest_desc(s, &rest);
+    bool more = id && *rest;  /* rest is in s */
+    free(s);
+    if (more) {
+        free(id);
+        return NULL;
+    }
+    /* a test that has its result already is not the one running */
+    if (id && runner_parser_index(p, NULL, id) != SIZE_MAX &&
+        p->entries[runner_parser_index(p, NULL, id)].has_result) {
+        free(id);
+        return NULL;
+    }
+    return id;
+}
+
 static bool pytest_word(const char *s, size_t len, enum test_status *out)
 {
     static const struct { const char *w; enum test_status st; } words[] = {
@@ -1152,6 +1178,7 @@ static const struct runner_ops unittest_ops = {
     .anchor = unittest_anchor,
     .command = cmd_unittest,
     .line = unittest_line,
+    .partial = unittest_partial,
     .finish = unittest_finish,
     .rerun = unittest_rerun,
     .baseline = unittest_baseline,
@@ -1180,6 +1207,7 @@ static const struct runner_ops regrtest_ops = {
     .anchor = regrtest_anchor,
     .command = cmd_regrtest,
     .line = unittest_line,
+    .partial = unittest_partial,
     .finish = unittest_finish,
     .rerun = regrtest_rerun,
     .baseline = regrtest_baseline,

@@ -295,6 +295,11 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
          * no position to place them by */
         if (!rs->parallel && !p->tests[i].announced_pos)
             p->tests[i].announced_pos = rs->fed;
+        /* the test running now, for sbx audit's bound per test
+         * (runner_parser_announced()): from the channel, never from the
+         * output */
+        if (!rs->parallel)
+            p->last_announced = i;
         *phase_of(rs, i) = PHASE_STARTED;
         if (!rs->parallel)
             rs->running = i;

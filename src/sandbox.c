@@ -276,6 +276,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     /* Blocks SIGWINCH: after the caller's mask was saved for the command. */
     sup.terminal = plan.terminal ? terminal_relay_new(plan.terminal) : NULL;
     sup.stop_signals = req->stop_signals;
+    sup.stop_at = req->stop_at;
+    sup.stop_at_data = req->stop_at_data;
     sup.pid_namespace = plan.clone_flags & CLONE_NEWPID;
     struct network_ready_data network_ready = { &plan.outbound, p, res };
     sup.on_network_ready = start_outbound;

@@ -48,6 +48,13 @@ struct sandbox_request {
      * 0: none. */
     int report_fd;
     int report_fd_at;
+    /* NULL, or asked at least every SUPERVISE_STOP_AT_POLL_MS while the
+     * command runs, with how many calls the sandbox has denied so far: a
+     * CLOCK_MONOTONIC time in ms past which the command is stopped as at
+     * its timeout (0: none now). `sbx audit`: the test running has had
+     * its own bound, within a run of many (issue 34). */
+    uint64_t (*stop_at)(void *data, uint64_t denied);
+    void *stop_at_data;
     /* `sbx run`: the command gets a pty of the sandbox's own, relayed,
      * when standard input is a terminal (terminal.h; sbx(1) TERMINAL). */
     bool terminal;

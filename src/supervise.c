@@ -5,6 +5,7 @@
 #include "channel.h"
 #include "exit.h"
 #include "init.h"
+#include "ledger.h"
 #include "log.h"
 #include "terminal.h"
 #include "util.h"
@@ -261,6 +262,10 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
         uint64_t next = term_at && (!kill_at || term_at < kill_at) ? term_at : kill_at;
         if (next)
             wait_ms = next > now ? (int)(next - now < INT32_MAX ? next - now : INT32_MAX) : 0;
+        /* the caller's own bound is asked again after a while: what it
+         * says moves as the command's output goes by */
+        if (s->stop_at && !kill_at && (wait_ms < 0 || wait_ms > SUPERVISE_STOP_AT_POLL_MS))
+            wait_ms = SUPERVISE_STOP_AT_POLL_MS;
         int relay_ms = s->terminal ? terminal_relay_timeout(s->terminal) : -1;
         if (relay_ms >= 0 && (wait_ms < 0 || relay_ms < wait_ms))
             wait_ms = relay_ms;
@@ -291,7 +296,15 @@ void supervise_run(struct supervisor *s, struct sandbox_result *res)
             stop_sig = __builtin_ctzll(s->signals_received & s->stop_signals);
             kill_at = now + SUPERVISE_GRACE_MS;
         }
-        if (term_at && now >= term_at && !s->init_done) {
+        uint64_t caller_at = s->stop_at && !kill_at ? s->stop_at(s->stop_at_data,
+                                                               ledger_total(res->ledger)) : 0;
+        if (caller_at && now >= caller_at && !s->init_done) {
+            /* the caller says why (sbx audit: the test that had its time) */
+            s->timed_out = true;
+            forward_signal(s, SIGTERM, INIT_SIGNAL_TIMEOUT);
+            term_at = 0;
+            kill_at = now + SUPERVISE_GRACE_MS;
+        } else if (term_at && now >= term_at && !s->init_done) {
             char d[32];
             format_duration(s->timeout_ms, d, sizeof d);
             notice("timeout %s expired: sending SIGTERM to the command", d);

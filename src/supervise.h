@@ -15,6 +15,8 @@
 
 /* sbx-profile(5) [limits] timeout: SIGTERM at the timeout, SIGKILL this long after. */
 #define SUPERVISE_GRACE_MS 5000
+/* How often sandbox_request.stop_at is asked, at most this long apart. */
+#define SUPERVISE_STOP_AT_POLL_MS 250
 
 struct supervisor;
 /* Returns false when the fd is done for good (it is then closed and no
@@ -68,6 +70,9 @@ struct supervisor {
      * one of them, which the command got as any other, the sandbox is
      * killed SUPERVISE_GRACE_MS later. 0: never (sbx run). */
     uint64_t stop_signals;
+    /* sandbox_request.stop_at, with the ledger's count of denials */
+    uint64_t (*stop_at)(void *data, uint64_t denied);
+    void *stop_at_data;
     bool init_done;
     int init_status;         /* init's own wait status */
     /* NULL, or the relay between the caller's terminal and the command's

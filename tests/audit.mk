@@ -43,6 +43,4 @@ check_PROGRAMS += tests/unit/audit-ci-test
 tests_unit_audit_ci_test_SOURCES = tests/unit/audit-ci-test.c tests/tap.h
 tests_unit_audit_ci_test_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/unit/audit-ci-test
-# CPython's network tests: no pure test flagged (issue 33).
-TESTS += tests/integration/audit-cpython.sh
-EXTRA_DIST += tests/integration/audit-cpython.sh
+# CPython's network tests: tests/real/cpython-net.sh (make check-real, tests/real.mk).

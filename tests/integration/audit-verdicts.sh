@@ -3,7 +3,8 @@
 # process makes a denied call before any test runs (as CPython's
 # test.support binds [::1]:0 at import), beside honest, lenient and pure
 # tests, in unittest, pytest (a conftest and a module-scope fixture) and go
-# (TestMain); a go test binary that dies mid-run; a fixture that hangs; a
+# (TestMain); a go test binary that dies mid-run; a fixture that hangs;
+# tests that hang one after another, each stopped at its own bound; a
 # test failing under qa; EMFILE under a low descriptor limit; a runner
 # that cannot run one test; SIGTERM during the re-runs. Every verdict is
 # asserted from the run record.
@@ -247,6 +248,76 @@ like "$err" "sbx: verdict: incomplete, not trustworthy" "and the audit says it i
 if [ $((t1 - t0)) -lt 30 ]; then pass "each re-run bounded: $((t1 - t0)) s in all"
 else fail "each re-run bounded: $((t1 - t0)) s in all"; fi
 is "$(jq -r .exit_status "$work/h.json")/$(jq -r .verdict "$work/h.json")" 4/incomplete "record: incomplete, exit 4"
+
+# ---- tests that hang one after another, as test_xmlrpc's do under
+# restrictive: the server thread's bind is denied, the test fails (Python
+# 3.11 reports it before tearDown) and tearDown waits for ever for a server
+# that never ran. Each is stopped at its own bound within the run, and the
+# tests after it are resumed together, their denials placed by the output:
+# one run per hang, no bisection, no test left unobserved.
+cat >test_tear.py <<'PY'
+import socket, threading, unittest
+class Server(unittest.TestCase):
+    def setUp(self):
+        self.ready, self.stopped, self.port = threading.Event(), threading.Event(), None
+        def serve():
+            try:
+                s = socket.socket(); s.bind(("127.0.0.1", 0))
+                self.port = s.getsockname()[1]; s.close(); self.stopped.set()
+            finally:
+                self.ready.set()
+        threading.Thread(target=serve, daemon=True).start()
+        self.ready.wait()
+    def tearDown(self):
+        self.stopped.wait()
+    def test_1(self): self.assertIsNotNone(self.port)
+    def test_2(self): self.assertIsNotNone(self.port)
+    def test_3(self): self.assertIsNotNone(self.port)
+class Then(unittest.TestCase):
+    def test_lenient(self):
+        try:
+            socket.socket().bind(("127.0.0.1", 0))
+        except PermissionError:
+            return
+    def test_pure(self): pass
+PY
+run_sbx audit --report "$work/t.json" -- python3 -m unittest test_tear
+is "$status" 3 "hangs in tearDown, then a lenient test: exit 3"
+is "$(verdicts "$work/t.json")" \
+    "test_tear.Server.test_1=exercised test_tear.Server.test_2=exercised test_tear.Server.test_3=exercised test_tear.Then.test_lenient=false-green test_tear.Then.test_pure=unaffected" \
+    "each hanging test exercised, the lenient one after them found, the pure one cleared"
+like "$err" "the run under restrictive timed out at a test's own bound: test_tear.Server.test_1 ran " \
+    "the whole run is stopped at the first test past its own bound"
+is "$(jq -r '[.tests[] | .against.status | sub("timed-out"; "failed")] | join(" ")' "$work/t.json")" \
+    "failed failed failed passed passed" \
+    "the hanging tests failed or timed out under restrictive, the two after them passed"
+is "$(jq -r '.per_test.stopped_at_test_bound' "$work/t.json")" 3 \
+    "the whole run and two resumed runs stopped at a test's bound"
+is "$(jq -r '.per_test.reruns' "$work/t.json")" 3 "three runs in all after the whole run: one per hang and the last, no bisection"
+is "$(jq -r '.tests[] | select(.name == "test_tear.Then.test_lenient") | .attributed + " " + .denied' "$work/t.json")" \
+    "set bind(AF_INET 127.0.0.1:0) x1 -> EPERM" "the lenient test's call placed in the run it got its result in"
+
+# ---- a test that fails under restrictive only after another test's
+# leftovers, and passes there alone, in a suite whose start-up is denied
+# (CPython's test_logging.BasicConfigTest.test_filename after test_ssl):
+# the start-up's call, which its run alone made too, is not why it failed
+cat >test_left.py <<'PY'
+import socket, unittest
+import support
+LEFT = []
+class Order(unittest.TestCase):
+    def test_1_honest(self):
+        try:
+            socket.socket().bind(("127.0.0.1", 0))
+        except PermissionError:
+            LEFT.append("a server never stopped")
+            raise
+    def test_2_after(self):
+        self.assertEqual(LEFT, [])
+PY
+run_sbx audit --report "$work/l.json" -- python3 -m unittest test_left
+is "$(verdicts "$work/l.json")" "test_left.Order.test_1_honest=exercised test_left.Order.test_2_after=fails-without-denial" \
+    "a test failing on another's leftovers, passing alone: fails-without-denial, not exercised by the start-up's call"
 
 # ---- EMFILE under a low descriptor limit
 cat >profiles/tight.ini <<'INI'

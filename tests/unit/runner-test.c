@@ -921,6 +921,36 @@ static void test_interface(void)
        "prove: no baseline (a script cannot run none of its tests)");
 }
 
+/* The test running, read while the run goes on (issue 34): unittest's
+ * announcement is a line's unterminated start until the result ends it. */
+static void test_announced(void)
+{
+    const char *suggestion;
+    const struct runner *r = runner_by_name("unittest", &suggestion);
+    struct runner_parser *p = runner_parser_new(r);
+    const char *unit;
+    bool done;
+    ok(!runner_parser_announced(p, &unit, &done), "unittest: nothing announced before the first test");
+    const char *a = "test_a (m.C.test_a) ... ok\ntest_b (m.C.test_b) ... ";
+    runner_parser_feed(p, a, strlen(a));
+    const char *id = runner_parser_announced(p, &unit, &done);
+    ok(id && !strcmp(id, "m.C.test_b") && !done, "unittest: the unterminated announcement names the test running");
+    const char *b = "Exception in thread Thread-1:\nPermissionError: denied\n";
+    runner_parser_feed(p, b, strlen(b));
+    id = runner_parser_announced(p, &unit, &done);
+    ok(id && !strcmp(id, "m.C.test_b") && !done, "unittest: still it while its output goes by");
+    runner_parser_feed(p, "FAIL\n", 5);
+    id = runner_parser_announced(p, &unit, &done);
+    ok(id && !strcmp(id, "m.C.test_b") && done, "unittest: after its result, the last announced, done");
+    runner_parser_feed(p, "m.C.test_a ... ", 15);
+    id = runner_parser_announced(p, &unit, &done);
+    ok(id && !strcmp(id, "m.C.test_b"), "unittest: a line that names no test announces nothing");
+    runner_parser_feed(p, "\ntest_a (m.C.test_a) ... ", 25);
+    id = runner_parser_announced(p, &unit, &done);
+    ok(id && !strcmp(id, "m.C.test_b"), "unittest: a test that has its result is not announced again");
+    runner_parser_free(p);
+}
+
 int main(void)
 {
     test_detect();
@@ -931,5 +961,6 @@ int main(void)
     test_hostile();
     test_js();
     test_interface();
+    test_announced();
     return done_testing();
 }
