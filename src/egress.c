@@ -87,6 +87,8 @@ struct egress {
     struct subnet test_public;  /* SBX_TEST_PUBLIC; mask 0: none */
 
     int proxy_fd, dns_fd, stop_fd;
+    int host_proxy_fd;          /* the Landlock tier's, until started */
+    uint16_t host_port;
     pthread_t proxy_thread, dns_thread;
     bool proxy_started, dns_started, stopped;
     /* transparent egress: listeners on the sandbox's 0.0.0.0:80 and :443,
@@ -422,17 +424,15 @@ static void read_connected(struct egress *e)
     nl_socket_free(sock);
 }
 
-struct egress *egress_prepare(const struct profile *p, int clone_flags)
+static struct egress *prepare(const struct profile *p)
 {
-    if (!p->allow.n || !(clone_flags & CLONE_NEWNET))
-        return NULL;
     struct egress *e = xcalloc(1, sizeof *e);
     const char **entries = xcalloc(p->allow.n, sizeof *entries);
     for (size_t i = 0; i < p->allow.n; i++)
         entries[i] = p->allow.v[i].value;
     allowlist_build(&e->list, entries, p->allow.n);
     free(entries);
-    e->proxy_fd = e->dns_fd = e->stop_fd = -1;
+    e->proxy_fd = e->dns_fd = e->stop_fd = e->host_proxy_fd = -1;
     e->direct_fd[0] = e->direct_fd[1] = e->route_fd = -1;
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->route_lock, NULL);
@@ -489,13 +489,56 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags)
     return e;
 }
 
+struct egress *egress_prepare(const struct profile *p, int clone_flags)
+{
+    if (!p->allow.n || !(clone_flags & CLONE_NEWNET))
+        return NULL;
+    return prepare(p);
+}
+
+struct egress *egress_prepare_host_loopback(const struct profile *p, uint16_t *port)
+{
+    if (!p->allow.n)
+        return NULL;
+    struct egress *e = prepare(p);
+    /* Port 0: the kernel's pick, free now and ours for the run; a fixed
+     * port (3128) may be another program's on a shared loopback. */
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    inet_pton(AF_INET, EGRESS_PROXY_ADDR, &a.sin_addr);
+    socklen_t len = sizeof a;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 256) < 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &len) < 0)
+        die_errno("[network] allow: the proxy's socket on the host's loopback %s (the Landlock "
+                  "tier)", EGRESS_PROXY_ADDR);
+    e->host_proxy_fd = fd;
+    e->host_port = ntohs(a.sin_port);
+    *port = e->host_port;
+    return e;
+}
+
+void egress_start_host_loopback(struct egress *e)
+{
+    if (!e || e->host_proxy_fd < 0)
+        return;
+    int fd = e->host_proxy_fd;
+    e->host_proxy_fd = -1;
+    egress_adopt(e, EGRESS_SOCKET_PROXY, fd);
+    char *fact = xasprintf("proxy on the host's loopback %s:%u (HTTP CONNECT, HTTP, SOCKS5; the "
+                           "Landlock tier); names resolved by %s; no DNS stub and no transparent "
+                           "egress", EGRESS_PROXY_ADDR, (unsigned)e->host_port, e->resolver_text);
+    record_network("allow", fact);
+    verbose_step("[network] allow: %s", fact);
+    free(fact);
+}
+
 const char *egress_resolv_conf(void)
 {
     return "# Made by sbx: [network] allow. This stub answers the allowed names only.\n"
            "nameserver " EGRESS_PROXY_ADDR "\n";
 }
 
-void egress_set_env(struct strv *env, struct strv *recorded)
+void egress_set_env(struct strv *env, struct strv *recorded, uint16_t port)
 {
     /* NODE_USE_ENV_PROXY=1: node's own fetch() (undici) and http read
      * the variables above only when told to (node 24, 22.21); older nodes
@@ -523,9 +566,9 @@ void egress_set_env(struct strv *env, struct strv *recorded)
     env->n = w;
     env->v[w] = NULL;
     char url[64], socks[64];
-    snprintf(url, sizeof url, "http://%s:%d", EGRESS_PROXY_ADDR, EGRESS_PROXY_PORT);
+    snprintf(url, sizeof url, "http://%s:%u", EGRESS_PROXY_ADDR, (unsigned)port);
     /* socks5h: the name goes to the proxy, which resolves it itself */
-    snprintf(socks, sizeof socks, "socks5h://%s:%d", EGRESS_PROXY_ADDR, EGRESS_PROXY_PORT);
+    snprintf(socks, sizeof socks, "socks5h://%s:%u", EGRESS_PROXY_ADDR, (unsigned)port);
     const char *values[] = {url, url, socks, "localhost,127.0.0.1,::1"};
     for (size_t k = 0; k < nnames; k++) {
         strv_push(env, xasprintf("%s=%s", names[k], k < 8 ? values[k % 4] : "1"));
@@ -2124,6 +2167,8 @@ void egress_free(struct egress *e)
         return;
     if (e->proxy_fd >= 0)
         close(e->proxy_fd);
+    if (e->host_proxy_fd >= 0)
+        close(e->host_proxy_fd);
     if (e->dns_fd >= 0)
         close(e->dns_fd);
     for (int i = 0; i < 2; i++)

@@ -4,6 +4,7 @@
 
 #include "caps.h"
 #include "cli.h"
+#include "egress.h"
 #include "log.h"
 #include "lookup.h"
 #include "mount-plan.h"
@@ -652,11 +653,24 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
                    "namespace of the sandbox's own", p->allow.v[0].value);
         return;
     }
-    if (p->allow.n)
-        refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy serves a network "
-               "namespace of the sandbox's own, with no route out; the Landlock tier shares the "
-               "host's network, where nothing would keep a command from going around the proxy",
-               p->allow.v[0].value);
+    if (p->allow.n) {
+        /* No network namespace, so no sandbox's own loopback for the
+         * proxy, no route to take away: the proxy listens on the host's
+         * loopback instead, and what keeps the command from going around
+         * it is the supervisor's inet rules below, which refuse (and
+         * count) every connect outside the loopback. */
+        plan->proxy = true;
+        char at[512];
+        tell(true, "%s: allow = %s...: the Landlock tier has no network namespace: sbx's proxy "
+             "listens on the host's loopback, %s and a port of this run's, which HTTP_PROXY, "
+             "HTTPS_PROXY and ALL_PROXY name; the allowed destinations are reached through it "
+             "only, every connect outside the loopback is refused and counted; names resolve "
+             "through the proxy only (no DNS stub, no transparent egress: a tool that ignores "
+             "the proxy variables gets EACCES); other processes of the host can reach that port "
+             "too, and through it only what allow lists",
+             origin_format(&p->allow.v[0].at, at, sizeof at), p->allow.v[0].value,
+             EGRESS_PROXY_ADDR);
+    }
     /* Landlock refuses the command every TCP bind and connect itself;
      * the supervisor, which Landlock does not restrict, makes the loopback
      * ones for it (plan.c, ledger.c). */
@@ -956,8 +970,8 @@ static const struct landlock_key_fate key_fates[K_COUNT] = {
     [K_NET_OUTBOUND] = { LANDLOCK_REFUSED, "pasta needs a network namespace", "network",
                          "outbound = yes" },
     [K_NET_FORWARD] = { LANDLOCK_EXPRESSED, "TCP connect to the port (Landlock)", NULL, NULL },
-    [K_NET_ALLOW] = { LANDLOCK_REFUSED, "the proxy needs a network without a route out", "network",
-                      "allow = example.org" },
+    [K_NET_ALLOW] = { LANDLOCK_INSTEAD, "sbx's proxy on the host's loopback, every other connect "
+                      "outside it refused (in an outer network of lo only: refused)", NULL, NULL },
     [K_LIMIT_NOFILE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
     [K_LIMIT_NPROC] = { LANDLOCK_SAME, "setrlimit, the pids cgroup for root", NULL, NULL },
     [K_LIMIT_CORE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },

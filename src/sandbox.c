@@ -250,6 +250,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.on_netlink_fd = bring_up_loopback;
     res->egress = plan.egress;
     plan.egress = NULL;
+    /* the Landlock tier's proxy, on the host's loopback: served from now
+     * on, no thread of it running while the tier forked */
+    egress_start_host_loopback(res->egress);
     sup.on_egress_fd = adopt_egress_socket;
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = {
