@@ -17,6 +17,7 @@ run_integration_tests = \
 	tests/integration/run-landlock.sh \
 	tests/integration/escape-landlock.sh \
 	tests/integration/landlock-net.sh \
+	tests/integration/landlock-profiles.sh \
 	tests/integration/run-nesting.sh \
 	tests/integration/run-hostname.sh \
 	tests/integration/run-foreign-owner.sh \
