@@ -22,6 +22,8 @@ if [ -z "$abi" ] || [ "$abi" -lt 6 ]; then
     done_testing
 fi
 make_visible_tmpdir landlock-profiles
+# a tree under /tmp (CI's root clone) is not visible in the namespace tier
+cp "$LFDS" "$tmpdir/loopback-fds" && LFDS=$tmpdir/loopback-fds
 home=$tmpdir/home
 mkdir -p "$home" "$tmpdir/work"
 cd "$tmpdir/work" || exit 1
