@@ -66,8 +66,16 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags);
  * are the host's) and no transparent egress (no routing table of the
  * sandbox's): names are the proxy's to resolve. */
 struct egress *egress_prepare_host_loopback(const struct profile *p, uint16_t *port);
-/* In the supervisor once the tier has started: serves that listener. */
+/* In the supervisor once the tier has started: serves that listener.
+ * The host's loopback is everyone's: the proxy serves only connections
+ * the supervisor made for the command (egress_before_connect()), and
+ * refuses, counting it, any other. */
 void egress_start_host_loopback(struct egress *e);
+/* A ledger_connect_hook (ledger.h): before the supervisor connects the
+ * command's socket to addr, when addr is that proxy, the socket's own
+ * address is made known (bound to 127.0.0.1 first if it is not yet, so
+ * that it is known before the connection can be accepted). */
+void egress_before_connect(void *egress, int sock, const void *addr, size_t len);
 
 /* The sandbox's /etc/resolv.conf: the stub on its loopback. */
 const char *egress_resolv_conf(void);

@@ -721,8 +721,9 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
              "HTTPS_PROXY and ALL_PROXY name; the allowed destinations are reached through it "
              "only, every connect outside the loopback is refused and counted; names resolve "
              "through the proxy only (no DNS stub, no transparent egress: a tool that ignores "
-             "the proxy variables gets EACCES); other processes of the host can reach that port "
-             "too, and through it only what allow lists",
+             "the proxy variables gets EACCES); other processes of the host can connect to that "
+             "port, and are refused (the proxy serves only the connections the supervisor made "
+             "for the command)",
              origin_format(&p->allow.v[0].at, at, sizeof at), p->allow.v[0].value,
              EGRESS_PROXY_ADDR);
     }

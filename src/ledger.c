@@ -81,6 +81,8 @@ struct ledger {
     void *namer_data;
     ledger_address_passes *passes;          /* ledger_set_address_passes */
     void *passes_data;
+    ledger_connect_hook *connect_hook;      /* ledger_set_connect_hook */
+    void *connect_hook_data;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
@@ -1210,12 +1212,17 @@ bool ledger_handle(struct ledger *l, int notify_fd)
             made = call.args_readable &&
                    landlock_meta_make_call(call.name, call.args, call.compat, pid, tgid,
                                            &l->landlock_writable, &made_err);
-        else if (rule && rule->supervisor_makes)
-            made = families.dup_fd >= 0 &&
-                   (strcmp(call.name, "listen") == 0 || families.raw.whole) &&
+        else if (rule && rule->supervisor_makes) {
+            bool readable = families.dup_fd >= 0 &&
+                            (strcmp(call.name, "listen") == 0 || families.raw.whole);
+            if (readable && l->connect_hook && !strcmp(call.name, "connect"))
+                l->connect_hook(l->connect_hook_data, families.dup_fd, families.raw.bytes,
+                                families.raw.len);
+            made = readable &&
                    landlock_net_make_call(call.name, families.dup_fd, families.fd_family,
                                           families.raw.bytes, families.raw.len,
                                           (int)call.args[1], &made_err);
+        }
         bool answered = made ? respond_made(l, notify_fd, req->id, made_err, made_val)
                              : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
         if (made)
@@ -1308,6 +1315,12 @@ void ledger_set_address_passes(struct ledger *l, ledger_address_passes *fn, void
 {
     l->passes = fn;
     l->passes_data = data;
+}
+
+void ledger_set_connect_hook(struct ledger *l, ledger_connect_hook *fn, void *data)
+{
+    l->connect_hook = fn;
+    l->connect_hook_data = data;
 }
 
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data)

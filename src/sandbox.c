@@ -87,6 +87,7 @@ static void ledger_attach(struct supervisor *s, int fd)
     if (h->res->egress) {
         ledger_set_address_namer(h->res->ledger, egress_name_of, h->res->egress);
         ledger_set_address_passes(h->res->ledger, egress_direct_passes, h->res->egress);
+        ledger_set_connect_hook(h->res->ledger, egress_before_connect, h->res->egress);
     }
     /* Not one of the loop's fds: answering a notification touches the
      * command's objects, which the command can make wait (ledger.h). */

@@ -133,5 +133,17 @@ record allow_around  lla sh -c "$CURL --noproxy '*' http://198.18.0.1/whoami; ec
 record allow_said    $SBX_AS "$NOUSERNS" "$SBX" run -p "$w/allow.ini" -- \
     sh -c "$CURL --noproxy '*' http://198.18.0.1/whoami; $CURL -o /dev/null http://evil.test/"
 record allow_serve   lla $N loopback
+# another process of the host, on the same loopback, tries the proxy
+# while a sandboxed command runs
+rm -f "$w/proxy"
+$SBX_AS "$NOUSERNS" "$SBX" run -p "$w/allow.ini" -- \
+    sh -c 'echo "$HTTP_PROXY" >proxy.tmp && mv proxy.tmp proxy; i=0; while [ ! -e outsider.done ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done' \
+    >/dev/null 2>"$w/outsider.err" &
+inside=$!
+i=0; while [ ! -s "$w/proxy" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+record allow_outsider sh -c "$CURL -x \"\$(cat '$w/proxy')\" http://pkg.test/whoami; echo curl \$?"
+touch "$w/outsider.done"
+wait "$inside"
+record allow_outsider_said cat "$w/outsider.err"
 record allow_show    $SBX_AS "$SBX" profile show --tier landlock "$w/allow.ini"
 rm -rf "$w"

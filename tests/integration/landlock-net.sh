@@ -17,12 +17,12 @@
 # uid: the same checks, both ways.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 33
+plan 36
 NOUSERNS="$SBX_TEST_HELPERS/deny-userns"
 export ASAN_OPTIONS=detect_leaks=0
 make_tmpdir
 trap 'rm -rf "$tmpdir"' EXIT
-skip_all() { i=0; while [ $i -lt 33 ]; do skip "$1"; i=$((i + 1)); done; done_testing; exit 0; }
+skip_all() { i=0; while [ $i -lt 36 ]; do skip "$1"; i=$((i + 1)); done; done_testing; exit 0; }
 command -v curl >/dev/null || skip_all "curl is not installed (tests/debian-packages)"
 command -v python3 >/dev/null || skip_all "python3 is not installed"
 abi=$("$SBX" probe --tap 2>/dev/null | sed -n 's/^ok [0-9]* - landlock: ok \([0-9]*\) .*/\1/p')
@@ -80,12 +80,16 @@ said=$(r allow_said)
 like "$said" "denied: connect(AF_INET 198.18.0.1:80) x1 -> EACCES" "... refused and counted in the ledger"
 like "$said" "evil.test:80" "... and what the proxy refused is listed"
 like "$said" "sbx's proxy listens on the host's loopback" "the run says the proxy is on the host's loopback"
-like "$said" "other processes of the host can reach that port" "... and what that exposes"
+like "$said" "other processes of the host can connect to that port, and are refused" "... and what that exposes"
 # the namespace tier's decisions for allow never reach this tier: its
 # no-route rule (ENETUNREACH) and its stub's resolv.conf
 unlike "$said" "ENETUNREACH" "no namespace tier's no-route rule in the Landlock tier"
 unlike "$said" "resolv.conf" "... nor its DNS stub's resolv.conf"
 is "$(r allow_serve)" "one two three" "[network] allow: the loopback still works"
+outsider=$(r allow_outsider)
+like "$outsider" "curl 52" "another process of the host gets nothing from the proxy on the shared loopback"
+unlike "$outsider" "server GET" "... not even an allowed name"
+like "$(r allow_outsider_said)" "a client of the host's loopback that is not the sandbox's command" "... refused and listed"
 show=$(r allow_show)
 like "$show" "allow = pkg.test...: the Landlock tier has no network namespace" "profile show --tier landlock says what allow does there"
 unlike "$show" "refused:" "... and refuses nothing"
