@@ -87,7 +87,12 @@ unlike "$said" "ENETUNREACH" "no namespace tier's no-route rule in the Landlock 
 unlike "$said" "resolv.conf" "... nor its DNS stub's resolv.conf"
 is "$(r allow_serve)" "one two three" "[network] allow: the loopback still works"
 outsider=$(r allow_outsider)
-like "$outsider" "curl 52" "another process of the host gets nothing from the proxy on the shared loopback"
+# closed unanswered: an empty reply (52), or a reset when curl's request
+# was still unread (56)
+case $outsider in
+    *"curl 52" | *"curl 56") pass "another process of the host gets nothing from the proxy on the shared loopback" ;;
+    *) fail "another process of the host gets nothing from the proxy on the shared loopback"; diag "$outsider" ;;
+esac
 unlike "$outsider" "server GET" "... not even an allowed name"
 like "$(r allow_outsider_said)" "a client of the host's loopback that is not the sandbox's command" "... refused and listed"
 show=$(r allow_show)
