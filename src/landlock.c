@@ -328,6 +328,13 @@ static bool already_read_only(const char *path)
     return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY);
 }
 
+/* A ro or hide rule inside an rw rule: kept out of the rw directory's
+ * grant like a protected path (check_protected()). */
+struct inner_rule {
+    char *path;            /* canonical */
+    const struct fs_rule *rule;
+};
+
 /* A directory where a file is protected (.git of a plain repository, not
  * the "gitdir:" file of a worktree): nothing reads it as that file, as in
  * the namespace tier (mount-plan.c); what it holds is protected apart. */
@@ -338,14 +345,11 @@ static bool dir_for_a_file(const struct stat *st, enum protect_kind kind)
 
 /* The protected paths (protect.h) that a writable rule holds: the
  * namespace tier binds them read-only there; Landlock cannot take write
- * access back below a writable directory, so each one that exists (or
- * that sbx would have to make) is refused, with the way out. */
-/* A ro or hide rule inside an rw rule: kept out of the rw directory's
- * grant like a protected path (check_protected()). */
-struct inner_rule {
-    char *path;            /* canonical */
-    const struct fs_rule *rule;
-};
+ * access back below a writable directory, so each rw directory holding
+ * one that exists (or that sbx would have to make) is granted entry by
+ * entry around it, and so around the profile's ro and hide rules inside
+ * it (inner); under root = host a protected one is refused, with the way
+ * out. */
 
 static void check_protected(struct findings *f, struct landlock_plan *plan,
                             const struct profile *p, const char *home, const struct rw_dir *rw,
