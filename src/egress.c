@@ -87,6 +87,13 @@ struct egress {
     struct subnet test_public;  /* SBX_TEST_PUBLIC; mask 0: none */
 
     int proxy_fd, dns_fd, stop_fd;
+    int host_proxy_fd;          /* the Landlock tier's, until started */
+    uint16_t host_port;
+    bool host_mode;             /* the Landlock tier's proxy: clients checked */
+    /* the local ports of the connections the supervisor made to it for
+     * the command (egress_before_connect), each served once; a ring */
+    uint16_t expected[256];
+    size_t nexpected;
     pthread_t proxy_thread, dns_thread;
     bool proxy_started, dns_started, stopped;
     /* transparent egress: listeners on the sandbox's 0.0.0.0:80 and :443,
@@ -422,17 +429,15 @@ static void read_connected(struct egress *e)
     nl_socket_free(sock);
 }
 
-struct egress *egress_prepare(const struct profile *p, int clone_flags)
+static struct egress *prepare(const struct profile *p)
 {
-    if (!p->allow.n || !(clone_flags & CLONE_NEWNET))
-        return NULL;
     struct egress *e = xcalloc(1, sizeof *e);
     const char **entries = xcalloc(p->allow.n, sizeof *entries);
     for (size_t i = 0; i < p->allow.n; i++)
         entries[i] = p->allow.v[i].value;
     allowlist_build(&e->list, entries, p->allow.n);
     free(entries);
-    e->proxy_fd = e->dns_fd = e->stop_fd = -1;
+    e->proxy_fd = e->dns_fd = e->stop_fd = e->host_proxy_fd = -1;
     e->direct_fd[0] = e->direct_fd[1] = e->route_fd = -1;
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->route_lock, NULL);
@@ -489,13 +494,138 @@ struct egress *egress_prepare(const struct profile *p, int clone_flags)
     return e;
 }
 
+struct egress *egress_prepare(const struct profile *p, int clone_flags)
+{
+    if (!p->allow.n || !(clone_flags & CLONE_NEWNET))
+        return NULL;
+    return prepare(p);
+}
+
+struct egress *egress_prepare_host_loopback(const struct profile *p, uint16_t *port)
+{
+    if (!p->allow.n)
+        return NULL;
+    struct egress *e = prepare(p);
+    /* Port 0: the kernel's pick, free now and ours for the run; a fixed
+     * port (3128) may be another program's on a shared loopback. */
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    inet_pton(AF_INET, EGRESS_PROXY_ADDR, &a.sin_addr);
+    socklen_t len = sizeof a;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 256) < 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &len) < 0)
+        die_errno("[network] allow: the proxy's socket on the host's loopback %s (the Landlock "
+                  "tier)", EGRESS_PROXY_ADDR);
+    e->host_proxy_fd = fd;
+    e->host_mode = true;
+    e->host_port = ntohs(a.sin_port);
+    *port = e->host_port;
+    return e;
+}
+
+void egress_start_host_loopback(struct egress *e)
+{
+    if (!e || e->host_proxy_fd < 0)
+        return;
+    int fd = e->host_proxy_fd;
+    e->host_proxy_fd = -1;
+    egress_adopt(e, EGRESS_SOCKET_PROXY, fd);
+    char *fact = xasprintf("proxy on the host's loopback %s:%u (HTTP CONNECT, HTTP, SOCKS5; the "
+                           "Landlock tier); names resolved by %s; no DNS stub and no transparent "
+                           "egress", EGRESS_PROXY_ADDR, (unsigned)e->host_port, e->resolver_text);
+    record_network("allow", fact);
+    verbose_step("[network] allow: %s", fact);
+    free(fact);
+}
+
+void egress_before_connect(void *egress, int sock, const void *addr, size_t len)
+{
+    struct egress *e = egress;
+    struct sockaddr_in to;
+    struct sockaddr_in6 to6;
+    uint16_t port = 0;
+    bool proxy = false;
+    if (!e || !e->host_mode || len < sizeof(sa_family_t))
+        return;
+    sa_family_t family;
+    memcpy(&family, addr, sizeof family);
+    if (family == AF_INET && len >= sizeof to) {
+        memcpy(&to, addr, sizeof to);
+        port = ntohs(to.sin_port);
+        proxy = ntohl(to.sin_addr.s_addr) == INADDR_LOOPBACK;
+    } else if (family == AF_INET6 && len >= sizeof to6) {
+        memcpy(&to6, addr, sizeof to6);
+        port = ntohs(to6.sin6_port);
+        proxy = IN6_IS_ADDR_V4MAPPED(&to6.sin6_addr) &&
+                !memcmp(to6.sin6_addr.s6_addr + 12, "\x7f\0\0\1", 4);
+    }
+    if (!proxy || port != e->host_port)
+        return;
+    struct sockaddr_storage own;
+    socklen_t ol = sizeof own;
+    if (getsockname(sock, (struct sockaddr *)&own, &ol) < 0)
+        return;
+    uint16_t local = own.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)&own)->sin_port)
+                     : own.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&own)->sin6_port)
+                                                 : 0;
+    if (!local) {
+        /* Bound here, before the connect that the listener may accept at
+         * once; without SO_REUSEADDR, so that no other socket of the
+         * host's can share the port and pass for this one. */
+        int zero = 0;
+        setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &zero, sizeof zero);
+        struct sockaddr_storage lo = { .ss_family = family };
+        socklen_t lolen;
+        if (family == AF_INET) {
+            ((struct sockaddr_in *)&lo)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            lolen = sizeof(struct sockaddr_in);
+        } else {
+            inet_pton(AF_INET6, "::ffff:127.0.0.1", &((struct sockaddr_in6 *)&lo)->sin6_addr);
+            lolen = sizeof(struct sockaddr_in6);
+        }
+        ol = sizeof own;
+        if (bind(sock, (struct sockaddr *)&lo, lolen) < 0 ||
+            getsockname(sock, (struct sockaddr *)&own, &ol) < 0)
+            return;
+        local = own.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)&own)->sin_port)
+                                         : ntohs(((struct sockaddr_in6 *)&own)->sin6_port);
+    }
+    pthread_mutex_lock(&e->lock);
+    e->expected[e->nexpected++ % (sizeof e->expected / sizeof e->expected[0])] = local;
+    pthread_mutex_unlock(&e->lock);
+}
+
+/* The Landlock tier's proxy: whether fd, just accepted, is a connection
+ * the supervisor made for the command (its peer port announced, once). */
+static bool host_client_expected(struct egress *e, int fd, uint16_t *peer_port)
+{
+    struct sockaddr_storage peer;
+    socklen_t pl = sizeof peer;
+    *peer_port = 0;
+    if (getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 || peer.ss_family != AF_INET ||
+        ntohl(((struct sockaddr_in *)&peer)->sin_addr.s_addr) != INADDR_LOOPBACK)
+        return false;
+    *peer_port = ntohs(((struct sockaddr_in *)&peer)->sin_port);
+    const size_t cap = sizeof e->expected / sizeof e->expected[0];
+    bool found = false;
+    pthread_mutex_lock(&e->lock);
+    size_t n = e->nexpected < cap ? e->nexpected : cap;
+    for (size_t i = 0; i < n && !found; i++)
+        if (e->expected[i] == *peer_port) {
+            e->expected[i] = 0;
+            found = true;
+        }
+    pthread_mutex_unlock(&e->lock);
+    return found;
+}
+
 const char *egress_resolv_conf(void)
 {
     return "# Made by sbx: [network] allow. This stub answers the allowed names only.\n"
            "nameserver " EGRESS_PROXY_ADDR "\n";
 }
 
-void egress_set_env(struct strv *env, struct strv *recorded)
+void egress_set_env(struct strv *env, struct strv *recorded, uint16_t port)
 {
     /* NODE_USE_ENV_PROXY=1: node's own fetch() (undici) and http read
      * the variables above only when told to (node 24, 22.21); older nodes
@@ -523,9 +653,9 @@ void egress_set_env(struct strv *env, struct strv *recorded)
     env->n = w;
     env->v[w] = NULL;
     char url[64], socks[64];
-    snprintf(url, sizeof url, "http://%s:%d", EGRESS_PROXY_ADDR, EGRESS_PROXY_PORT);
+    snprintf(url, sizeof url, "http://%s:%u", EGRESS_PROXY_ADDR, (unsigned)port);
     /* socks5h: the name goes to the proxy, which resolves it itself */
-    snprintf(socks, sizeof socks, "socks5h://%s:%d", EGRESS_PROXY_ADDR, EGRESS_PROXY_PORT);
+    snprintf(socks, sizeof socks, "socks5h://%s:%u", EGRESS_PROXY_ADDR, (unsigned)port);
     const char *values[] = {url, url, socks, "localhost,127.0.0.1,::1"};
     for (size_t k = 0; k < nnames; k++) {
         strv_push(env, xasprintf("%s=%s", names[k], k < 8 ? values[k % 4] : "1"));
@@ -1757,6 +1887,15 @@ static void *accept_loop(void *arg)
         int fd = accept4(l.fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             continue;
+        uint16_t peer_port;
+        if (e->host_mode && !host_client_expected(e, fd, &peer_port)) {
+            char who[48];
+            snprintf(who, sizeof who, "127.0.0.1:%u", (unsigned)peer_port);
+            refuse_str(e, who, e->host_port, "proxy",
+                       "a client of the host's loopback that is not the sandbox's command");
+            close(fd);
+            continue;
+        }
         struct client *c = xmalloc(sizeof *c);
         c->e = e;
         c->fd = fd;
@@ -2124,6 +2263,8 @@ void egress_free(struct egress *e)
         return;
     if (e->proxy_fd >= 0)
         close(e->proxy_fd);
+    if (e->host_proxy_fd >= 0)
+        close(e->host_proxy_fd);
     if (e->dns_fd >= 0)
         close(e->dns_fd);
     for (int i = 0; i < 2; i++)

@@ -58,13 +58,33 @@ struct json_object;
  * when there is no resolver (names are then refused, saying so). */
 struct egress *egress_prepare(const struct profile *p, int clone_flags);
 
+/* The Landlock tier (landlock.h), which has no network namespace: NULL
+ * unless the profile has allow entries; else the proxy's listener on the
+ * host's loopback, EGRESS_PROXY_ADDR and a port the kernel picks (*port),
+ * open and listening but not yet served, so that nothing of the proxy's
+ * runs while the tier forks. No DNS stub (port 53 and /etc/resolv.conf
+ * are the host's) and no transparent egress (no routing table of the
+ * sandbox's): names are the proxy's to resolve. */
+struct egress *egress_prepare_host_loopback(const struct profile *p, uint16_t *port);
+/* In the supervisor once the tier has started: serves that listener.
+ * The host's loopback is everyone's: the proxy serves only connections
+ * the supervisor made for the command (egress_before_connect()), and
+ * refuses, counting it, any other. */
+void egress_start_host_loopback(struct egress *e);
+/* A ledger_connect_hook (ledger.h): before the supervisor connects the
+ * command's socket to addr, when addr is that proxy, the socket's own
+ * address is made known (bound to 127.0.0.1 first if it is not yet, so
+ * that it is known before the connection can be accepted). */
+void egress_before_connect(void *egress, int sock, const void *addr, size_t len);
+
 /* The sandbox's /etc/resolv.conf: the stub on its loopback. */
 const char *egress_resolv_conf(void);
 
 /* HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY and their lower-case forms,
- * and NODE_USE_ENV_PROXY=1, into env (replacing the caller's); their names into names when not NULL
- * (the run record's environment.changed_by_sbx). */
-void egress_set_env(struct strv *env, struct strv *names);
+ * and NODE_USE_ENV_PROXY=1, into env (replacing the caller's), pointing
+ * at the proxy on EGRESS_PROXY_ADDR:port; their names into names when not
+ * NULL (the run record's environment.changed_by_sbx). */
+void egress_set_env(struct strv *env, struct strv *names, uint16_t port);
 
 /* In init, once lo is up: opens and binds the two sockets and sends them
  * over channel_fd. Dies naming the step. */

@@ -4,6 +4,7 @@
 
 #include "caps.h"
 #include "cli.h"
+#include "egress.h"
 #include "log.h"
 #include "lookup.h"
 #include "mount-plan.h"
@@ -327,6 +328,13 @@ static bool already_read_only(const char *path)
     return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY);
 }
 
+/* A ro or hide rule inside an rw rule: kept out of the rw directory's
+ * grant like a protected path (check_protected()). */
+struct inner_rule {
+    char *path;            /* canonical */
+    const struct fs_rule *rule;
+};
+
 /* A directory where a file is protected (.git of a plain repository, not
  * the "gitdir:" file of a worktree): nothing reads it as that file, as in
  * the namespace tier (mount-plan.c); what it holds is protected apart. */
@@ -337,11 +345,15 @@ static bool dir_for_a_file(const struct stat *st, enum protect_kind kind)
 
 /* The protected paths (protect.h) that a writable rule holds: the
  * namespace tier binds them read-only there; Landlock cannot take write
- * access back below a writable directory, so each one that exists (or
- * that sbx would have to make) is refused, with the way out. */
+ * access back below a writable directory, so each rw directory holding
+ * one that exists (or that sbx would have to make) is granted entry by
+ * entry around it, and so around the profile's ro and hide rules inside
+ * it (inner); under root = host a protected one is refused, with the way
+ * out. */
+
 static void check_protected(struct findings *f, struct landlock_plan *plan,
                             const struct profile *p, const char *home, const struct rw_dir *rw,
-                            size_t nrw)
+                            size_t nrw, const struct inner_rule *inner, size_t ninner)
 {
     struct protect_list list = { 0 };
     plan_protect_list(&list, home, cli_project());
@@ -403,8 +415,8 @@ static void check_protected(struct findings *f, struct landlock_plan *plan,
             verbose("protect: %s is on a read-only mount here already", candidates.v[c]);
     for (size_t r = 0; r < nrw; r++) {
         struct excluded held = { 0 };
-        char held_names[512] = "";
-        size_t used = 0;
+        char held_names[1024] = "", rule_names[2048] = "";
+        size_t used = 0, rules_used = 0;
         for (size_t c = 0; c < candidates.n; c++) {
             if (outer_ro[c] || !mount_path_within(candidates.v[c], rw[r].path))
                 continue;
@@ -421,6 +433,22 @@ static void check_protected(struct findings *f, struct landlock_plan *plan,
                 used += (size_t)snprintf(held_names + used, sizeof held_names - used, "%s%s",
                                          used ? ", " : "", candidates.v[c]);
         }
+        bool protected_only = held.n > 0;
+        size_t nprotected = held.n;
+        for (size_t i = 0; i < ninner; i++) {
+            if (!mount_path_within(inner[i].path, rw[r].path) || !strcmp(inner[i].path, rw[r].path))
+                continue;
+            protected_only = false;
+            exclude(&held, inner[i].path);
+            char where[512];
+            origin_format(&inner[i].rule->at, where, sizeof where);
+            if (rules_used < sizeof rule_names)
+                rules_used += (size_t)snprintf(rule_names + rules_used,
+                                               sizeof rule_names - rules_used, "%s%s = %s at %s",
+                                               rules_used ? ", " : "",
+                                               fs_kind_name(inner[i].rule->kind),
+                                               inner[i].rule->path, where);
+        }
         if (!held.n) {
             add_rule(plan, rw[r].path, plan->handled_fs, rw[r].is_dir);
             continue;
@@ -431,13 +459,31 @@ static void check_protected(struct findings *f, struct landlock_plan *plan,
          * the way to one get listing only. What that costs is said. */
         grant_except(plan, &held, rw[r].path, plan->handled_fs);
         char at[512];
-        tell(false, "%s: rw = %s holds protected paths (%s), which stay read-only: Landlock cannot "
-               "take write access back below a writable directory, so the Landlock tier grants "
-               "%s entry by entry: what exists in it is writable, but no new entry can be made "
-               "directly in it, nor in a directory holding a protected path (accept them with "
-               "unprotect = to have %s whole)",
-               origin_format(&rw[r].rule->at, at, sizeof at), rw[r].rule->path, held_names,
-               rw[r].rule->path, rw[r].rule->path);
+        origin_format(&rw[r].rule->at, at, sizeof at);
+        if (protected_only)
+            tell(false, "%s: rw = %s holds protected paths (%s), which stay read-only: Landlock "
+                 "cannot take write access back below a writable directory, so the Landlock tier "
+                 "grants %s entry by entry: what exists in it is writable, but no new entry can "
+                 "be made directly in it, nor in a directory holding a protected path (accept "
+                 "them with unprotect = to have %s whole)",
+                 at, rw[r].rule->path, held_names, rw[r].rule->path, rw[r].rule->path);
+        else
+            /* A new entry next to a hidden or read-only one would need a
+             * create right on their directory, and that right would hold
+             * for a rename() or link() of the hidden one there too (it is
+             * not the object but the directory Landlock checks, and REFER
+             * allows what keeps its rights): so no entry can be made,
+             * removed or renamed in those directories; their other
+             * entries, existing now, keep every right. */
+            tell(false, "%s: rw = %s holds read-only or hidden paths (%s)%s%s%s, which Landlock "
+                 "cannot take access back from below a writable directory: the Landlock tier "
+                 "grants %s entry by entry, those left out (ro and protected paths: read-only; "
+                 "hide: no access at all): what exists in it is writable, but no entry can be "
+                 "made, removed or renamed directly in it, nor in a directory on the way to one "
+                 "of them%s",
+                 at, rw[r].rule->path, rule_names, nprotected ? " and protected paths (" : "",
+                 nprotected ? held_names : "", nprotected ? ")" : "", rw[r].rule->path,
+                 nprotected ? " (accept the protected ones with unprotect =)" : "");
         for (size_t i = 0; i < held.n; i++)
             free(held.v[i]);
         free(held.v);
@@ -454,6 +500,9 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
     struct excluded x = { 0 };
     struct rw_dir *rw = NULL;
     size_t nrw = 0, caprw = 0;
+    /* ro and hide rules as planned, to be found inside rw below */
+    struct inner_rule *inner = NULL;
+    size_t ninner = 0, capinner = 0;
     uint64_t base = 0;
 
     if (p->root == ROOT_TMPFS)
@@ -508,8 +557,11 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
             else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
                 refuse(f, &r->at, "hide = %s: neither a file nor a directory: only a mount "
                        "namespace can hide it", r->path);
-            else
+            else {
                 exclude(&x, path);
+                xgrow((void **)&inner, &capinner, ninner + 1, sizeof *inner);
+                inner[ninner++] = (struct inner_rule){ path, r };
+            }
             free(sock);
             break;
         case FS_RW:
@@ -520,8 +572,11 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
             if (p->root == ROOT_HOST)
                 refuse(f, &r->at, "ro = %s under root = host: Landlock cannot take write access "
                        "back below what it granted", r->path);
-            else
+            else {
                 add_rule(plan, path, FS_READ, is_dir);
+                xgrow((void **)&inner, &capinner, ninner + 1, sizeof *inner);
+                inner[ninner++] = (struct inner_rule){ path, r };
+            }
             break;
         case FS_CACHE: {
             /* A private write layer needs a mount namespace; writable, the
@@ -543,22 +598,26 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
     }
 
     /* Rules inside a writable directory: Landlock grants, never takes
-     * back, so nothing below an rw rule can be read-only or hidden. */
-    for (size_t i = 0; i < p->nfs; i++) {
-        const struct fs_rule *r = &p->fs[i];
-        if (r->kind != FS_RO && r->kind != FS_HIDE)
+     * back, so a ro or hide rule below an rw rule is kept out of its grant
+     * (check_protected()); under root = host everything is granted on /
+     * already, and nothing can be taken out (hide there is refused). */
+    size_t kept = 0;
+    for (size_t i = 0; i < ninner; i++) {
+        bool within = false;
+        for (size_t w = 0; w < nrw && !within; w++)
+            within = mount_path_within(inner[i].path, rw[w].path) &&
+                     strcmp(inner[i].path, rw[w].path);
+        if (!within)
             continue;
-        const char *path = paths[i];
-        for (size_t w = 0; path && w < nrw; w++) {
-            if (!mount_path_within(path, rw[w].path) || rw[w].rule == r)
-                continue;
-            char at[512];
-            refuse(f, &r->at, "%s = %s lies inside rw = %s (%s): Landlock cannot take write "
-                   "access back below a writable directory", fs_kind_name(r->kind), r->path,
-                   rw[w].rule->path, origin_format(&rw[w].rule->at, at, sizeof at));
-            break;
+        if (p->root == ROOT_HOST) {
+            refuse(f, &inner[i].rule->at, "%s = %s lies inside an rw rule under root = host: "
+                   "Landlock cannot take access back below what it granted: set root = ro",
+                   fs_kind_name(inner[i].rule->kind), inner[i].rule->path);
+            continue;
         }
+        inner[kept++] = inner[i];
     }
+    ninner = kept;
 
     if (!p->proc)
         exclude(&x, "/proc");
@@ -585,7 +644,8 @@ static void check_filesystem(struct findings *f, struct landlock_plan *plan,
     if (p->root != ROOT_TMPFS)
         grant_except(plan, &x, "/", base);
 
-    check_protected(f, plan, p, home, rw, nrw);
+    check_protected(f, plan, p, home, rw, nrw, inner, ninner);
+    free(inner); /* its paths are paths[]'s */
     /* Metadata outside rw: the supervisor's to check, unless the whole
      * host is on a read-only mount here (an outer sandbox's root), where
      * chmod and the rest fail with EROFS whatever sbx does; and no
@@ -652,11 +712,25 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
                    "namespace of the sandbox's own", p->allow.v[0].value);
         return;
     }
-    if (p->allow.n)
-        refuse(f, &p->allow.v[0].at, "allow = %s...: the allowlist proxy serves a network "
-               "namespace of the sandbox's own, with no route out; the Landlock tier shares the "
-               "host's network, where nothing would keep a command from going around the proxy",
-               p->allow.v[0].value);
+    if (p->allow.n) {
+        /* No network namespace, so no sandbox's own loopback for the
+         * proxy, no route to take away: the proxy listens on the host's
+         * loopback instead, and what keeps the command from going around
+         * it is the supervisor's inet rules below, which refuse (and
+         * count) every connect outside the loopback. */
+        plan->proxy = true;
+        char at[512];
+        tell(true, "%s: allow = %s...: the Landlock tier has no network namespace: sbx's proxy "
+             "listens on the host's loopback, %s and a port of this run's, which HTTP_PROXY, "
+             "HTTPS_PROXY and ALL_PROXY name; the allowed destinations are reached through it "
+             "only, every connect outside the loopback is refused and counted; names resolve "
+             "through the proxy only (no DNS stub, no transparent egress: a tool that ignores "
+             "the proxy variables gets EACCES); other processes of the host can connect to that "
+             "port, and are refused (the proxy serves only the connections the supervisor made "
+             "for the command)",
+             origin_format(&p->allow.v[0].at, at, sizeof at), p->allow.v[0].value,
+             EGRESS_PROXY_ADDR);
+    }
     /* Landlock refuses the command every TCP bind and connect itself;
      * the supervisor, which Landlock does not restrict, makes the loopback
      * ones for it (plan.c, ledger.c). */
@@ -673,13 +747,13 @@ static void check_network(struct findings *f, struct landlock_plan *plan, const 
         tell(true, "%s: mode = loopback: no network namespace here, so the loopback is the host's "
              "(or the container's): bind and connect on 127.0.0.1 and ::1 work, and reach every "
              "service listening there, the host's own included; every other inet bind, connect "
-             "and listen is refused and counted; MPTCP, SCTP and raw sockets are refused; UDP "
-             "sendto and ICMP to other addresses are not restricted",
+             "and listen, and every UDP or ICMP datagram to another address, is refused and "
+             "counted; MPTCP, SCTP and raw sockets are refused",
              origin_format(&p->at[K_NET_MODE], at, sizeof at));
     else
-        tell(true, "%s: mode = %s: no network namespace here: every inet bind, connect and listen "
-             "is refused and counted%s; MPTCP, SCTP and raw sockets are refused; UDP sendto and "
-             "ICMP are not restricted",
+        tell(true, "%s: mode = %s: no network namespace here: every inet bind, connect, listen "
+             "and datagram sent to an address is refused and counted%s; MPTCP, SCTP and raw "
+             "sockets are refused",
              origin_format(&p->at[K_NET_MODE], at, sizeof at), net_mode_name(p->net_mode),
              plan->nports ? " (TCP connect to the forward ports aside)" : "");
 }
@@ -956,8 +1030,8 @@ static const struct landlock_key_fate key_fates[K_COUNT] = {
     [K_NET_OUTBOUND] = { LANDLOCK_REFUSED, "pasta needs a network namespace", "network",
                          "outbound = yes" },
     [K_NET_FORWARD] = { LANDLOCK_EXPRESSED, "TCP connect to the port (Landlock)", NULL, NULL },
-    [K_NET_ALLOW] = { LANDLOCK_REFUSED, "the proxy needs a network without a route out", "network",
-                      "allow = example.org" },
+    [K_NET_ALLOW] = { LANDLOCK_INSTEAD, "sbx's proxy on the host's loopback, every other connect "
+                      "outside it refused (in an outer network of lo only: refused)", NULL, NULL },
     [K_LIMIT_NOFILE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
     [K_LIMIT_NPROC] = { LANDLOCK_SAME, "setrlimit, the pids cgroup for root", NULL, NULL },
     [K_LIMIT_CORE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
@@ -972,11 +1046,12 @@ static const struct landlock_key_fate key_fates[K_COUNT] = {
                     "filesystem", "root = tmpfs" },
     [K_FS_RW] = { LANDLOCK_EXPRESSED, "Landlock rights on the path, entry by entry around "
                   "protected paths", NULL, NULL },
-    [K_FS_RO] = { LANDLOCK_EXPRESSED, "read rights (inside rw, or under root = host: refused)", NULL,
-                  NULL },
+    [K_FS_RO] = { LANDLOCK_EXPRESSED, "read rights; inside rw, the rw directory granted entry by "
+                  "entry around it (under root = host: refused)", NULL, NULL },
     [K_FS_TMPFS] = { LANDLOCK_INSTEAD, "the host's path read-only; for /tmp a TMPDIR of the run's",
                      NULL, NULL },
-    [K_FS_HIDE] = { LANDLOCK_EXPRESSED, "no rights on the path (a unix socket: refused)", NULL, NULL },
+    [K_FS_HIDE] = { LANDLOCK_EXPRESSED, "no rights on the path, granted around (inside rw too); a "
+                    "unix socket: refused", NULL, NULL },
     [K_FS_CACHE] = { LANDLOCK_INSTEAD, "read-only (a private write layer needs a mount namespace)",
                      NULL, NULL },
     [K_FS_UNPROTECT] = { LANDLOCK_SAME, "the protected path granted with its directory", NULL, NULL },

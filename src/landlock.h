@@ -39,6 +39,7 @@ struct landlock_plan {
     char *tmpdir;             /* tmpfs = /tmp instead: this run's TMPDIR, or NULL */
     bool tmpdir_made;         /* by landlock_make_tmpdir(): removed at the end */
     bool metadata;            /* chmod & co. checked by the supervisor (landlock_meta.h) */
+    bool proxy;               /* [network] allow: the proxy on the host's loopback (egress.h) */
 };
 
 /* The kernel's Landlock ABI version, or -1 with errno (ENOSYS: not built

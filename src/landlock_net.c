@@ -2,10 +2,14 @@
 
 #include "landlock_net.h"
 
+#include "ledger.h"
+
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 static bool v4_loopback(const struct in_addr *a)
 {
@@ -125,4 +129,194 @@ bool landlock_net_make_call(const char *call, int sock, int domain, const void *
     if (rc < 0)
         *err = errno;
     return true;
+}
+
+/* The most a datagram can carry (IPv4, IPv6 without jumbograms, UDP GSO's
+ * whole), and the ancillary data the kernel takes by default (optmem_max):
+ * more is refused as the kernel would refuse it. */
+#define SEND_MAX 65536
+#define CONTROL_MAX 20480
+#define IOV_MAX_KERNEL 1024
+
+/* One message, as read: the address (raw, checked by the caller), the
+ * data gathered into one buffer, the ancillary data. */
+struct read_msg {
+    unsigned char name[sizeof(struct sockaddr_storage)];
+    size_t namelen;
+    bool named;
+    unsigned char *data;
+    size_t len;
+    unsigned char *control;
+    size_t controllen;
+};
+
+static void read_msg_free(struct read_msg *m)
+{
+    free(m->data);
+    free(m->control);
+}
+
+static int read_name(pid_t tid, uint64_t addr, uint64_t len, struct read_msg *m)
+{
+    m->named = addr != 0;
+    if (!addr)
+        return 0;
+    if (len > sizeof m->name || len < sizeof(sa_family_t))
+        return EINVAL;
+    if (!ledger_read_target(tid, addr, m->name, (size_t)len))
+        return EFAULT;
+    m->namelen = (size_t)len;
+    return 0;
+}
+
+/* struct msghdr of the command's, native or i386 (32-bit words). */
+static int read_msghdr(pid_t tid, uint64_t at, bool compat, struct read_msg *m)
+{
+    uint64_t name, namelen, iov, iovlen, control, controllen;
+    if (compat) {
+        uint32_t w[7];
+        if (!ledger_read_target(tid, at, w, sizeof w))
+            return EFAULT;
+        name = w[0], namelen = w[1], iov = w[2], iovlen = w[3], control = w[4], controllen = w[5];
+        /* i386's cmsg headers are not ours: not sent on its behalf */
+        if (controllen)
+            return EOPNOTSUPP;
+    } else {
+        struct msghdr h;
+        if (!ledger_read_target(tid, at, &h, sizeof h))
+            return EFAULT;
+        name = (uintptr_t)h.msg_name, namelen = h.msg_namelen, iov = (uintptr_t)h.msg_iov;
+        iovlen = h.msg_iovlen, control = (uintptr_t)h.msg_control, controllen = h.msg_controllen;
+    }
+    int e = read_name(tid, name, namelen, m);
+    if (e)
+        return e;
+    if (iovlen > IOV_MAX_KERNEL)
+        return EMSGSIZE;
+    if (controllen > CONTROL_MAX)
+        return ENOBUFS;
+    m->data = malloc(SEND_MAX);
+    if (!m->data)
+        return ENOMEM;
+    for (uint64_t i = 0; i < iovlen; i++) {
+        uint64_t base, len;
+        if (compat) {
+            uint32_t v[2];
+            if (!ledger_read_target(tid, iov + i * sizeof v, v, sizeof v))
+                return EFAULT;
+            base = v[0], len = v[1];
+        } else {
+            struct iovec v;
+            if (!ledger_read_target(tid, iov + i * sizeof v, &v, sizeof v))
+                return EFAULT;
+            base = (uintptr_t)v.iov_base, len = v.iov_len;
+        }
+        if (len > SEND_MAX - m->len)
+            return EMSGSIZE;
+        if (len && !ledger_read_target(tid, base, m->data + m->len, (size_t)len))
+            return EFAULT;
+        m->len += (size_t)len;
+    }
+    if (controllen) {
+        m->control = malloc((size_t)controllen);
+        if (!m->control)
+            return ENOMEM;
+        if (!ledger_read_target(tid, control, m->control, (size_t)controllen))
+            return EFAULT;
+        m->controllen = (size_t)controllen;
+    }
+    return 0;
+}
+
+static bool send_name_allowed(const struct read_msg *m)
+{
+    return !m->named || landlock_net_is_loopback(m->name, m->namelen);
+}
+
+static bool datagram_socket(int sock)
+{
+    int type = 0;
+    socklen_t len = sizeof type;
+    return getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type != SOCK_STREAM;
+}
+
+/* A sendmmsg whose every message (as read now) stays on the loopback. */
+static bool mmsg_all_loopback(pid_t tid, uint64_t vec, uint64_t vlen, bool compat)
+{
+    size_t stride = compat ? 32 : sizeof(struct mmsghdr);
+    if (vlen > IOV_MAX_KERNEL)
+        vlen = IOV_MAX_KERNEL;
+    for (uint64_t i = 0; i < vlen; i++) {
+        uint64_t name, namelen;
+        if (compat) {
+            uint32_t w[2];
+            if (!ledger_read_target(tid, vec + i * stride, w, sizeof w))
+                return true; /* unreadable: the kernel says EFAULT */
+            name = w[0], namelen = w[1];
+        } else {
+            struct msghdr h;
+            if (!ledger_read_target(tid, vec + i * stride, &h, sizeof h))
+                return true;
+            name = (uintptr_t)h.msg_name, namelen = h.msg_namelen;
+        }
+        struct read_msg m = { 0 };
+        if (read_name(tid, name, namelen, &m) == 0 && !send_name_allowed(&m))
+            return false;
+    }
+    return true;
+}
+
+enum landlock_send landlock_net_make_send(const char *call, int sock, const uint64_t args[6],
+                                          bool compat, pid_t tid, long *val, int *err)
+{
+    *val = 0;
+    *err = 0;
+    if (!datagram_socket(sock))
+        return LANDLOCK_SEND_CONTINUE;
+    if (!strcmp(call, "sendmmsg")) {
+        if (!mmsg_all_loopback(tid, args[1], args[2], compat))
+            return LANDLOCK_SEND_REFUSED;
+        *err = ENOSYS;
+        return LANDLOCK_SEND_MADE;
+    }
+    struct read_msg m = { 0 };
+    int flags = (int)args[strcmp(call, "sendto") ? 2 : 3];
+    int e;
+    if (!strcmp(call, "sendto")) {
+        e = read_name(tid, args[4], args[5], &m);
+        if (!e && args[2] > SEND_MAX)
+            e = EMSGSIZE;
+        if (!e && !(m.data = malloc(args[2] ? (size_t)args[2] : 1)))
+            e = ENOMEM;
+        if (!e && args[2] && !ledger_read_target(tid, args[1], m.data, (size_t)args[2]))
+            e = EFAULT;
+        if (!e)
+            m.len = (size_t)args[2];
+    } else {
+        e = read_msghdr(tid, args[1], compat, &m);
+    }
+    /* what could not be read is not sent; an address is checked first,
+     * so that a refusal is one whatever else was wrong */
+    if (m.named && !send_name_allowed(&m)) {
+        read_msg_free(&m);
+        return LANDLOCK_SEND_REFUSED;
+    }
+    if (e) {
+        read_msg_free(&m);
+        *err = e;
+        return LANDLOCK_SEND_MADE;
+    }
+    struct iovec one = { .iov_base = m.data, .iov_len = m.len };
+    struct msghdr h = {
+        .msg_name = m.named ? m.name : NULL, .msg_namelen = (socklen_t)m.namelen,
+        .msg_iov = &one, .msg_iovlen = 1,
+        .msg_control = m.control, .msg_controllen = m.controllen,
+    };
+    ssize_t n = sendmsg(sock, &h, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0)
+        *err = errno;
+    else
+        *val = (long)n;
+    read_msg_free(&m);
+    return LANDLOCK_SEND_MADE;
 }

@@ -10,13 +10,16 @@
  * command every TCP bind and connect of its own; the supervisor is not
  * under Landlock. A call on another socket (AF_UNIX) is continued, as the
  * kernel must resolve its path as the command: a descriptor swapped for an
- * inet one in between meets Landlock alone, which refuses TCP; UDP, which
- * this tier does not restrict anyway (sendto), is what it could reach. */
+ * inet one in between meets Landlock alone, which refuses TCP; UDP and
+ * ping sockets are what such a race could still reach (a sendmsg checked
+ * on a unix socket, sent on a datagram socket dup2()ed over it). */
 #ifndef SBX_LANDLOCK_NET_H
 #define SBX_LANDLOCK_NET_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 /* Pure: whether the address (raw bytes, len of them) is on the loopback
  * (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104), and whether it is the
@@ -33,5 +36,22 @@ bool landlock_net_is_wildcard(const void *addr, size_t len);
  * success); false when it is refused (not loopback). */
 bool landlock_net_make_call(const char *call, int sock, int domain, const void *addr,
                             size_t len, int backlog, int *err);
+
+/* sendto, sendmsg and sendmmsg on the Landlock tier's inet sockets, which
+ * Landlock does not restrict at all for UDP and ping (ICMP) sockets: the
+ * address, the data and the ancillary data are read once from the
+ * command's memory (tid's), the address checked, and the call made by the
+ * supervisor on sock, its duplicate of the command's socket, so nothing
+ * the command writes after the check is sent. A stream socket (TCP) is
+ * continued: its address is ignored by the kernel once connected, and
+ * TCP Fast Open, the one way it is not, is refused by the seccomp filter
+ * (MSG_FASTOPEN). sendmmsg on a datagram socket is answered ENOSYS, as an
+ * old kernel would (glibc's resolver then sends its queries one by one),
+ * unless one of its messages names an address off the loopback: refused.
+ * MSG_DONTWAIT is added: the ledger's thread must never wait on a full
+ * send buffer (a blocking socket of the command's may then see EAGAIN). */
+enum landlock_send { LANDLOCK_SEND_CONTINUE, LANDLOCK_SEND_MADE, LANDLOCK_SEND_REFUSED };
+enum landlock_send landlock_net_make_send(const char *call, int sock, const uint64_t args[6],
+                                          bool compat, pid_t tid, long *val, int *err);
 
 #endif

@@ -84,6 +84,8 @@ struct ledger {
     void *namer_data;
     ledger_address_passes *passes;          /* ledger_set_address_passes */
     void *passes_data;
+    ledger_connect_hook *connect_hook;      /* ledger_set_connect_hook */
+    void *connect_hook_data;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
     size_t req_size;
@@ -132,7 +134,11 @@ struct ledger *ledger_new(const struct profile *p)
         l->rules[i].errnum = p->deny[i].errnum;
         l->rules[i].no_route = p->deny[i].no_route;
         l->rules[i].supervisor_makes = p->deny[i].supervisor_makes;
-        l->rules[i].text = p->deny[i].text && !p->deny[i].no_route ? xstrdup(p->deny[i].text) : NULL;
+        /* sbx's own rules (no route, the Landlock tier's) have no
+         * `-deny =` that would lift them: no fix is offered for them */
+        l->rules[i].text = p->deny[i].text && !p->deny[i].no_route && !p->deny[i].supervisor_makes
+                               ? xstrdup(p->deny[i].text)
+                               : NULL;
     }
     l->own_network = p->net_mode != NET_HOST && !p->outbound;
     l->caprows = LEDGER_MAX_ROWS + LEDGER_MAX_OVERFLOW_ROWS;
@@ -1157,12 +1163,12 @@ static bool respond(struct ledger *l, int notify_fd, uint64_t id, int errnum)
 
 /* The answer to a call the supervisor made itself: its result, never a
  * continue (the kernel must not make it again from the command's memory). */
-static bool respond_made(struct ledger *l, int notify_fd, uint64_t id, int err)
+static bool respond_made(struct ledger *l, int notify_fd, uint64_t id, int err, long val)
 {
     memset(l->resp, 0, sizeof *l->resp);
     l->resp->id = id;
     l->resp->error = err ? -err : 0;
-    l->resp->val = 0;
+    l->resp->val = err ? 0 : val;
     int rc = seccomp_notify_respond(notify_fd, l->resp);
     return rc == 0;
 }
@@ -1279,18 +1285,36 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         /* The Landlock tier: a loopback call is made here, on our
          * duplicate of the socket, from the address read above */
         int made_err = 0;
+        long made_val = 0;
         bool made = false;
-        if (rule && rule->supervisor_makes && landlock_meta_handles(call.name))
+        bool sends = !strcmp(call.name, "sendto") || !strcmp(call.name, "sendmsg") ||
+                     !strcmp(call.name, "sendmmsg");
+        if (rule && rule->supervisor_makes && sends) {
+            /* unreadable arguments or an unknown socket: refused */
+            enum landlock_send how = call.args_readable && families.dup_fd >= 0
+                                         ? landlock_net_make_send(call.name, families.dup_fd,
+                                                                  call.args, call.compat, pid,
+                                                                  &made_val, &made_err)
+                                         : LANDLOCK_SEND_REFUSED;
+            if (how == LANDLOCK_SEND_CONTINUE)
+                rule = NULL;
+            made = how == LANDLOCK_SEND_MADE;
+        } else if (rule && rule->supervisor_makes && landlock_meta_handles(call.name))
             made = call.args_readable &&
                    landlock_meta_make_call(call.name, call.args, call.compat, pid, tgid,
                                            &l->landlock_writable, &made_err);
-        else if (rule && rule->supervisor_makes)
-            made = families.dup_fd >= 0 &&
-                   (strcmp(call.name, "listen") == 0 || families.raw.whole) &&
+        else if (rule && rule->supervisor_makes) {
+            bool readable = families.dup_fd >= 0 &&
+                            (strcmp(call.name, "listen") == 0 || families.raw.whole);
+            if (readable && l->connect_hook && !strcmp(call.name, "connect"))
+                l->connect_hook(l->connect_hook_data, families.dup_fd, families.raw.bytes,
+                                families.raw.len);
+            made = readable &&
                    landlock_net_make_call(call.name, families.dup_fd, families.fd_family,
                                           families.raw.bytes, families.raw.len,
                                           (int)call.args[1], &made_err);
-        bool answered = made ? respond_made(l, notify_fd, req->id, made_err)
+        }
+        bool answered = made ? respond_made(l, notify_fd, req->id, made_err, made_val)
                              : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
         if (made)
             rule = NULL; /* counted as let through, not as a denial */
@@ -1414,6 +1438,12 @@ void ledger_set_address_passes(struct ledger *l, ledger_address_passes *fn, void
 {
     l->passes = fn;
     l->passes_data = data;
+}
+
+void ledger_set_connect_hook(struct ledger *l, ledger_connect_hook *fn, void *data)
+{
+    l->connect_hook = fn;
+    l->connect_hook_data = data;
 }
 
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data)

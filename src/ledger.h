@@ -143,6 +143,13 @@ void ledger_set_address_namer(struct ledger *l, ledger_address_namer *fn, void *
 typedef bool ledger_address_passes(void *data, const char *address);
 void ledger_set_address_passes(struct ledger *l, ledger_address_passes *fn, void *data);
 
+/* The Landlock tier's [network] allow: called on the supervisor's
+ * duplicate of the command's socket just before it makes a loopback
+ * connect() for the command (landlock_net.h), with the checked address
+ * (egress_before_connect()). */
+typedef void ledger_connect_hook(void *data, int sock, const void *addr, size_t len);
+void ledger_set_connect_hook(struct ledger *l, ledger_connect_hook *fn, void *data);
+
 /* Before ledger_start(): each denial also records fn(data), read while
  * the caller waits in the call (capture_position()). */
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data);

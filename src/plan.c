@@ -379,7 +379,7 @@ static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const
                                                 const struct landlock_plan *landlock)
 {
     plan->no_route_rules = NULL;
-    struct deny_rule rules[3 + sizeof metadata_calls / sizeof metadata_calls[0]];
+    struct deny_rule rules[6 + sizeof metadata_calls / sizeof metadata_calls[0]];
     size_t n = 0;
     /* chmod, chown, utimes and xattrs outside the writable paths, which
      * Landlock does not cover: made by the supervisor inside them
@@ -398,19 +398,37 @@ static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const
     bool loopback = p->net_mode == NET_LOOPBACK;
     const uint64_t inet = (UINT64_C(1) << AF_INET) | (UINT64_C(1) << AF_INET6);
     static const char *const calls[] = { "bind", "connect", "listen" };
-    static const char *const texts[2][3] = {
+    static const char *const texts[3][3] = {
         { "bind:inet,inet6 EACCES (the Landlock tier: mode = none)",
           "connect:inet,inet6 EACCES (the Landlock tier: mode = none)",
           "listen:inet,inet6 EACCES (the Landlock tier: mode = none)" },
         { "bind:inet,inet6 EACCES but loopback (the Landlock tier)",
           "connect:inet,inet6 EACCES but loopback (the Landlock tier)",
           "listen:inet,inet6 EACCES but on loopback (the Landlock tier)" },
+        { "bind:inet,inet6 EACCES but loopback (the Landlock tier)",
+          "connect:inet,inet6 EACCES but loopback: out only through sbx's proxy "
+          "([network] allow, the Landlock tier)",
+          "listen:inet,inet6 EACCES but on loopback (the Landlock tier)" },
     };
+    int row = loopback ? (landlock->proxy ? 2 : 1) : 0;
     for (size_t i = 0; i < 3; i++)
         rules[n++] = (struct deny_rule){
             .syscall = (char *)calls[i], .nr = seccomp_syscall_number(calls[i]),
-            .families = inet, .errnum = EACCES, .text = (char *)texts[loopback][i],
+            .families = inet, .errnum = EACCES, .text = (char *)texts[row][i],
             .at = p->at[K_NET_MODE], .supervisor_makes = loopback,
+        };
+    /* Datagrams (UDP, ping sockets), which Landlock does not restrict at
+     * all: each one that names an address is checked and sent by the
+     * supervisor from what it read (landlock_net.h); sendto() without
+     * one (send(), every TCP write of many programs) never wakes it */
+    static const char *const sends[] = { "sendto", "sendmsg", "sendmmsg" };
+    for (size_t i = 0; i < 3; i++)
+        rules[n++] = (struct deny_rule){
+            .syscall = (char *)sends[i], .nr = seccomp_syscall_number(sends[i]),
+            .families = inet, .errnum = EACCES,
+            .text = loopback ? (char *)"send*:inet,inet6 EACCES but to loopback (the Landlock tier)"
+                             : (char *)"send*:inet,inet6 EACCES (the Landlock tier: mode = none)",
+            .at = p->at[K_NET_MODE], .supervisor_makes = loopback, .with_address = true,
         };
     return with_rules(plan, p, rules, n);
 }
@@ -482,9 +500,14 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
     record_step("prepare: environment and limits");
     struct env_diff env_diff = { 0 };
     env_build(p, environ, &plan->env, &env_diff);
-    plan->egress = egress_prepare(p, plan->clone_flags);
+    /* [network] allow: the proxy on the sandbox's own loopback, or, in
+     * the Landlock tier, on the host's (egress.h) */
+    uint16_t proxy_port = EGRESS_PROXY_PORT;
+    plan->egress = plan->tier == TIER_LANDLOCK
+                       ? (plan->landlock.proxy ? egress_prepare_host_loopback(p, &proxy_port) : NULL)
+                       : egress_prepare(p, plan->clone_flags);
     if (plan->egress)
-        egress_set_env(&plan->env, &env_diff.set_by_sbx);
+        egress_set_env(&plan->env, &env_diff.set_by_sbx, proxy_port);
     record_environment(&env_diff);
     env_diff_free(&env_diff);
     limits_prepare(p, &plan->limits);
@@ -504,7 +527,9 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
         plan->caps_kept |= net_raw_planned(p, plan->outer_uid == 0);
     outbound_prepare(&plan->outbound, p, plan->clone_flags);
     const char *resolv_conf = plan->outbound.resolv_conf;
-    if (plan->egress)
+    /* the stub's resolv.conf is for a sandbox's own loopback and mounts:
+     * the Landlock tier has neither, and no stub (landlock.c says so) */
+    if (plan->egress && plan->tier != TIER_LANDLOCK)
         resolv_conf = egress_resolv_conf();
     if (resolv_conf && !(plan->clone_flags & CLONE_NEWNS))
         warn("warning: %s with mount = no: /etc/resolv.conf stays the host's, "

@@ -113,6 +113,10 @@ struct deny_rule {
      * call itself where it may be made, a loopback address
      * (landlock_net.h), a target in a writable path (landlock_meta.h) */
     bool supervisor_makes;
+    /* sendto() only when it names an address (its fifth argument, which
+     * BPF sees): send() is sendto(fd, buf, len, flags, NULL, 0), every
+     * TCP write of many programs, and reaches the connected peer only */
+    bool with_address;
 };
 
 /* Keys, used to index origins; one row each in the key table

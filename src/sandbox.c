@@ -105,6 +105,7 @@ static void ledger_attach(struct supervisor *s, int fd)
     if (h->res->egress) {
         ledger_set_address_namer(h->res->ledger, egress_name_of, h->res->egress);
         ledger_set_address_passes(h->res->ledger, egress_direct_passes, h->res->egress);
+        ledger_set_connect_hook(h->res->ledger, egress_before_connect, h->res->egress);
     }
     /* The observer alone: no thread until its first call (a command that
      * writes nothing pays none at start-up); the loop only watches a
@@ -284,6 +285,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.on_netlink_fd = bring_up_loopback;
     res->egress = plan.egress;
     plan.egress = NULL;
+    /* the Landlock tier's proxy, on the host's loopback: served from now
+     * on, no thread of it running while the tier forked */
+    egress_start_host_loopback(res->egress);
     sup.on_egress_fd = adopt_egress_socket;
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = {

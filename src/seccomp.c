@@ -350,6 +350,9 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
                 struct scmp_arg_cmp arg = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)family);
                 rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &arg, why);
             }
+        } else if (r->with_address && strcmp(r->syscall, "sendto") == 0) {
+            struct scmp_arg_cmp named = SCMP_A4(SCMP_CMP_NE, 0);
+            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &named, why);
         } else if (strcmp(r->syscall, "sendmsg") == 0) {
             /* The listener itself travels by sendmsg() after the filter is
              * loaded: notifying that call would wait forever for a

@@ -16,12 +16,15 @@ run_integration_tests = \
 	tests/integration/run-project.sh \
 	tests/integration/run-landlock.sh \
 	tests/integration/escape-landlock.sh \
+	tests/integration/landlock-net.sh \
+	tests/integration/landlock-profiles.sh \
 	tests/integration/run-nesting.sh \
 	tests/integration/run-hostname.sh \
 	tests/integration/run-foreign-owner.sh \
 	tests/integration/run-allow.sh
 TESTS += $(run_integration_tests)
-EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests)
+EXTRA_DIST += tests/integration/run-common.sh $(run_integration_tests) \
+	tests/integration/landlock-net-world.sh
 check_PROGRAMS += tests/unit/run-test
 tests_unit_run_test_SOURCES = tests/unit/run-test.c
 tests_unit_run_test_LDADD = src/libsbx.a $(SBX_LIBS)

@@ -61,7 +61,7 @@ int main(void)
     strv_push(&env, xstrdup("HTTPS_PROXY=http://elsewhere:8080"));
     strv_push(&env, xstrdup("PATH=/bin"));
     struct strv recorded = { 0 };
-    egress_set_env(&env, &recorded);
+    egress_set_env(&env, &recorded, EGRESS_PROXY_PORT);
     is_int(recorded.n, 9, "and their names for the run record");
     strv_free(&recorded);
     size_t proxies = 0;
