@@ -7,6 +7,25 @@
 # other user a fresh $HOME of its own. Both drive an offline npm install
 # of a local tarball and an offline cargo build without dependencies.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
+# As root, useradd and userdel replace /etc/passwd and /etc/shadow: the
+# other tests that run beside this one (make -j2) would see /etc/shadow,
+# which sbx hides from a root caller, change while their sandbox is made,
+# and stop (exit 125). The account is made in a mount namespace of this
+# test's own, on an overlay of /etc and an empty /home (a tmpfs: sbx's
+# cache layers need a file system that can hold an overlay's upper
+# layer), both gone with it.
+if is_root && [ -z "${SBX_FRESH_ACCOUNT_NS:-}" ] && command -v unshare >/dev/null 2>&1; then
+    SBX_FRESH_ACCOUNT_NS=1 exec unshare -m --propagation private sh "$0" "$@"
+fi
+if is_root; then
+    ns_upper=$(mktemp -d /var/tmp/sbx-fresh-ns.XXXXXX) || exit 1
+    { mount -t tmpfs tmpfs "$ns_upper" && mkdir "$ns_upper/up" "$ns_upper/work" &&
+          mount -t overlay overlay -o "lowerdir=/etc,upperdir=$ns_upper/up,workdir=$ns_upper/work" /etc &&
+          mount -t tmpfs -o mode=755 tmpfs /home &&
+          # the overlay keeps its layers; the directory goes at once
+          umount -l "$ns_upper" && rmdir "$ns_upper"; } ||
+        { echo "1..0 # SKIP cannot overlay /etc and mount /home in a mount namespace of the test's own"; exit 0; }
+fi
 plan 14
 
 for cmd in npm cargo git; do
