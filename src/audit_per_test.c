@@ -37,6 +37,7 @@
 #include "audit_tests.h"
 #include "capture.h"
 #include "exit.h"
+#include "fix.h"
 #include "ledger.h"
 #include "log.h"
 #include "report.h"
@@ -661,7 +662,15 @@ static const char *kind_name(enum runner_test_kind k)
     return k == RUNNER_TEST_FIXTURE ? "fixture" : k == RUNNER_TEST_PARENT ? "parent" : "test";
 }
 
-static struct json_object *test_json(const struct judged_test *t, const char *names[2])
+/* The nofile a profile sets, 0 where it sets none or max/unlimited. */
+static unsigned long long nofile_value(const struct profile *p)
+{
+    const struct limit_setting *l = &p->limits[LIMIT_NOFILE];
+    return l->set && !l->max && !l->unlimited ? (unsigned long long)l->value : 0;
+}
+
+static struct json_object *test_json(const struct judged_test *t, const char *names[2],
+                                     const struct profile *against)
 {
     const struct runner_test *any = any_of(t);
     struct json_object *o = json_object_new_object();
@@ -692,6 +701,11 @@ static struct json_object *test_json(const struct judged_test *t, const char *na
                                                                               : "none"));
     json_object_object_add(o, "denials_ambiguous", json_object_new_boolean(t->j.denials_ambiguous));
     json_object_object_add(o, "limit", t->limit ? json_object_new_string(t->limit) : NULL);
+    if (t->verdict == TEST_FAILS_AT_LIMIT) {
+        struct fix f;
+        fix_for_limit(t->limit, names[1], nofile_value(against), &f);
+        json_object_object_add(o, "fix", fix_to_json(&f));
+    }
     json_object_object_add(o, "not_rerun_bound", json_object_new_boolean(t->capped));
     json_object_object_add(o, "verdict", json_object_new_string(test_verdict_name(t->verdict)));
     return o;
@@ -1965,10 +1979,10 @@ static void row_note(const struct judged_test *t, const struct reruns *a, char *
     if (t->kind == RUNNER_TEST_PARENT && t->subtests)
         snprintf(note, len, " (from its %zu subtest(s))", t->subtests);
     else if (t->verdict == TEST_FAILS_AT_LIMIT) {
-        const struct limit_setting *l = &a->profiles[1]->limits[LIMIT_NOFILE];
-        if (l->set && !l->max && !l->unlimited)
+        unsigned long long nofile = nofile_value(a->profiles[1]);
+        if (nofile)
             snprintf(note, len, " (%s: the descriptor limit of %s, nofile = %llu)", t->limit,
-                     a->names[1], (unsigned long long)l->value);
+                     a->names[1], nofile);
         else
             snprintf(note, len, " (%s: a descriptor limit)", t->limit);
     } else if (t->verdict == TEST_NOT_OBSERVED && t->capped)
@@ -2452,6 +2466,19 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     char line[512];
     test_verdicts_summary(counts, line, sizeof line);
     fprintf(stderr, "sbx: audit: %s\n", line);
+    if (counts[TEST_FAILS_AT_LIMIT]) {
+        /* issue 31: a refusal an agent can act on, here the limit's */
+        const char *limit = NULL;
+        for (size_t i = 0; i < n && !limit; i++)
+            if (tests[i].verdict == TEST_FAILS_AT_LIMIT)
+                limit = tests[i].limit;
+        struct fix f;
+        char text[800];
+        fix_for_limit(limit, names[1], nofile_value(profiles[1]), &f);
+        fix_format(&f, text, sizeof text);
+        fprintf(stderr, "sbx: fix: %s (the %zu test(s) that fail at the descriptor limit of %s)\n",
+                text, counts[TEST_FAILS_AT_LIMIT], names[1]);
+    }
     if (alone.capped)
         fprintf(stderr, "sbx: audit: %zu test(s) were not re-run: the audit's bounds (%d re-runs, "
                 "%d x the two runs) came first; they are not observed\n", alone.capped,
@@ -2517,7 +2544,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     if (report) {
         struct json_object *arr = json_object_new_array();
         for (size_t i = 0; i < n; i++)
-            json_object_array_add(arr, test_json(&tests[i], names));
+            json_object_array_add(arr, test_json(&tests[i], names, profiles[1]));
         report_audit_set_tests(r->name, arr);
         struct json_object *pt = json_object_new_object();
         json_object_object_add(pt, "startup_denied", json_object_new_string(startup_text));

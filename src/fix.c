@@ -63,6 +63,31 @@ void fix_for_destination(const char *name, unsigned port, struct fix *f)
     allow_line(name, port, f);
 }
 
+void fix_for_limit(const char *limit, const char *profile, unsigned long long value, struct fix *f)
+{
+    memset(f, 0, sizeof *f);
+    profile = profile ? profile : "the profile";
+    if (!limit || strcmp(limit, "EMFILE")) {
+        snprintf(f->why, sizeof f->why,
+                 "the system's file table is full (fs.file-max, ENFILE): no profile line raises it");
+        return;
+    }
+    f->section = "limits";
+    /* max: the most the caller's hard limit allows, never a silent clamp
+     * (sbx-profile(5) LIMITS) */
+    snprintf(f->line, sizeof f->line, "nofile = max");
+    f->safe = true;
+    if (value)
+        snprintf(f->why, sizeof f->why,
+                 "raises the descriptor limit %s sets (nofile = %llu) to the hard limit: the "
+                 "descriptors are the command's own, nothing is opened to the outside",
+                 profile, value);
+    else
+        snprintf(f->why, sizeof f->why,
+                 "raises the descriptor limit to the hard limit: the descriptors are the "
+                 "command's own, nothing is opened to the outside");
+}
+
 void fix_for_denial(const char *syscall, int family, const char *address, const char *rule,
                     bool no_route, const char *name, bool own_network, struct fix *f)
 {

@@ -44,6 +44,15 @@ void fix_for_write(const char *path, const char *existing, int errnum, const cha
                    const char *project, const char *protected_path, const char *protected_why,
                    struct fix *f);
 
+/* A test that failed at a descriptor limit (sbx audit's fails-at-limit:
+ * it passes alone, and the run's output shows LIMIT, "EMFILE" or
+ * "ENFILE"). PROFILE: the profile whose limit it was; VALUE: its nofile
+ * (0: not set there). EMFILE is the process's RLIMIT_NOFILE, which
+ * [limits] nofile raises; ENFILE is the system's file table, which no
+ * profile line raises. sbx run cannot see either: seccomp shows a call,
+ * never its result, and sbx does not read the command's output. */
+void fix_for_limit(const char *limit, const char *profile, unsigned long long value, struct fix *f);
+
 /* "[security] -deny = bind:inet,inet6 EPERM   (safe: ...)" */
 void fix_format(const struct fix *f, char *buf, size_t len);
 

@@ -344,6 +344,10 @@ is "$(verdicts "$work/f.json")" "test_fds.Fds.test_many_files=fails-at-limit tes
 like "$err" "  fails-at-limit             passed / errored: test_fds.Fds.test_many_files (EMFILE: the descriptor limit of tight, nofile = 32)" \
     "the row names the limit and its value"
 is "$status" 0 "EMFILE alone: nothing swallowed, exit 0"
+like "$err" "sbx: fix: [limits] nofile = max   (safe: raises the descriptor limit tight sets (nofile = 32) to the hard limit" \
+    "EMFILE: the fix line an agent can act on (issue 31)"
+is "$(jq -r '.tests[] | select(.verdict == "fails-at-limit") | .fix.section + " " + .fix.line + " " + (.fix.safe | tostring)' "$work/f.json")" \
+    "limits nofile = max true" "EMFILE: the record's row carries the fix"
 
 # ---- a runner that cannot run one test: the whole run's denials are no
 # test's own, never trustworthy

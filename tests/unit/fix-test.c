@@ -45,6 +45,15 @@ int main(void)
     is_str(f.line, "allow = pkg.example:8080", "with its port when not 80 or 443");
     fix_for_destination("evil\nrw = /", 443, &f);
     ok(f.section == NULL, "a name that is not a host name gets no line");
+    /* A descriptor limit (sbx audit's fails-at-limit) */
+    fix_for_limit("EMFILE", "tight", 32, &f);
+    ok(f.section && !strcmp(f.section, "limits") && !strcmp(f.line, "nofile = max") && f.safe,
+       "EMFILE: [limits] nofile = max, safe");
+    ok(strstr(f.why, "tight sets (nofile = 32)") != NULL, "  naming the profile and its value");
+    fix_for_limit("ENFILE", "tight", 32, &f);
+    ok(f.section == NULL && strstr(f.why, "fs.file-max"), "ENFILE: no profile line raises the system's table");
+    fix_for_limit(NULL, NULL, 0, &f);
+    ok(f.section == NULL, "no limit named: no line");
     /* Refused writes (sbx(1) REFUSED WRITES) */
     fix_for_write("/usr/lib/node_modules/x", "/usr/lib/node_modules", EROFS, "/home/u", "/home/u/p",
                   NULL, NULL, &f);
