@@ -25,7 +25,7 @@ export ASAN_OPTIONS=detect_leaks=0
 unset TMPDIR
 
 # Not under /tmp: Codex refuses to put its helpers there (agents-battery.sh)
-make_build_tmpdir docs-agents-codex
+make_visible_tmpdir docs-agents-codex
 chmod 755 "$tmpdir"
 home=$tmpdir/home
 mkdir -p "$home/.codex/rules" "$home/.local/bin" "$tmpdir/project"
