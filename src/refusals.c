@@ -170,7 +170,7 @@ static bool read_path(pid_t tid, const uint64_t args[6], int dirfd_arg, int path
 bool refusals_probe(pid_t tid, const char *name, const uint64_t args[6], struct refusal_probe *p)
 {
     memset(p, 0, sizeof *p);
-    p->root_fd = -1;
+    p->root_fd = p->ns_fd = -1;
     p->call = seccomp_observe_call(name);
     if (!p->call)
         return false;
@@ -183,9 +183,17 @@ bool refusals_probe(pid_t tid, const char *name, const uint64_t args[6], struct 
                read_path(tid, args, p->call->dirfd2, p->call->path2, p->path[1], sizeof p->path[1]);
     if (!one && !two)
         return false;
-    char root[64];
-    snprintf(root, sizeof root, "/proc/%d/root", (int)tid);
-    p->root_fd = open(root, O_PATH | O_CLOEXEC | O_DIRECTORY);
+    char at[64];
+    snprintf(at, sizeof at, "/proc/%d/ns/mnt", (int)tid);
+    p->ns_fd = open(at, O_RDONLY | O_CLOEXEC);
+    if (p->ns_fd < 0)
+        return false;
+    snprintf(at, sizeof at, "/proc/%d/root", (int)tid);
+    p->root_fd = open(at, O_PATH | O_CLOEXEC | O_DIRECTORY);
+    if (p->root_fd < 0) {
+        close(p->ns_fd);
+        p->ns_fd = -1;
+    }
     return p->root_fd >= 0;
 }
 
@@ -193,7 +201,9 @@ void refusals_probe_close(struct refusal_probe *p)
 {
     if (p->root_fd >= 0)
         close(p->root_fd);
-    p->root_fd = -1;
+    if (p->ns_fd >= 0)
+        close(p->ns_fd);
+    p->root_fd = p->ns_fd = -1;
 }
 
 /* ---- After the answer --------------------------------------------------- */
@@ -437,11 +447,29 @@ void refusals_record(struct refusals *r, const struct refusal_probe *p, const st
     row->protected_why = p->protected_why;
 }
 
+/* A test hook: SBX_TEST_JUDGE_DELAY_MS=N waits N ms before each judge,
+ * as a slow supervisor would (ASan), so that the command can be gone by
+ * then (tests/integration/run-refused-writes.sh). It grants nothing: it
+ * only delays a report. Read once. */
+static void judge_delay(void)
+{
+    static int ms = -1;
+    if (ms < 0) {
+        const char *v = getenv("SBX_TEST_JUDGE_DELAY_MS");
+        ms = v ? atoi(v) : 0;
+        if (ms < 0 || ms > 10000)
+            ms = 0;
+    }
+    if (ms)
+        usleep((useconds_t)ms * 1000);
+}
+
 bool refusals_judge(struct refusals *r, struct refusal_probe *p)
 {
     p->errnum = 0;
     if (p->root_fd < 0)
         return false;
+    judge_delay();
     __atomic_add_fetch(&r->observed, 1, __ATOMIC_RELAXED);
     bool rename = p->call->op == OBSERVE_RENAME, link = p->call->op == OBSERVE_LINK;
     if ((rename || link) && (!p->path[0][0] || !p->path[1][0] ||

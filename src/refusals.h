@@ -58,6 +58,12 @@ struct refusal_probe {
     const struct observe_call *call;
     char name[24];
     int root_fd;          /* the caller's root, O_PATH; -1 */
+    /* the caller's mount namespace, held until the judge is done: once
+     * the sandbox's last process exits, its mounts are taken apart, and
+     * a path resolved from root_fd alone would then reach what was
+     * under an rw bind mount (the read-only host) and report a write
+     * that succeeded as refused; -1 */
+    int ns_fd;
     char path[2][4096];   /* absolute, inside the caller's root; "" none */
     uint64_t flags;       /* open's flags */
     /* the verdict (refusals_judge) */

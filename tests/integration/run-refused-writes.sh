@@ -8,7 +8,7 @@
 # while it is judged, none of which may crash it, block the command, or
 # grant a write the kernel refused.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
-plan 40
+plan 41
 
 command -v jq >/dev/null 2>&1 ||
     { skip "jq is not installed (apt-get install jq): the test reads the record with it"; done_testing; }
@@ -44,6 +44,13 @@ is "$("$SBX" explain r1.json)" "[filesystem] rw = $work/outside   (review: $(jq 
 run_sbx run -p "$work/fixed.ini" -- sh -c "echo x >'$work/outside/f'"
 is "$status:$err" "0:" "the explained profile makes the run pass, nothing refused"
 [ -f "$work/outside/f" ]; ok $? "... and the file was written"
+# The judge runs after the answer; a slow one (ASan, a loaded machine)
+# may come when the command is gone and its mounts taken apart, where
+# the path would reach the read-only host under the rw bind mount: the
+# caller's mount namespace is held until it is done.
+rm -f "$work/outside/f"
+SBX_TEST_JUDGE_DELAY_MS=400 run_sbx run -p "$work/fixed.ini" -- sh -c "echo x >'$work/outside/f'"
+is "$status:$err" "0:" "a slow judge, after the command is gone: still nothing refused"
 
 # git config: the rename onto .git/config, a protected file's bind mount
 run_sbx run -- git config user.name inside

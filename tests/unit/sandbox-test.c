@@ -171,15 +171,18 @@ int main(void)
     is_int(r.term_signal, SIGSEGV, "term_signal is SIGSEGV");
     ok(WIFSIGNALED(r.wait_status) && WTERMSIG(r.wait_status) == SIGSEGV, "the raw wait status");
     ok(r.command_ran, "a command killed by a signal ran");
+    sandbox_result_free(&r);
 
     char *missing[] = { "/nonexistent/command", NULL };
     r = run(&p, "/", missing);
     is_int(r.exit_status, 127, "not found: 127");
     ok(!r.command_ran, "not found: command_ran is false");
+    sandbox_result_free(&r);
 
     r = run(&p, "/nonexistent-directory-for-sbx", t);
     is_int(r.exit_status, 125, "a working directory that does not exist: 125");
     ok(!r.command_ran, "setup failure: command_ran is false");
+    sandbox_result_free(&r);
 
     p.timeout_ms = 300;
     char *slow[] = { "sleep", "30", NULL };
@@ -187,12 +190,14 @@ int main(void)
     is_int(r.exit_status, 124, "timeout: 124");
     ok(r.timed_out, "timed_out is set");
     is_int(r.term_signal, SIGTERM, "the command died of the timeout's SIGTERM");
+    sandbox_result_free(&r);
     p.timeout_ms = 0;
 
     p.net_mode = NET_HOST;
     r = run(&p, "/", t);
     ok(!r.ns_created[NS_NET], "mode = host: no network namespace");
     ok(!r.loopback_up, "mode = host: lo untouched");
+    sandbox_result_free(&r);
 
     /* Only 0, 1, 2 reach the command, on either path: close_range() and
      * the /proc/self/fd walk of kernels before 5.11. Descriptors 9 and a
