@@ -233,21 +233,28 @@ if is_root; then
     # a system of the runner's own for each job (see above)
     cat >"$work/system.sh" <<'EOF_SYSTEM'
 #!/bin/sh
-# system.sh DIR: holds a mount namespace whose /usr, /etc, /var/lib,
-# /var/cache and /var/log are overlays with their upper layers on a tmpfs
+# system.sh DIR: holds a mount namespace whose /usr, /etc, /var/lib/dpkg,
+# /var/lib/apt, /var/cache and /var/log are overlays with their upper
+# layers on a tmpfs
 # at DIR; prints "ready" when it is, then waits to be killed. The host's
 # AppArmor userns switch, if any, is a file of its own there (a step may
 # write it). apt has no sources: nothing is downloaded.
 set -e
 mount -t tmpfs tmpfs "$1"
-for d in /usr /etc /var/lib /var/cache /var/log; do
+# the tmpfs through a descriptor, and /var/lib's package databases only,
+# not /var/lib: a build tree may be below it (CI's sanitizers suite and
+# the package build have theirs there), and the job's workspace and what
+# it writes there must stay the host's, where the test reads them
+exec 9<"$1"
+t=/proc/self/fd/9
+for d in /usr /etc /var/lib/dpkg /var/lib/apt /var/cache /var/log; do
     n=$(echo "$d" | tr / _)
-    mkdir "$1/$n.upper" "$1/$n.work"
-    mount -t overlay overlay -o "lowerdir=$d,upperdir=$1/$n.upper,workdir=$1/$n.work" "$d"
+    mkdir "$t/$n.upper" "$t/$n.work"
+    mount -t overlay overlay -o "lowerdir=$d,upperdir=$t/$n.upper,workdir=$t/$n.work" "$d"
 done
 rm -rf /etc/apt/sources.list /etc/apt/sources.list.d/*
 f=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
-if [ -e $f ]; then cat $f >"$1/restrict"; mount --bind "$1/restrict" $f; fi
+if [ -e $f ]; then cat $f >"$t/restrict"; mount --bind "$t/restrict" $f; fi
 echo ready
 exec sleep 600
 EOF_SYSTEM
