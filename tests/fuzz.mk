@@ -10,7 +10,7 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 FUZZ_CORE = $(top_srcdir)/src/profile.c $(top_srcdir)/src/profile_keys.c \
 	$(top_srcdir)/src/profile_ini.c $(top_srcdir)/src/profile_values.c $(top_srcdir)/src/net_families.c \
 	$(top_srcdir)/src/profile_print.c $(top_srcdir)/src/profile_json.c \
-	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c \
+	$(top_srcdir)/src/json_bytes.c $(top_srcdir)/src/lookup.c $(top_srcdir)/src/util.c $(top_srcdir)/src/layers.c \
 	$(top_srcdir)/src/log.c $(top_srcdir)/src/allowlist.c $(top_srcdir)/src/credential_stores.c
 FUZZ_LIBS = $(INIH_LIBS) $(LIBSECCOMP_LIBS) $(LIBCAP_LIBS) $(JSONC_LIBS)
 
