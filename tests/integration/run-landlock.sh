@@ -262,14 +262,22 @@ run_tmp=$(printf '%s\n' "$out" | sed -n 's|^\(/tmp/sbx-landlock\..*\)$|\1|p')
 rm -f /tmp/sbx-landlock-escape
 
 # --- sbx profile show --tier landlock: what the tier does, before any run ------
-before=$(ls -d /tmp/sbx-landlock.* 2>/dev/null | wc -l)
+ls -d /tmp/sbx-landlock.* 2>/dev/null | sort >"$tmpdir/tmp.before"
 run_cmd "$SBX" profile show --tier landlock qa
 is "$status" 0 "profile show --tier landlock qa: qa starts in the Landlock tier (exit 0)"
 like "$out" "; in the Landlock tier (sbx(1) TIERS):" "... the profile, then what the tier does with it"
 like "$out" "tmpfs = /tmp: the Landlock tier has no private /tmp: the host's stays read-only, and the command's TMPDIR is a directory of the run's own" \
     "... tmpfs = /tmp: what it does instead, said"
 like "$out" "mode = loopback:" "... and the network"
-is "$(ls -d /tmp/sbx-landlock.* 2>/dev/null | wc -l)" "$before" "... nothing created"
+# other tests' runs (make -j2) make and remove theirs meanwhile: a
+# directory profile show made would be new and would stay
+i=0
+while :; do
+    ls -d /tmp/sbx-landlock.* 2>/dev/null | sort | comm -13 "$tmpdir/tmp.before" - >"$tmpdir/tmp.new"
+    [ -s "$tmpdir/tmp.new" ] && [ $i -lt 100 ] || break
+    sleep 0.1; i=$((i + 1))
+done
+is "$(cat "$tmpdir/tmp.new")" "" "... nothing created"
 run_cmd "$SBX" profile show --tier landlock qa-session
 like "$status:$out" "0:" "profile show --tier landlock qa-session: it starts there (exit 0)"
 like "$out" "qa-session.ini:16: allow = @anthropic...: the Landlock tier has no network namespace" \
