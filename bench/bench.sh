@@ -282,42 +282,18 @@ case "$filter" in
             "(Seccomp: $filter), the figures below are without filter and ledger" ;;
 esac
 PAIRS=${BENCH_OVERHEAD_PAIRS:-20}
-# Wall time of one run in ms (bash's $EPOCHREALTIME: no fork to read it).
-timed_ms() {
-    local t0=$EPOCHREALTIME t1
-    "$@" >/dev/null 2>&1 || return 1
-    t1=$EPOCHREALTIME
-    echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) * 1000 }'
-}
-# PAIRS pairs of runs, inside sbx and bare one right after the other, the
-# order swapped every pair; the overhead is the median of the pairs' own
-# ratios. On this kind of machine a one-second run can take 20 % longer
-# for no reason of its own, for seconds at a time: runs that close
-# together see the same machine, so pairing cancels that drift, where
-# medians of separate rounds did not (a no-op make read 0.3, 3.4 and
-# 2.2 % in three runs that way).
+# timed_ms, pair_runs, pair_summary: bench/pairs.sh says why runs are paired.
+. "$here/pairs.sh"
 overhead() { # NAME LABEL CMD...
-    local name=$1 label=$2 i a b
+    local name=$1 label=$2
     shift 2
     local -a inside=("$SBX" run --profile restrictive -- "$@")
     timed_ms "${inside[@]}" >/dev/null && timed_ms "$@" >/dev/null ||   # warm-up, and a check
         { echo "bench: $name failed; inside sbx it says:"; "${inside[@]}"; exit 1; }
-    : >"$work/$name.pairs"
-    for i in $(seq "$PAIRS"); do
-        if [ $((i % 2)) = 1 ]; then a=$(timed_ms "${inside[@]}") && b=$(timed_ms "$@")
-        else b=$(timed_ms "$@") && a=$(timed_ms "${inside[@]}"); fi ||
-            { echo "bench: a run of $name failed"; exit 1; }
-        echo "$a $b" >>"$work/$name.pairs"
-    done
-    # medians of each column and of the per-pair overhead, its quartiles
-    awk '{ a[NR] = $1; b[NR] = $2; r[NR] = ($1 / $2 - 1) * 100 }
-         function med(v, n,   i, j, t) {
-             for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-             return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-         END { n = NR; ma = med(a, n); mb = med(b, n); mr = med(r, n)
-               printf "  %-40s inside sbx %7.1f ms, bare %7.1f ms: overhead %4.1f %%\n", label, ma, mb, mr
-               printf "  %-40s (per pair: quartiles %.1f to %.1f %%)\n", "", r[int((n + 3) / 4)], r[int((3 * n + 3) / 4)] }' \
-        label="$label" "$work/$name.pairs"
+    pair_runs "$work/$name.pairs" "$PAIRS" "${inside[@]}" ::pair:: "$@" ||
+        { echo "bench: a run of $name failed"; exit 1; }
+    pair_summary "$work/$name.pairs" "$label" \
+        "  %-40s inside sbx %7.1f ms, bare %7.1f ms: overhead %4.1f %%\n" 40
 }
 echo "  medians of $PAIRS pairs (inside, bare) run back to back, sbx start-up included; target <= 3 %"
 # The build: every object up to date, so make stats each source, header

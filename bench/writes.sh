@@ -19,6 +19,8 @@
 set -u
 export LC_ALL=C
 SBX=${SBX:?set SBX to the sbx binary}
+# timed_ms, pair_runs, pair_summary (bench/pairs.sh), read before the cd below
+. "$(dirname "$0")/pairs.sh"
 PAIRS=${BENCH_WRITES_PAIRS:-10}
 FILES=${BENCH_WRITES_FILES:-120}
 BUILD_FILES=${BENCH_BUILD_FILES:-30000}
@@ -26,37 +28,20 @@ work=$(mktemp -d "${BENCH_WRITES_DIR:-$PWD}/sbx-bench-writes.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 
-timed_ms() {
-    local t0=$EPOCHREALTIME t1
-    "$@" >/dev/null 2>&1 || return 1
-    t1=$EPOCHREALTIME
-    echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) * 1000 }'
-}
 printf '[profile]\ninclude = default\n[filesystem]\nobserve_writes = no\n' >"$work/off.ini"
 printf '[profile]\ninclude = default\n[filesystem]\nobserve_writes = yes\n' >"$work/on.ini"
 
 # pairs NAME LABEL CMD...: observe_writes = no and yes, back to back
 pairs() {
-    local name=$1 label=$2 i a b
+    local name=$1 label=$2
     shift 2
     local -a off=("$SBX" run -q -p "$work/off.ini" -- "$@") on=("$SBX" run -q -p "$work/on.ini" -- "$@")
     timed_ms "${on[@]}" >/dev/null && timed_ms "${off[@]}" >/dev/null ||
         { echo "bench: $name failed; inside sbx it says:"; "${on[@]}"; exit 1; }
-    : >"$work/$name.pairs"
-    for i in $(seq "$PAIRS"); do
-        if [ $((i % 2)) = 1 ]; then a=$(timed_ms "${on[@]}") && b=$(timed_ms "${off[@]}")
-        else b=$(timed_ms "${off[@]}") && a=$(timed_ms "${on[@]}"); fi ||
-            { echo "bench: a run of $name failed"; exit 1; }
-        echo "$a $b" >>"$work/$name.pairs"
-    done
-    awk '{ a[NR] = $1; b[NR] = $2; r[NR] = ($1 / $2 - 1) * 100 }
-         function med(v, n,   i, j, t) {
-             for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-             return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-         END { n = NR; ma = med(a, n); mb = med(b, n); mr = med(r, n)
-               printf "  %-36s observed %8.1f ms, not %8.1f ms: cost %5.1f %%\n", label, ma, mb, mr
-               printf "  %-36s (per pair: quartiles %.1f to %.1f %%)\n", "", r[int((n + 3) / 4)], r[int((3 * n + 3) / 4)] }' \
-        label="$label" "$work/$name.pairs"
+    pair_runs "$work/$name.pairs" "$PAIRS" "${on[@]}" ::pair:: "${off[@]}" ||
+        { echo "bench: a run of $name failed"; exit 1; }
+    pair_summary "$work/$name.pairs" "$label" \
+        "  %-36s observed %8.1f ms, not %8.1f ms: cost %5.1f %%\n" 36
 }
 
 echo "== the write observer: observe_writes = yes against no, $PAIRS pairs (target <= 3 % on a build)"
