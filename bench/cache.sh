@@ -25,12 +25,8 @@ home=$work/home state=$work/state
 mkdir -p "$home/.cache" "$state"
 export XDG_STATE_HOME=$state   # the layers, kept out of the caller's home
 
-timed_ms() {
-    local t0=$EPOCHREALTIME t1
-    "$@" >/dev/null 2>&1 || return 1
-    t1=$EPOCHREALTIME
-    echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) * 1000 }'
-}
+# timed_ms (bench/pairs.sh)
+. "$(dirname "$0")/pairs.sh"
 
 # profiles KIND PATH...: $work/KIND.ini, default plus KIND = PATH each
 profile() {
