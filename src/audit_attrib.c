@@ -5,6 +5,7 @@
 
 #include "util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,65 @@ static bool place(const struct ledger_event *events, size_t nevents,
                 placed = false;
         } else
             owner[e] = order[lo - 1];
+    }
+    free(order);
+    return placed;
+}
+
+static int by_id(const void *a, const void *b, void *data)
+{
+    const struct runner_test *tests = data;
+    size_t i = *(const size_t *)a, k = *(const size_t *)b;
+    int c = strcmp(tests[i].id, tests[k].id);
+    return c ? c : (i < k ? -1 : i > k);
+}
+
+bool audit_place_events_by_thread(const struct ledger_event *events, size_t nevents,
+                                  const struct runner_test *tests, size_t n, size_t *owner)
+{
+    size_t *order = xcalloc(n + 1, sizeof *order);
+    size_t cases = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tests[i].kind == RUNNER_TEST_CASE && tests[i].id)
+            order[cases++] = i;
+    qsort_r(order, cases, sizeof *order, by_id, (void *)tests);
+    const size_t cut = sizeof events[0].who.comm - 1;
+    bool placed = true;
+    for (size_t e = 0; e < nevents && placed; e++) {
+        const char *comm = events[e].who.comm;
+        size_t len = strnlen(comm, sizeof events[e].who.comm);
+        if (!len || len > cut) {
+            placed = false;
+            break;
+        }
+        /* the first id not below the name: the ids it begins (when cut)
+         * or equals follow it in order */
+        size_t lo = 0, hi = cases;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strncmp(tests[order[mid]].id, comm, len) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        size_t found = SIZE_MAX, matches = 0;
+        for (size_t k = lo; k < cases && matches < 2; k++) {
+            const char *id = tests[order[k]].id;
+            if (strncmp(id, comm, len) != 0)
+                break;
+            if (len < cut && id[len] != '\0')
+                continue; /* a longer name: the kernel kept this one whole */
+            found = order[k];
+            matches++;
+        }
+        /* a call after the test had reported came from a thread it left
+         * behind (a pool it started, shared with the tests after it):
+         * not the test's own, and nothing says whose */
+        uint64_t pos = events[e].output_pos, reported = matches == 1 ? tests[found].reported_pos : 0;
+        if (matches != 1 || (pos != LEDGER_NO_POS && reported && reported != UINT64_MAX && pos >= reported))
+            placed = false;
+        else
+            owner[e] = found;
     }
     free(order);
     return placed;

@@ -68,6 +68,23 @@ bool audit_place_events(const struct ledger_event *events, size_t nevents,
 bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
                               const struct runner_test *tests, size_t n, size_t *owner);
 
+/* Places each event in the test whose thread made it, by the thread's
+ * name: libtest (cargo test) runs every test on a thread of its own named
+ * after the test, in parallel or with --test-threads=1 alike, and threads
+ * a test starts inherit the name (the kernel copies comm at clone). The
+ * kernel keeps 15 bytes of it (TASK_COMM_LEN), so a name of 15 is a
+ * prefix. owner[e] is the index of the one test of tests[0..n) (of kind
+ * RUNNER_TEST_CASE) so named. False when some event's thread names no
+ * test or more than one (two tests alike in their first 15 bytes, the
+ * same name in two test binaries, a process the test started: it execs
+ * under its own name), or its name is empty, or the call came after the
+ * test's result line (a thread the test left behind, such as a pool it
+ * started that later tests use): then nothing is placed.
+ * Limit: a test that renames its thread (prctl PR_SET_NAME) to another
+ * test's name has its calls charged to that test. */
+bool audit_place_events_by_thread(const struct ledger_event *events, size_t nevents,
+                                  const struct runner_test *tests, size_t n, size_t *owner);
+
 /* Where the tests of a run begin in its output: the first announcement
  * when every test that reported was announced (*certain: a call before it
  * was made before any test ran), else the first result line (*certain

@@ -1138,7 +1138,7 @@ static void not_rerun(struct judged_test *t)
  * mine[i] the calls of v[i] (NULL: none), between those made between two
  * tests, *startup whether any was made before the first. False, and
  * nothing set, when some cannot be placed so. */
-static bool place_run(const struct ledger *l, const struct runner_test *v, size_t nv,
+static bool place_run(const struct ledger *l, const struct runner_test *v, size_t nv, bool by_thread,
                       struct denial_tally **mine, struct denial_tally *between, bool *startup)
 {
     const struct ledger_event *events;
@@ -1146,7 +1146,8 @@ static bool place_run(const struct ledger *l, const struct runner_test *v, size_
     if (ledger_events_dropped(l) || ledger_unlisted(l))
         return false;
     size_t *owner = xcalloc(nevents + 1, sizeof *owner);
-    if (!audit_place_events_suite(events, nevents, v, nv, owner)) {
+    if (!(by_thread ? audit_place_events_by_thread(events, nevents, v, nv, owner)
+                    : audit_place_events_suite(events, nevents, v, nv, owner))) {
         free(owner);
         return false;
     }
@@ -1336,10 +1337,11 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
          * bisection after */
         struct denial_tally **mine = NULL, *between = NULL;
         bool startup;
-        if (side && a->r->attribution == RUNNER_ATTRIBUTE_PLACED) {
+        if (side && (a->r->attribution == RUNNER_ATTRIBUTE_PLACED || a->r->attribution == RUNNER_ATTRIBUTE_THREAD)) {
             mine = xcalloc(nv + 1, sizeof *mine);
             between = denial_tally_new();
-            if (!place_run(res.ledger, v, nv, mine, between, &startup)) {
+            if (!place_run(res.ledger, v, nv, a->r->attribution == RUNNER_ATTRIBUTE_THREAD, mine, between,
+                           &startup)) {
                 free(mine);
                 mine = NULL;
             }
@@ -1498,15 +1500,16 @@ static int attribute_by_unit(struct reruns *a, struct judged_test *tests, size_t
 
 /* audit_place_events_suite(): each denial in the run of the one test that
  * was running, or the suite's (before the first test, between two),
- * without a re-run. False, and nothing set, when some cannot be placed
- * so. between gets the suite's calls made between tests. */
+ * without a re-run; by_thread: audit_place_events_by_thread(), each in the
+ * test whose thread made it. False, and nothing set, when some cannot be
+ * placed so. between gets the suite's calls made between tests. */
 static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, size_t n,
                                    const struct runner_test *ta, size_t na, const char *against,
-                                   struct denial_tally *between)
+                                   struct denial_tally *between, bool by_thread)
 {
     struct denial_tally **mine = xcalloc(na + 1, sizeof *mine);
     bool startup;
-    if (!place_run(a->whole, ta, na, mine, between, &startup)) {
+    if (!place_run(a->whole, ta, na, by_thread, mine, between, &startup)) {
         free(mine);
         return false;
     }
@@ -1526,10 +1529,15 @@ static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, 
     free(mine);
     a->attributed = true;
     bool suite = startup || denial_tally_total(between) != 0;
-    fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made while one test "
-            "ran, announced before it and reported after it%s: attributed without re-running\n",
-            (unsigned long long)ledger_total(a->whole), against,
-            suite ? ", or by the suite itself before or between tests" : "");
+    if (by_thread)
+        fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made by a thread "
+                "named after one test (libtest runs each test on a thread of that name): attributed "
+                "without re-running\n", (unsigned long long)ledger_total(a->whole), against);
+    else
+        fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made while one test "
+                "ran, announced before it and reported after it%s: attributed without re-running\n",
+                (unsigned long long)ledger_total(a->whole), against,
+                suite ? ", or by the suite itself before or between tests" : "");
     return true;
 }
 
@@ -2340,8 +2348,9 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     if (!sig && total) {
         if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
             sig = attribute_by_unit(&alone, tests, n, names[1]);
-        else if (!(r->kind == RUNNER_UNITTEST &&
-                   attribute_by_placement(&alone, tests, n, ta, na, names[1], between)))
+        else if (!((r->attribution == RUNNER_ATTRIBUTE_PLACED || r->attribution == RUNNER_ATTRIBUTE_THREAD) &&
+                   attribute_by_placement(&alone, tests, n, ta, na, names[1], between,
+                                          r->attribution == RUNNER_ATTRIBUTE_THREAD)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
     }
     if (!sig)

@@ -48,6 +48,10 @@ enum runner_attribution {
     /* the runner re-runs a script, not a test (prove, make check): a
      * test's denials are its script's */
     RUNNER_ATTRIBUTE_UNIT,
+    /* the runner runs each test on a thread named after it (libtest):
+     * the caller's thread name places a denial in its test
+     * (audit_place_events_by_thread) */
+    RUNNER_ATTRIBUTE_THREAD,
 };
 
 struct runner_ops;

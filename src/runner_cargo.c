@@ -332,4 +332,4 @@ static const struct runner_ops cargo_ops = {
     .state_free = free,
 };
 
-const struct runner runner_cargo = { RUNNER_CARGO, "cargo", "cargo test", RUNNER_ATTRIBUTE_ALONE, &cargo_ops };
+const struct runner runner_cargo = { RUNNER_CARGO, "cargo", "cargo test", RUNNER_ATTRIBUTE_THREAD, &cargo_ops };

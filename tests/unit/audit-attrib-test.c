@@ -43,7 +43,7 @@ static struct ledger_event at(uint64_t pos)
 
 int main(void)
 {
-    plan(40);
+    plan(50);
     size_t n;
     struct runner_parser *p = parse(output, 5);
     const struct runner_test *t = runner_parser_tests(p, &n);
@@ -105,6 +105,46 @@ int main(void)
     };
     struct ledger_event mid = at(30);
     ok(!audit_place_events(&mid, 1, overlap, 2, owner), "overlapping runs: nothing is placed");
+
+    /* libtest's threads: each test's named after it, 15 bytes kept */
+    struct runner_test lt[5] = {
+        { .id = "tests::t_4" }, { .id = "tests::t_40" },
+        { .id = "tests::binds_loopback" }, { .id = "tests::binds_loopbacks" },
+        { .id = "tests::fixture", .kind = RUNNER_TEST_FIXTURE },
+    };
+    struct ledger_event th[2] = { { .row = 0 }, { .row = 0 } };
+    snprintf(th[0].who.comm, sizeof th[0].who.comm, "tests::t_40");
+    snprintf(th[1].who.comm, sizeof th[1].who.comm, "tests::t_4");
+    ok(audit_place_events_by_thread(th, 2, lt, 5, owner) && owner[0] == 1 && owner[1] == 0,
+       "thread: a whole name is that test's, not the test it begins (t_4 against t_40)");
+    snprintf(th[0].who.comm, sizeof th[0].who.comm, "tests::binds_l");
+    ok(!audit_place_events_by_thread(th, 1, lt, 5, owner), "thread: a name no test has (14 bytes, not cut): none");
+    memcpy(th[0].who.comm, "tests::binds_lo", 16);
+    ok(!audit_place_events_by_thread(th, 1, lt, 5, owner),
+       "thread: a cut name two tests begin with: nothing placed");
+    struct runner_test one_long[2] = { { .id = "tests::binds_loopback" }, { .id = "tests::t_4" } };
+    ok(audit_place_events_by_thread(th, 1, one_long, 2, owner) && owner[0] == 0,
+       "thread: a cut name one test begins with: that test");
+    snprintf(th[0].who.comm, sizeof th[0].who.comm, "tests::fixture");
+    ok(!audit_place_events_by_thread(th, 1, lt, 5, owner), "thread: a fixture row is no test's thread");
+    snprintf(th[0].who.comm, sizeof th[0].who.comm, "curl");
+    ok(!audit_place_events_by_thread(th, 1, lt, 5, owner),
+       "thread: a process a test started (execed under its own name): nothing placed");
+    struct runner_test reported[1] = { { .id = "tests::pool", .reported_pos = 100 } };
+    snprintf(th[0].who.comm, sizeof th[0].who.comm, "tests::pool");
+    th[0].output_pos = 99;
+    ok(audit_place_events_by_thread(th, 1, reported, 1, owner) && owner[0] == 0,
+       "thread: a call before the test's result line: the test's");
+    th[0].output_pos = 100;
+    ok(!audit_place_events_by_thread(th, 1, reported, 1, owner),
+       "thread: a call after it (a pool thread the test left behind): nothing placed");
+    th[0].output_pos = LEDGER_NO_POS;
+    th[0].who.comm[0] = '\0';
+    ok(!audit_place_events_by_thread(th, 1, lt, 5, owner), "thread: no name: nothing placed");
+    struct runner_test twice[2] = { { .id = "it_works", .unit = "--lib" }, { .id = "it_works", .unit = "--test a" } };
+    snprintf(th[0].who.comm, sizeof th[0].who.comm, "it_works");
+    ok(!audit_place_events_by_thread(th, 1, twice, 2, owner),
+       "thread: the same name in two test binaries: nothing placed");
 
     /* suspects: the tier-th test to report after each denial */
     struct runner_test r[4] = {
