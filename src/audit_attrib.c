@@ -63,19 +63,20 @@ size_t audit_suspects(const struct ledger_event *events, size_t nevents, const b
     return marked;
 }
 
-static bool place(const struct ledger_event *events, size_t nevents,
-                  const struct runner_test *tests, size_t n, size_t *owner, bool suite);
+static bool place(const struct ledger_event *events, size_t nevents, const struct runner_test *tests,
+                  size_t n, const struct runner_span *spans, size_t nspans, size_t *owner, bool suite);
 
 bool audit_place_events(const struct ledger_event *events, size_t nevents,
                         const struct runner_test *tests, size_t n, size_t *owner)
 {
-    return place(events, nevents, tests, n, owner, false);
+    return place(events, nevents, tests, n, NULL, 0, owner, false);
 }
 
 bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
-                              const struct runner_test *tests, size_t n, size_t *owner)
+                              const struct runner_test *tests, size_t n, const struct runner_span *spans,
+                              size_t nspans, size_t *owner)
 {
-    return place(events, nevents, tests, n, owner, true);
+    return place(events, nevents, tests, n, spans, nspans, owner, true);
 }
 
 uint64_t audit_tests_begin(const struct runner_test *tests, size_t n, bool *certain)
@@ -101,8 +102,23 @@ uint64_t audit_tests_begin(const struct runner_test *tests, size_t n, bool *cert
     return reported < announced ? reported : announced;
 }
 
-static bool place(const struct ledger_event *events, size_t nevents,
-                  const struct runner_test *tests, size_t n, size_t *owner, bool suite)
+/* Whether pos is in one of spans[0..n), which are in the order recorded:
+ * by their begin, none overlapping. */
+static bool in_span(const struct runner_span *spans, size_t n, uint64_t pos)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (spans[mid].begin <= pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && pos < spans[lo - 1].end;
+}
+
+static bool place(const struct ledger_event *events, size_t nevents, const struct runner_test *tests,
+                  size_t n, const struct runner_span *spans, size_t nspans, size_t *owner, bool suite)
 {
     /* the announced runs, by where they start: for a serial runner they
      * do not overlap, and the one that holds a position is found by a
@@ -123,6 +139,10 @@ static bool place(const struct ledger_event *events, size_t nevents,
         if (pos == LEDGER_NO_POS) {
             placed = false;
             break;
+        }
+        if (suite && in_span(spans, nspans, pos)) {
+            owner[e] = AUDIT_OWNER_BETWEEN;
+            continue;
         }
         /* the last run announced at or before pos */
         size_t lo = 0, hi = runs;

@@ -61,12 +61,15 @@ bool audit_place_events(const struct ledger_event *events, size_t nevents,
  * before the first test was announced (the runner's start, the imports,
  * collection: CPython's test.support binds [::1]:0 at import in every
  * process), AUDIT_OWNER_BETWEEN between two runs (a class or module
- * fixture). False only when some call has no position or two runs
+ * fixture), or inside one of spans[0..nspans) (the suite's own time
+ * inside a test's run: pytest sets a module's fixture up in the setup of
+ * its first test). False only when some call has no position or two runs
  * overlap. */
 #define AUDIT_OWNER_STARTUP ((size_t)-1)
 #define AUDIT_OWNER_BETWEEN ((size_t)-2)
 bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
-                              const struct runner_test *tests, size_t n, size_t *owner);
+                              const struct runner_test *tests, size_t n, const struct runner_span *spans,
+                              size_t nspans, size_t *owner);
 
 /* Places each event in the test whose thread made it, by the thread's
  * name: libtest (cargo test) runs every test on a thread of its own named

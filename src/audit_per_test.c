@@ -1138,16 +1138,19 @@ static void not_rerun(struct judged_test *t)
  * mine[i] the calls of v[i] (NULL: none), between those made between two
  * tests, *startup whether any was made before the first. False, and
  * nothing set, when some cannot be placed so. */
-static bool place_run(const struct ledger *l, const struct runner_test *v, size_t nv, bool by_thread,
+static bool place_run(const struct ledger *l, const struct runner_parser *p, bool by_thread,
                       struct denial_tally **mine, struct denial_tally *between, bool *startup)
 {
+    size_t nv, nspans;
+    const struct runner_test *v = runner_parser_tests(p, &nv);
+    const struct runner_span *spans = runner_parser_suite_spans(p, &nspans);
     const struct ledger_event *events;
     size_t nevents = ledger_events(l, &events);
     if (ledger_events_dropped(l) || ledger_unlisted(l))
         return false;
     size_t *owner = xcalloc(nevents + 1, sizeof *owner);
     if (!(by_thread ? audit_place_events_by_thread(events, nevents, v, nv, owner)
-                    : audit_place_events_suite(events, nevents, v, nv, owner))) {
+                    : audit_place_events_suite(events, nevents, v, nv, spans, nspans, owner))) {
         free(owner);
         return false;
     }
@@ -1337,10 +1340,11 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
          * bisection after */
         struct denial_tally **mine = NULL, *between = NULL;
         bool startup;
-        if (side && (a->r->attribution == RUNNER_ATTRIBUTE_PLACED || a->r->attribution == RUNNER_ATTRIBUTE_THREAD)) {
+        if (side && (a->r->attribution == RUNNER_ATTRIBUTE_PLACED || a->r->attribution == RUNNER_ATTRIBUTE_THREAD ||
+                     runner_parser_serial_channel(p))) {
             mine = xcalloc(nv + 1, sizeof *mine);
             between = denial_tally_new();
-            if (!place_run(res.ledger, v, nv, a->r->attribution == RUNNER_ATTRIBUTE_THREAD, mine, between,
+            if (!place_run(res.ledger, p, a->r->attribution == RUNNER_ATTRIBUTE_THREAD, mine, between,
                            &startup)) {
                 free(mine);
                 mine = NULL;
@@ -1504,12 +1508,14 @@ static int attribute_by_unit(struct reruns *a, struct judged_test *tests, size_t
  * test whose thread made it. False, and nothing set, when some cannot be
  * placed so. between gets the suite's calls made between tests. */
 static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, size_t n,
-                                   const struct runner_test *ta, size_t na, const char *against,
+                                   const struct runner_parser *pa, const char *against,
                                    struct denial_tally *between, bool by_thread)
 {
+    size_t na;
+    const struct runner_test *ta = runner_parser_tests(pa, &na);
     struct denial_tally **mine = xcalloc(na + 1, sizeof *mine);
     bool startup;
-    if (!place_run(a->whole, ta, na, by_thread, mine, between, &startup)) {
+    if (!place_run(a->whole, pa, by_thread, mine, between, &startup)) {
         free(mine);
         return false;
     }
@@ -2348,8 +2354,9 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     if (!sig && total) {
         if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
             sig = attribute_by_unit(&alone, tests, n, names[1]);
-        else if (!((r->attribution == RUNNER_ATTRIBUTE_PLACED || r->attribution == RUNNER_ATTRIBUTE_THREAD) &&
-                   attribute_by_placement(&alone, tests, n, ta, na, names[1], between,
+        else if (!((r->attribution == RUNNER_ATTRIBUTE_PLACED || r->attribution == RUNNER_ATTRIBUTE_THREAD ||
+                    runner_parser_serial_channel(parsers[1])) &&
+                   attribute_by_placement(&alone, tests, n, parsers[1], names[1], between,
                                           r->attribution == RUNNER_ATTRIBUTE_THREAD)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
     }

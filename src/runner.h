@@ -243,6 +243,19 @@ enum runner_channel {
 };
 /* why: one line on FALLBACK and FORGED, else NULL. */
 enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why);
+/* Whether the results came from a reporter's records, every one verified,
+ * of a runner that runs one test at a time and records each start before
+ * the test runs (unittest; pytest without xdist): the channel's positions
+ * then place a denial in its test (audit_attrib.h). */
+bool runner_parser_serial_channel(const struct runner_parser *p);
+/* Positions of the result channel, [begin, end). */
+struct runner_span {
+    uint64_t begin, end;
+};
+/* The suite's own time inside tests' runs (runner_report.h's suite
+ * records: a broad fixture set up or torn down), in the order recorded;
+ * an end of UINT64_MAX: it never ended. */
+const struct runner_span *runner_parser_suite_spans(const struct runner_parser *p, size_t *n);
 
 /* The command that runs exactly test t of the run of argv (the user's
  * command, before runner_command()), reporting flags included; NULL when

@@ -422,6 +422,7 @@ void runner_parser_free(struct runner_parser *p)
         free(p->tests[i].parent);
     }
     free(p->tests);
+    free(p->suite_spans);
     free(p->announcing);
     free(p->entries);
     free(p->by_key.slots);

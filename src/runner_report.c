@@ -161,6 +161,15 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
         r->verb = RECORD_END;
         return true;
     }
+    if (is(w, wlen, "suite")) {
+        const char *edge;
+        size_t elen;
+        if (!word(&s, end, &edge, &elen) || s != end || !(is(edge, elen, "begin") || is(edge, elen, "end")))
+            return bad(why, why_size, "a malformed suite record");
+        r->verb = RECORD_SUITE;
+        r->n[0] = is(edge, elen, "begin");
+        return true;
+    }
     if (is(w, wlen, "count")) {
         for (int i = 0; i < 3; i++)
             if (s == end || *s++ != ' ' || !number(&s, end, &r->n[i]))
@@ -219,6 +228,7 @@ struct report_state {
     size_t len, cap;
     bool overlong;
     bool hello, parallel, ended;
+    bool in_suite;         /* between a suite begin and its end */
     enum runner_channel channel;
     char why[256];
     size_t running;        /* serial: the test between its start and stop */
@@ -340,7 +350,26 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
     case RECORD_END:
         if (running)
             return forged(rs, "the reporter's end while %.100s ran", running);
+        if (rs->in_suite)
+            return forged(rs, "the reporter's end inside the suite's own time");
         rs->ended = true;
+        return;
+    case RECORD_SUITE:
+        if (rs->parallel)
+            return forged(rs, "a suite record from a parallel runner");
+        if (r->n[0] == rs->in_suite)
+            return forged(rs, "a suite %s where %s", r->n[0] ? "begin" : "end",
+                          r->n[0] ? "one had begun" : "none had begun");
+        rs->in_suite = r->n[0];
+        /* the span runs from the end of its begin record to the end of
+         * its end record: a call made in the fixture waited while at least
+         * the first and at most the second had been written */
+        if (r->n[0]) {
+            xgrow((void **)&p->suite_spans, &p->cap_suite_spans, p->nsuite_spans + 1, sizeof *p->suite_spans);
+            p->suite_spans[p->nsuite_spans++] = (struct runner_span){ rs->fed, UINT64_MAX };
+        } else {
+            p->suite_spans[p->nsuite_spans - 1].end = rs->fed;
+        }
         return;
     case RECORD_HELLO:
         return;
@@ -476,6 +505,18 @@ void report_free(struct runner_parser *p)
     p->report = NULL;
     runner_parser_free(p->fallback);
     p->fallback = NULL;
+}
+
+bool runner_parser_serial_channel(const struct runner_parser *p)
+{
+    return p->report && p->report->channel == RUNNER_CHANNEL_REPORT && p->report->hello &&
+           !p->report->parallel;
+}
+
+const struct runner_span *runner_parser_suite_spans(const struct runner_parser *p, size_t *n)
+{
+    *n = p->nsuite_spans;
+    return p->suite_spans;
 }
 
 enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why)

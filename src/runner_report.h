@@ -10,6 +10,7 @@
  *   KEY SEQ start ID
  *   KEY SEQ result passed|failed|errored|skipped ID
  *   KEY SEQ stop MICROSECONDS ID
+ *   KEY SEQ suite begin|end
  *   KEY SEQ count RUN FAILED SKIPPED
  *   KEY SEQ end
  *
@@ -17,7 +18,14 @@
  * the reporter read from the channel before any test code was imported;
  * SEQ counts the records from 0 with no gap; ID is the test's id, bytes
  * 0x20-0x7e but '\' and every byte >= 0x80 as they are, '\' as "\\", any
- * other byte as "\xHH" (so no record holds a newline of its ID's). */
+ * other byte as "\xHH" (so no record holds a newline of its ID's).
+ *
+ * "suite begin" and "suite end" bracket the suite's own time inside a
+ * test's run, in a serial runner: pytest sets up a module-, class-,
+ * package- or session-scoped fixture in the setup of the first test that
+ * needs it, and tears it down in the teardown of the last; a call made
+ * there is the suite's, not that test's (runner_parser_suite_spans()).
+ * They do not nest. */
 #ifndef SBX_RUNNER_REPORT_H
 #define SBX_RUNNER_REPORT_H
 
@@ -34,6 +42,7 @@ enum runner_record_verb {
     RECORD_STOP,
     RECORD_COUNT,
     RECORD_END,
+    RECORD_SUITE,
 };
 
 struct runner_record {
@@ -42,7 +51,8 @@ struct runner_record {
     enum test_status status;  /* RECORD_RESULT */
     char *text;               /* START, RESULT, STOP: the decoded id; HELLO: the runner's name (owned) */
     bool parallel;            /* RECORD_HELLO: tests may run side by side (pytest-xdist) */
-    uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds */
+    uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds;
+                               * SUITE: n[0] 1 at its begin, 0 at its end */
 };
 
 /* Parses one record (len bytes, without its newline; NUL bytes are

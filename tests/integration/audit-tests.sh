@@ -225,9 +225,12 @@ like "$err" "a class or module fixture made denied calls between tests: bind(AF_
 unlike "$err" "/ passed: test_fixture.WithFixture.test_one" "test_one is not charged with it"
 unlike "$err" "/ passed: test_fixture.Plain.test_three" "the other class's test: unaffected"
 
-# pytest, one test at a time: its output does not announce a test before
-# it runs, so the tests that reported right after each denial are re-run
-# alone; once they account for every denial, the others are not.
+# pytest, one test at a time: sbx's reporter records each test's start
+# on the result channel before the test runs, so every denial is placed
+# in its test as unittest's are (no re-run). With xdist (-n 1: one
+# worker) the starts reach the controller after the worker ran the test:
+# the tests that reported right after each denial are re-run alone; once
+# they account for every denial, the others are not.
 if command -v pytest >/dev/null 2>&1; then
     {
         echo 'import socket, pytest'
@@ -245,19 +248,28 @@ if command -v pytest >/dev/null 2>&1; then
             i=$((i + 1))
         done
     } >test_many.py
+    verdicts="test_many.py::test_04=false-green test_many.py::test_07=exercised test_many.py::test_09=skipped-here test_many.py::test_13=false-green"
     run_sbx audit --report "$work/m.json" -- pytest test_many.py
     is "$status" 3 "pytest: two lenient tests (and an honest, a skipping one), exit 3"
-    like "$err" "that reported right after one" "pytest: the tests that reported after a denial re-run first"
-    like "$err" "call by call: the other" "pytest: they account for every denial, the others are not re-run"
-    reruns=$(jq -r .per_test.reruns "$work/m.json")
-    ok "$([ "$reruns" -ge 4 ] && [ "$reruns" -lt 20 ] && echo 0 || echo 1)" "pytest: $reruns of 20 tests re-run"
+    like "$err" "each of the 4 denied call(s) under restrictive was made while one test ran, announced before it and reported after it: attributed without re-running" \
+        "pytest: the channel's starts place every denial"
+    is "$(jq -r .per_test.reruns "$work/m.json")" 0 "pytest: no test re-run"
     is "$(jq -r '[.tests[] | select(.verdict != "unaffected") | .name + "=" + .verdict] | sort | join(" ")' "$work/m.json")" \
-        "test_many.py::test_04=false-green test_many.py::test_07=exercised test_many.py::test_09=skipped-here test_many.py::test_13=false-green" \
-        "pytest: every test's verdict: two lenient, one honest, one skipping, sixteen pure"
+        "$verdicts" "pytest: every test's verdict: two lenient, one honest, one skipping, sixteen pure"
+    is "$(jq -r '[.tests[] | .attributed] | unique | join(" ")' "$work/m.json")" "placed" \
+        "record: each test's denials placed"
+    run_sbx audit --report "$work/m.json" -- pytest -n 1 test_many.py
+    is "$status" 3 "pytest -n 1: exit 3"
+    like "$err" "that reported right after one" "pytest -n 1: the tests that reported after a denial re-run first"
+    like "$err" "call by call: the other" "pytest -n 1: they account for every denial, the others are not re-run"
+    reruns=$(jq -r .per_test.reruns "$work/m.json")
+    ok "$([ "$reruns" -ge 4 ] && [ "$reruns" -lt 20 ] && echo 0 || echo 1)" "pytest -n 1: $reruns of 20 tests re-run"
+    is "$(jq -r '[.tests[] | select(.verdict != "unaffected") | .name + "=" + .verdict] | sort | join(" ")' "$work/m.json")" \
+        "$verdicts" "pytest -n 1: every test's verdict, the same"
     is "$(jq -r '[.tests[] | .attributed] | unique | join(" ")' "$work/m.json")" "accounted alone" \
-        "record: each test attributed alone or accounted for"
+        "record -n 1: each test attributed alone or accounted for"
 else
-    for i in 1 2 3 4 5 6; do skip "pytest is not installed for uid $(id -u)"; done
+    for i in $(seq 11); do skip "pytest is not installed for uid $(id -u)"; done
 fi
 
 # prove: TAP scripts, which it can re-run only whole: a test's denials

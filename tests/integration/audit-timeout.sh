@@ -115,7 +115,8 @@ Try 'sbx help run'." "sbx run refuses --against-timeout"
 # call observed nothing: the test is not-observed, never "made none" and
 # so unaffected (make bench found it: vitest, every test denied, under
 # load). The test listens in its first two runs (qa, restrictive) and
-# hangs in its third, its re-run alone there.
+# hangs in its third, its re-run alone there. Under xdist (-n 1): a
+# serial pytest's denials are placed by sbx's reporter, with no re-run.
 # (the python pytest runs under: python3 on PATH may be another one)
 py=python3
 command -v pytest >/dev/null 2>&1 && py=$(sed -n '1s/^#! *//p' "$(command -v pytest)")
@@ -134,7 +135,7 @@ def test_listens_then_hangs():
     except PermissionError:
         pass
 PY
-    run_sbx audit --against-timeout 3s --report "$work/h.json" -- "$py" -m pytest -q -p no:cacheprovider test_hang.py
+    run_sbx audit --against-timeout 3s --report "$work/h.json" -- "$py" -m pytest -q -n 1 -p no:cacheprovider test_hang.py
     is "$(jq -r '.tests[0].verdict' "$work/h.json")" not-observed \
         "a re-run alone killed before its result: not-observed, not unaffected"
     isnt "$status" 0 "... and the audit does not end trustworthy (exit $status)"

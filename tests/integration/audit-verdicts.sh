@@ -100,8 +100,23 @@ def server():
         s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
     except PermissionError:
         yield None          # gives up quietly: the seed's pattern
+        # and its teardown tries once more, quietly: the suite's call too
+        try:
+            socket.create_connection(("127.0.0.1", 7), timeout=1)
+        except OSError:
+            pass
         return
     yield s
+    s.close()
+
+@pytest.fixture
+def port():                 # the test's own fixture: its calls are the test's
+    try:
+        s = socket.socket(); s.bind(("127.0.0.1", 0))
+    except PermissionError:
+        yield None
+        return
+    yield s.getsockname()[1]
     s.close()
 
 def test_uses_server_leniently(server):
@@ -122,17 +137,34 @@ def test_pure():
 
 def test_pure_too():
     assert "a".upper() == "A"
+
+def test_with_own_fixture(port):
+    if port is None:
+        return
+    assert port > 0
 PY
     run_sbx audit --report "$work/p.json" -- pytest test_mod.py
     is "$status" 3 "pytest: the test behind the quiet fixture is a false green: exit 3"
     is "$(verdicts "$work/p.json")" \
-        "test_mod.py::test_honest=exercised test_mod.py::test_pure=unaffected test_mod.py::test_pure_too=unaffected test_mod.py::test_uses_server_leniently=false-green" \
+        "test_mod.py::test_honest=exercised test_mod.py::test_pure=unaffected test_mod.py::test_pure_too=unaffected test_mod.py::test_uses_server_leniently=false-green test_mod.py::test_with_own_fixture=false-green" \
         "pytest: every verdict; the conftest's call charged to no test"
     is "$(jq -r '.tests[] | select(.name == "test_mod.py::test_uses_server_leniently") | .denied' "$work/p.json" | grep -c 'connect(')" 1 \
         "pytest: found through its own call (connect), not the start-up's"
+    # serial pytest: sbx's reporter records each start, and brackets the
+    # module fixture's setup (in the first test's setup) and teardown (in
+    # the last test's teardown) as the suite's own time
+    like "$err" "attributed without re-running" "pytest: every denial placed by the channel, nothing re-run"
+    is "$(jq -r '.tests[] | select(.name == "test_mod.py::test_uses_server_leniently") | .denied' "$work/p.json")" \
+        "connect(AF_INET 127.0.0.1:9) x1 -> EPERM" \
+        "pytest: the module fixture's bind, set up in this test's setup, is not this test's"
+    like "$err" "a class or module fixture made denied calls between tests: bind(AF_INET 127.0.0.1:0) x1 -> EPERM; connect(AF_INET 127.0.0.1:7) x1 -> EPERM (the suite's" \
+        "pytest: the module fixture's setup and teardown calls are the suite's, said once"
+    is "$(jq -r '.tests[] | select(.name == "test_mod.py::test_with_own_fixture") | .denied' "$work/p.json")" \
+        "bind(AF_INET 127.0.0.1:0) x1 -> EPERM" \
+        "pytest: a function-scoped fixture's call is its test's"
     cd "$work" || exit 1
 else
-    for i in 1 2 3; do skip "pytest is not installed for uid $(id -u)"; done
+    for i in $(seq 7); do skip "pytest is not installed for uid $(id -u)"; done
 fi
 
 # ---- go: TestMain's denied call in every binary; a binary that dies mid-run

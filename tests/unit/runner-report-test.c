@@ -65,6 +65,9 @@ static void test_record(void)
     ok(parse(KEY " 3 count 5 1 2", 3, &r, why, sizeof why) && r.verb == RECORD_COUNT && r.n[0] == 5 &&
            r.n[1] == 1 && r.n[2] == 2, "count: run, failed, skipped");
     ok(parse(KEY " 4 end", 4, &r, why, sizeof why) && r.verb == RECORD_END, "end");
+    ok(parse(KEY " 5 suite begin", 5, &r, why, sizeof why) && r.verb == RECORD_SUITE && r.n[0] == 1 && !r.text,
+       "suite begin");
+    ok(parse(KEY " 6 suite end", 6, &r, why, sizeof why) && r.verb == RECORD_SUITE && r.n[0] == 0, "suite end");
     ok(parse(KEY " 1 start a\\\\b\\x0ac\\x7f\xc3\xa9", 1, &r, why, sizeof why) &&
            !strcmp(r.text, "a\\b\nc\x7f\xc3\xa9"), "the id's escapes decoded, UTF-8 kept");
     runner_record_free(&r);
@@ -94,6 +97,9 @@ static void test_record(void)
         { KEY " 1 count 1 2", 1, "malformed count" },
         { KEY " 1 count 1 2 3 4", 1, "malformed count" },
         { KEY " 1 end now", 1, "malformed end" },
+        { KEY " 1 suite", 1, "malformed suite" },
+        { KEY " 1 suite start", 1, "malformed suite" },
+        { KEY " 1 suite begin now", 1, "malformed suite" },
         { KEY " 0 hello unittest", 0, "malformed hello" },
         { KEY " 0 hello unittest both", 0, "malformed hello" },
     };
@@ -221,6 +227,12 @@ static void test_channel(void)
         { KEY " 0 hello unittest serial\n" KEY " 1 count 1 2 0\n", "", "does not add up" },
         { KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n" KEY " 2 end\n", "",
           "the reporter's end while m.C.test_a ran" },
+        { KEY " 0 hello pytest serial\n" KEY " 1 suite begin\n" KEY " 2 suite begin\n", "",
+          "a suite begin where one had begun" },
+        { KEY " 0 hello pytest serial\n" KEY " 1 suite end\n", "", "a suite end where none had begun" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 suite begin\n", "", "a suite record from a parallel runner" },
+        { KEY " 0 hello pytest serial\n" KEY " 1 suite begin\n" KEY " 2 end\n", "",
+          "the reporter's end inside the suite's own time" },
     };
     for (size_t i = 0; i < sizeof forgeries / sizeof forgeries[0]; i++) {
         p = channel_run(forgeries[i].records, 0, true);
@@ -230,6 +242,37 @@ static void test_channel(void)
            forgeries[i].why, why ? why : "-");
         is_str(s, forgeries[i].tests, "forged: %s: only the results before it", forgeries[i].why);
         free(s);
+        runner_parser_free(p);
+    }
+    /* the suite's own time inside a test's run: spans of the channel's
+     * positions, from the end of its begin record to the end of its end
+     * record; the channel of a serial runner, intact */
+    {
+        static const char spans[] =
+            KEY " 0 hello pytest serial\n" KEY " 1 start t.py::a\n" KEY " 2 suite begin\n"
+            KEY " 3 suite end\n" KEY " 4 result passed t.py::a\n" KEY " 5 stop 1 t.py::a\n"
+            KEY " 6 suite begin\n" KEY " 7 end\n";
+        p = channel_run(spans, 7, true);
+        size_t nspans;
+        const struct runner_span *sp = runner_parser_suite_spans(p, &nspans);
+        const char *b = strstr(spans, " 2 suite begin\n"), *e = strstr(spans, " 3 suite end\n");
+        uint64_t begin = (uint64_t)(b - spans) + strlen(" 2 suite begin\n");
+        uint64_t end = (uint64_t)(e - spans) + strlen(" 3 suite end\n");
+        ok(nspans == 2 && sp[0].begin == begin && sp[0].end == end,
+           "suite: a span from its begin record's end to its end record's end");
+        ok(nspans == 2 && sp[1].begin == strlen(spans) - strlen(KEY " 7 end\n") && sp[1].end == UINT64_MAX,
+           "suite: one begun and never ended runs to the end");
+        enum runner_channel ch = runner_parser_channel(p, &why);
+        ok(ch == RUNNER_CHANNEL_FORGED && !runner_parser_serial_channel(p),
+           "suite: the end inside the suite's time is forged: no longer a serial channel to place by");
+        runner_parser_free(p);
+        p = channel_run(run_records, 0, true);
+        ok(runner_parser_serial_channel(p), "a unittest channel, intact: serial");
+        runner_parser_free(p);
+        static const char par[] = KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n"
+                                  KEY " 2 result passed t.py::a\n" KEY " 3 stop 1 t.py::a\n" KEY " 4 end\n";
+        p = channel_run(par, 0, true);
+        ok(!runner_parser_serial_channel(p), "pytest under xdist: parallel, not placed");
         runner_parser_free(p);
     }
     /* an overlong record */
