@@ -243,11 +243,13 @@ enum runner_channel {
 };
 /* why: one line on FALLBACK and FORGED, else NULL. */
 enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why);
-/* Whether the results came from a reporter's records, every one verified,
- * of a runner that runs one test at a time and records each start before
- * the test runs (unittest; pytest without xdist): the channel's positions
- * then place a denial in its test (audit_attrib.h). */
-bool runner_parser_serial_channel(const struct runner_parser *p);
+/* Whether each test's start is known at a position written before the
+ * test ran, one test at a time: a reporter's records, every one verified,
+ * of a serial runner (unittest; pytest without xdist), or, without one,
+ * an output whose runner announces each test, flushed, before it runs (go
+ * test -v streamed). The positions then place a denial in its test
+ * (audit_attrib.h), unless runs overlap. */
+bool runner_parser_placeable(const struct runner_parser *p);
 /* Positions of the result channel, [begin, end). */
 struct runner_span {
     uint64_t begin, end;

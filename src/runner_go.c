@@ -5,10 +5,25 @@
  * nothing (any explicit -count disables the cache, so the user's own is
  * kept).
  *
+ * No package named (the current directory's): given -v instead of -json.
+ * go test then leaves the test binary the command's own stdout (see
+ * go_no_package), so its "=== RUN   TestX"
+ * line, written by the binary before the test starts, is in sbx's pipe
+ * before any call the test makes, and the output's positions place each
+ * denial in its test as unittest's do (audit_attrib.h), no re-run; with
+ * -json the line reaches sbx only once test2json, in the go process, has
+ * read and converted it, so a position proves nothing. Tests are then
+ * named without their package (the command tests one), and a re-run names
+ * none either. A test that runs in parallel
+ * (t.Parallel) or has subtests (their results come after their parent's)
+ * makes runs overlap, and the audit re-runs suspects as for -json.
+ *
  * The channel: go 1.19's test2json reads the test binary's stdout, where
  * a test's own output is printed too, so a test that prints "--- PASS: X"
  * makes an event; a result counts only for a test whose "run" event was
- * seen. */
+ * seen. -v's lines are the same text read directly: a test that prints
+ * "=== RUN   TestY" before its denied call has the call placed in TestY
+ * (still a denial, in a test that passed: never a trustworthy audit). */
 #include "config.h"
 
 #include "runner_impl.h"
@@ -31,6 +46,7 @@ struct go_state {
     struct go_package *packages;
     size_t npackages, cap_packages;
     struct runner_table by_package;
+    struct go_package stream;  /* -v: the one package's tests, named bare */
 };
 
 static int go_anchor(char *const argv[], char *why, size_t why_size)
@@ -41,6 +57,29 @@ static int go_anchor(char *const argv[], char *why, size_t why_size)
         return 1;
     snprintf(why, why_size, "go %.64s is not go test", argv[1] ? argv[1] : "without a command");
     return -1;
+}
+
+static const char *const go_bool_flags[] = {
+    "-v", "-json", "-short", "-failfast", "-race", "-cover", "-a", "-n", "-x", "-work",
+    "-benchmem", "-msan", "-asan", "-trimpath", "-linkshared", "-i", "-c", "-modcacherw", NULL,
+};
+
+/* Whether go test's arguments argv[2..args) name no package: the current
+ * directory's. Only then does go test leave the test binary's stdout its
+ * own (cmd/go/internal/test: "stream test output (no buffering) when no
+ * package has been given"); with a package named, even one, -v's output
+ * is copied through an io.MultiWriter, a pipe the go process relays, and
+ * a position at a denied call proves nothing again. */
+static bool go_no_package(char *const argv[], int args)
+{
+    for (int i = 2; i < args; i++) {
+        const char *f = argv[i];
+        if (f[0] != '-')
+            return false;
+        if (!strchr(f, '=') && !takes_value(go_bool_flags, f[1] == '-' ? f + 1 : f) && i + 1 < args)
+            i++;
+    }
+    return true;
 }
 
 static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *notes, char *err, size_t err_size)
@@ -59,6 +98,9 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
                 has_arg(argv, 2, args, "-json=true");
     bool count = has_arg(argv, 2, args, "-count") || has_arg(argv, 2, args, "--count") ||
                  has_prefix_arg(argv, 2, args, "-count=") || has_prefix_arg(argv, 2, args, "--count=");
+    bool verbose = has_arg(argv, 2, args, "-v") || has_arg(argv, 2, args, "--v") ||
+                   has_arg(argv, 2, args, "-v=true") || has_arg(argv, 2, args, "--v=true");
+    bool stream = !json && go_no_package(argv, args);
     push_range(out, argv, 0, 2);
     /* -failfast stops at a failure; the tests after it would have no
      * result under the stricter profile: removed */
@@ -66,7 +108,11 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
     if (failfast)
         note_add(notes, "removed -failfast: go test would stop at a failure, leaving the tests after it "
                         "without a result");
-    if (!json) {
+    if (stream && !verbose) {
+        push(out, "-v");
+        note_add(notes, "added -v: with no package named, go test gives the test binary sbx's own output, "
+                        "where each test's === RUN line is written before the test starts");
+    } else if (!json && !stream) {
         push(out, "-json");
         note_add(notes, "added -json: go test's events name each package and test exactly");
     }
@@ -309,10 +355,9 @@ static size_t go_package(struct runner_parser *p, const char *name)
  * their own (the binary panicked or was stopped by -timeout); a failed
  * package none of whose tests failed failed outside them (build, TestMain,
  * init), which is the package's own result. */
-static void go_package_end(struct runner_parser *p, size_t k, bool failed)
+static void go_package_end(struct runner_parser *p, struct go_package *g, const char *unit, const char *name,
+                           bool failed)
 {
-    struct go_state *gs = p->state;
-    struct go_package *g = &gs->packages[k];
     for (size_t j = 0; j < g->nstarted; j++)
         if (p->entries[g->started[j]].running) {
             result_at(p, g->started[j], g->timed_out ? TEST_TIMED_OUT : TEST_ERRORED);
@@ -322,16 +367,92 @@ static void go_package_end(struct runner_parser *p, size_t k, bool failed)
     /* the package's own row: its binary failed outside its tests
      * (build, TestMain, init, os.Exit before a test ended) */
     if (failed && !g->bad)
-        test_kind(p, test_result(p, g->name, g->name, TEST_ERRORED), RUNNER_TEST_FIXTURE);
+        test_kind(p, test_result(p, unit, name, TEST_ERRORED), RUNNER_TEST_FIXTURE);
     g->timed_out = g->bad = false;
+}
+
+static void go_started(struct go_package *g, size_t i)
+{
+    xgrow((void **)&g->started, &g->cap, g->nstarted + 1, sizeof *g->started);
+    g->started[g->nstarted++] = i;
+}
+
+/* go test -v's lines, one package streamed: the test binary's "=== RUN
+ * TestX" and "--- PASS: TestX (0.00s)" (4 spaces more per subtest level),
+ * then the go command's "ok  \tPKG\t0.01s" or "FAIL\tPKG\t0.01s" (or
+ * "FAIL\tPKG [build failed]"). */
+static void go_verbose_line(struct runner_parser *p, char *line)
+{
+    struct go_state *gs = p->state;
+    struct go_package *g = &gs->stream;
+    if (!strncmp(line, "=== RUN   ", 10)) {
+        const char *name = line + 10;
+        if (!*name || strchr(name, ' '))
+            return;
+        size_t i = test_started(p, NULL, name);
+        if (i == SIZE_MAX)
+            return;
+        announced_at(p, i, line, line + strlen(line));
+        p->announces_serially = true;
+        const char *slash = strrchr(name, '/');
+        if (slash) {
+            char *parent = xstrndup(name, (size_t)(slash - name));
+            test_parent(p, i, parent);
+            free(parent);
+        }
+        go_started(g, i);
+        return;
+    }
+    const char *s = line;
+    while (*s == ' ')
+        s++;
+    if (!strncmp(s, "--- ", 4)) {
+        static const struct { const char *word; enum test_status status; } results[] = {
+            { "PASS: ", TEST_PASSED }, { "FAIL: ", TEST_FAILED }, { "SKIP: ", TEST_SKIPPED },
+        };
+        s += 4;
+        for (size_t k = 0; k < sizeof results / sizeof results[0]; k++) {
+            if (strncmp(s, results[k].word, 6))
+                continue;
+            const char *name = s + 6, *time = strstr(name, " (");
+            if (!time || time == name)
+                return;
+            char *id = xstrndup(name, (size_t)(time - name));
+            size_t i = find_test(p, NULL, id, false);
+            free(id);
+            if (i == SIZE_MAX)
+                return;  /* a result of a test never announced: printed by a test */
+            result_at(p, i, results[k].status);
+            test_duration(p, i, runner_decimal_us(time + 2, 1000000));
+            g->bad |= results[k].status == TEST_FAILED;
+            return;
+        }
+        return;
+    }
+    if (!strncmp(line, "panic: test timed out after", 27)) {
+        g->timed_out = true;
+        return;
+    }
+    bool failed = !strncmp(line, "FAIL\t", 5);
+    if (!failed && strncmp(line, "ok  \t", 5))
+        return;
+    const char *pkg = line + 5;
+    size_t len = strcspn(pkg, "\t ");
+    if (!len)
+        return;
+    char *name = xstrndup(pkg, len);
+    go_package_end(p, g, NULL, name, failed);
+    free(name);
 }
 
 static void go_line(struct runner_parser *p, char *line)
 {
     struct go_state *gs = p->state;
     struct go_event ev;
-    if (line[0] != '{')
+    if (line[0] != '{') {
+        go_verbose_line(p, line);
         return;
+    }
     if (go_event_parse(line, &ev) && ev.action && ev.package && *ev.package) {
         size_t k = go_package(p, ev.package);
         if (k != SIZE_MAX) {
@@ -348,9 +469,7 @@ static void go_line(struct runner_parser *p, char *line)
                 }
                 if (i != SIZE_MAX && p->entries[i].package == SIZE_MAX) {
                     p->entries[i].package = k;
-                    struct go_package *g = &gs->packages[k];
-                    xgrow((void **)&g->started, &g->cap, g->nstarted + 1, sizeof *g->started);
-                    g->started[g->nstarted++] = i;
+                    go_started(&gs->packages[k], i);
                 }
             } else if (id && (!strcmp(a, "pass") || !strcmp(a, "fail") || !strcmp(a, "skip"))) {
                 size_t i = find_test(p, ev.package, id, false);
@@ -363,7 +482,7 @@ static void go_line(struct runner_parser *p, char *line)
                 if (strstr(ev.output, "panic: test timed out after"))
                     gs->packages[k].timed_out = true;
             } else if (!id && (!strcmp(a, "pass") || !strcmp(a, "fail") || !strcmp(a, "skip"))) {
-                go_package_end(p, k, !strcmp(a, "fail"));
+                go_package_end(p, &gs->packages[k], gs->packages[k].name, gs->packages[k].name, !strcmp(a, "fail"));
             }
             free(id);
         }
@@ -374,10 +493,6 @@ static void go_line(struct runner_parser *p, char *line)
     free(ev.output);
 }
 
-static const char *const go_bool_flags[] = {
-    "-v", "-json", "-short", "-failfast", "-race", "-cover", "-a", "-n", "-x", "-work",
-    "-benchmem", "-msan", "-asan", "-trimpath", "-linkshared", "-i", "-c", "-modcacherw", NULL,
-};
 
 /* go test [flags] [packages] [flags] [-args ...]: the packages are
  * replaced by the tests' one, and -run (the last one wins) selects each
@@ -390,18 +505,18 @@ static bool go_select(char *const argv[], const struct runner_test *const tests[
                       const struct runner_test *t, struct strv *out)
 {
     int n = (int)argv_len(argv);
+    /* "PKG TestX" (-json), or "TestX" (-v, one package: the command's) */
     const char *space = strchr(t->id, ' ');
-    if (!space)
-        return false;
-    size_t plen = (size_t)(space - t->id);
+    bool bare = !space;
+    size_t plen = bare ? 0 : (size_t)(space - t->id);
     size_t depth = 0;
     struct strv *levels = NULL;
     for (size_t k = 0; k < count; k++) {
         const char *sp = strchr(tests[k]->id, ' ');
-        if (!sp || (size_t)(sp - tests[k]->id) != plen || strncmp(tests[k]->id, t->id, plen))
+        if (bare ? sp != NULL : !sp || (size_t)(sp - tests[k]->id) != plen || strncmp(tests[k]->id, t->id, plen))
             goto mixed;
         struct strv parts = {0};
-        push_split(&parts, sp + 1, "/");
+        push_split(&parts, bare ? tests[k]->id : sp + 1, "/");
         if (!k) {
             depth = parts.n;
             levels = xcalloc(depth, sizeof *levels);
@@ -425,8 +540,11 @@ static bool go_select(char *const argv[], const struct runner_test *const tests[
         const char *f = argv[i];
         if (!strcmp(f, "-args") || !strcmp(f, "--args"))
             break;
-        if (f[0] != '-')
+        if (f[0] != '-') {
+            if (bare)
+                push(out, f);  /* the one package, as the command names it */
             continue;
+        }
         push(out, f);
         if (!strchr(f, '=') && !takes_value(go_bool_flags, f[1] == '-' ? f + 1 : f) && argv[i + 1])
             push(out, argv[++i]);
@@ -446,7 +564,8 @@ static bool go_select(char *const argv[], const struct runner_test *const tests[
     strv_free(&pattern);
     push(out, run);
     free(run);
-    strv_push(out, xstrndup(t->id, plen));
+    if (!bare)
+        strv_push(out, xstrndup(t->id, plen));
     push_range(out, argv, i, n);
     for (size_t l = 0; l < depth; l++)
         strv_free(&levels[l]);
@@ -488,6 +607,7 @@ static void go_state_free(void *state)
         free(gs->packages[i].started);
     }
     free(gs->packages);
+    free(gs->stream.started);
     free(gs->by_package.slots);
     free(gs);
 }

@@ -127,6 +127,8 @@ struct runner_parser {
     char *unit;            /* cargo: the target; prove: the script */
     size_t pending;        /* cargo, unittest: the test whose result is awaited */
     size_t last_announced; /* the test announced last (announced_at); SIZE_MAX: none */
+    bool announces_serially; /* the output announces each test, flushed, before it runs
+                              * (go test -v streamed): runner_parser_placeable() */
     char *announcing;      /* the id an unterminated last line announces (ops->partial) */
 
     /* TAP (runner_tap.c), which node --test, mocha and vitest print too */

@@ -507,10 +507,11 @@ void report_free(struct runner_parser *p)
     p->fallback = NULL;
 }
 
-bool runner_parser_serial_channel(const struct runner_parser *p)
+bool runner_parser_placeable(const struct runner_parser *p)
 {
-    return p->report && p->report->channel == RUNNER_CHANNEL_REPORT && p->report->hello &&
-           !p->report->parallel;
+    if (!p->report)
+        return p->announces_serially;
+    return p->report->channel == RUNNER_CHANNEL_REPORT && p->report->hello && !p->report->parallel;
 }
 
 const struct runner_span *runner_parser_suite_spans(const struct runner_parser *p, size_t *n)

@@ -60,10 +60,26 @@ if command -v go >/dev/null 2>&1; then
     is "$(jq -r '.tests[] | select(.name == "example.com/forms/hangs TestWaits") | .against.status + "/" + .verdict' "$work/h.json")" \
         "timed-out/exercised" "go: a test that hangs until -timeout: timed out there, exercised"
     judge "go test ./... (the panicking package left out)" 3 "$ok_v" go test ./ok/...
+    # no package named: go test leaves the test binary sbx's own output,
+    # so -v's === RUN lines place each denial (no re-run); the tests are
+    # named without their package
+    cd ok || exit 1
+    judge "go test (no package: -v streamed)" 3 \
+        "TestHonest=exercised TestLenient=false-green TestPure=unaffected TestSkips=skipped-here" go test
+    like "$err" "added -v: with no package named, go test gives the test binary sbx's own output" "go test: -v added, said so"
+    like "$err" "each of the 3 denied call(s) under restrictive was made while one test ran, announced before it and reported after it: attributed without re-running" \
+        "go test (no package): every denial placed by its === RUN line, nothing re-run"
+    is "$(jq -r .per_test.reruns "$work/r.json")" 0 "go test (no package): no re-run"
+    unlike "$err" "TestForged" "go test (no package): a printed '--- FAIL: TestForged' is no test there either"
+    # the binary dies at the panic: the tests after it are re-run alone,
+    # with no package named either
+    cd ../panics || exit 1
+    judge "go test (no package), a panic before a lenient test" 3 \
+        "TestLenient=false-green TestPure=unaffected TestServer=exercised" go test
     cd "$work" || exit 1
     chmod -R u+w go-forms 2>/dev/null; rm -rf go-forms
 else
-    for i in $(seq 16); do skip "go is not installed for uid $(id -u)"; done
+    for i in $(seq 24); do skip "go is not installed for uid $(id -u)"; done
 fi
 
 # cargo: a workspace whose two packages have a test of the same path, a

@@ -263,16 +263,16 @@ static void test_channel(void)
         ok(nspans == 2 && sp[1].begin == strlen(spans) - strlen(KEY " 7 end\n") && sp[1].end == UINT64_MAX,
            "suite: one begun and never ended runs to the end");
         enum runner_channel ch = runner_parser_channel(p, &why);
-        ok(ch == RUNNER_CHANNEL_FORGED && !runner_parser_serial_channel(p),
+        ok(ch == RUNNER_CHANNEL_FORGED && !runner_parser_placeable(p),
            "suite: the end inside the suite's time is forged: no longer a serial channel to place by");
         runner_parser_free(p);
         p = channel_run(run_records, 0, true);
-        ok(runner_parser_serial_channel(p), "a unittest channel, intact: serial");
+        ok(runner_parser_placeable(p), "a unittest channel, intact: serial");
         runner_parser_free(p);
         static const char par[] = KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n"
                                   KEY " 2 result passed t.py::a\n" KEY " 3 stop 1 t.py::a\n" KEY " 4 end\n";
         p = channel_run(par, 0, true);
-        ok(!runner_parser_serial_channel(p), "pytest under xdist: parallel, not placed");
+        ok(!runner_parser_placeable(p), "pytest under xdist: parallel, not placed");
         runner_parser_free(p);
     }
     /* an overlong record */
