@@ -121,8 +121,10 @@ bool mount_placeholders_hold(struct walk_result *r, const char *file_content)
     walk_made_free(r->made, r->nmade);
     r->made = NULL;
     r->nmade = 0;
-    struct stat st;
-    if (r->fd < 0 || fstat(r->fd, &st) < 0 || find(st.st_dev, st.st_ino))
+    /* the walk's own stat of r->fd: a descriptor's identity and type
+     * never change */
+    struct stat st = r->st;
+    if (r->fd < 0 || find(st.st_dev, st.st_ino))
         return true;
     int lock_fd = lockable(r->fd, &st);
     if (lock_fd < 0)
