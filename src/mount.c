@@ -765,11 +765,16 @@ static void warn_writable_profiles(const struct profile *p, const struct mount_p
     }
 }
 
-static void push_place(struct strv *places, const char *path)
+/* listings: a path they say is missing now has no canonical form to
+ * find, as canonical_path() would find (one failing open fewer: about
+ * ten of the places below $HOME are missing on any one machine; $HOME
+ * and the directories below it are listed for the credential stores
+ * anyway). */
+static void push_place(struct strv *places, const char *path, struct dir_listings *listings)
 {
     if (!path || path[0] != '/')
         return;
-    char *real = canonical_path(path);
+    char *real = !listings || dir_listing_may_exist(listings, path) ? canonical_path(path) : NULL;
     if (real && strcmp(real, path))
         strv_push(places, real);
     else
@@ -780,19 +785,27 @@ static void push_place(struct strv *places, const char *path)
 void mount_writable_places(const struct profile *p, const struct mount_inputs *in,
                            struct strv *out)
 {
-    push_place(out, in->cwd);
+    mount_writable_places_listed(p, in, NULL, out);
+}
+
+void mount_writable_places_listed(const struct profile *p, const struct mount_inputs *in,
+                                  struct dir_listings *listings, struct strv *out)
+{
+    /* these exist as a rule (the working directory) or lie anywhere: a
+     * listing of their directories would cost more than it saves */
+    push_place(out, in->cwd, NULL);
     for (size_t i = 0; in->project_root && i < 2; i++)
-        push_place(out, in->git_dirs[i]);
+        push_place(out, in->git_dirs[i], NULL);
     for (size_t i = 0; p && i < p->nfs; i++)
         if (p->fs[i].kind == FS_RW)
-            push_place(out, p->fs[i].path);
+            push_place(out, p->fs[i].path, NULL);
     if (!in->home || in->home[0] != '/')
         return;
     size_t n;
     const char *const *rel = protect_shipped_writable(&n);
     for (size_t i = 0; i < n; i++) {
         autofree char *path = xasprintf("%s/%s", in->home, rel[i]);
-        push_place(out, path);
+        push_place(out, path, listings);
     }
 }
 
@@ -947,11 +960,12 @@ static bool may_create_below_home(const char *dir, void *data)
     return mount_path_within(dir, c->home) && stat(dir, &st) == 0 && st.st_uid == c->host->self;
 }
 
-static void create_missing(const struct profile *p, const struct mount_inputs *in,
+static bool create_missing(const struct profile *p, const struct mount_inputs *in,
                            const struct mount_host *host, struct mount_plan *plan)
 {
     if (!p->create.n)
-        return;
+        return false;
+    bool made = false;
     autofree char *home = in->home && in->home[0] == '/' ? realpath(in->home, NULL) : NULL;
     for (size_t i = 0; i < p->create.n; i++) {
         const char *path = p->create.v[i].value;
@@ -982,17 +996,22 @@ static void create_missing(const struct profile *p, const struct mount_inputs *i
         else
             strv_push(&plan->notes, xasprintf("create: made %s (it was missing; mode 0700, "
                                               "yours)", r.path));
+        made = made || (!err && r.nmade > 0);
         walk_result_free(&r);
     }
+    return made;
 }
 
 void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan)
 {
     struct mount_host host = { .self = geteuid() };
-    mount_writable_places(p, in, &host.writable);
+    mount_writable_places_listed(p, in, &host.listings, &host.writable);
     *plan = (struct mount_plan){ 0 };
-    create_missing(p, in, &host, plan);
+    /* a listing taken before a directory was made would say it is
+     * missing: the optional rules on it skipped */
+    if (create_missing(p, in, &host, plan))
+        dir_listings_free(&host.listings);
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
         die("%s", error);
