@@ -44,6 +44,9 @@ struct mount_context {
     const char *staging;
     char *root_path;        /* staging/root: the new root's mount point */
     char *empty_path;       /* staging/empty: an empty file, bound over hidden files */
+    int empty_fd;           /* O_PATH on it: opened once, not once a hidden file */
+    const struct mount_entry *later;   /* the plan's entries after the one applied */
+    size_t nlater;
     int host_root_fd;
     int host_dev_fd[N_DEV_NODES];
     int root_fd;            /* the new root, once attached */
@@ -571,14 +574,19 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
         break;
     case MOUNT_OP_HIDE:
         if (e->is_dir) {
-            mount_tmpfs(target, MS_NOSUID | MS_NODEV | MS_NOEXEC, 0755, what);
-            strv_push(&c->readonly_later, xstrdup(e->path));
+            /* read-only from the start when no later entry needs a mount
+             * point made in it (three calls fewer after pivot_root: most
+             * hidden directories have nothing below them) */
+            bool below = false;
+            for (size_t k = 0; k < c->nlater && !below; k++)
+                below = mount_path_within(c->later[k].path, e->path);
+            mount_tmpfs(target, MS_NOSUID | MS_NODEV | MS_NOEXEC | (below ? 0 : MS_RDONLY), 0755,
+                        what);
+            if (below)
+                strv_push(&c->readonly_later, xstrdup(e->path));
             counted(c, "hide (empty read-only tmpfs)", e->path, at);
         } else {
-            autoclose int empty = open(c->empty_path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
-            if (empty < 0)
-                die_errno("%s: opening %s", what, c->empty_path);
-            c->api->bind(empty, target, target_path,
+            c->api->bind(c->empty_fd, target, target_path,
                          MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
                          false, what);
             counted(c, "hide (empty read-only file)", e->path, at);
@@ -1208,10 +1216,17 @@ void mount_apply(const struct profile *p, struct mount_plan *plan, const char *c
     if (empty < 0)
         die_errno("creating %s", c.empty_path);
     close(empty);
+    c.empty_fd = open(c.empty_path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+    if (c.empty_fd < 0)
+        die_errno("opening %s", c.empty_path);
 
     attach_root(&c, &plan->v[0], root_what);
-    for (size_t i = 1; i < plan->n; i++)
+    for (size_t i = 1; i < plan->n; i++) {
+        c.later = &plan->v[i + 1];
+        c.nlater = plan->n - i - 1;
         apply_entry(&c, &plan->v[i]);
+    }
+    close(c.empty_fd);
 
     /* pivot_root(".", ".") stacks the old root on the new one; detaching
      * it leaves no way back to the host's tree (the staging tmpfs goes with
