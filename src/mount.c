@@ -238,45 +238,75 @@ static int open_in_root(int root_fd, const char *path)
 
 /* The mount point of a rule below one of our tmpfs mounts (root = tmpfs,
  * tmpfs, hide) does not exist there yet: create it, and only there. On the
- * host's read-only tree this fails with EROFS, which is reported. */
+ * host's read-only tree this fails with EROFS, which is reported.
+ *
+ * The deepest directory that exists is found from the bottom up (one or
+ * two levels are missing: the working directory or $HOME below /tmp),
+ * and the missing ones are made and opened one below the other, each
+ * opened O_NOFOLLOW | O_DIRECTORY from the one above: a symlink put there
+ * meanwhile (a rw bind is the host's directory) is never followed. Each
+ * prefix was opened again from the root before (issue 30: about 60
+ * openat2 for qa's cache layers under a $HOME in /tmp). */
 static int open_or_create_target(int root_fd, const char *path, bool is_dir)
 {
     int fd = open_in_root(root_fd, path);
     if (fd >= 0 || errno != ENOENT)
         return fd;
-    size_t len = strlen(path);
     autofree char *prefix = xstrdup(path);
-    for (size_t i = 1; i <= len; i++) {
-        if (path[i] != '/' && path[i] != '\0')
-            continue;
-        prefix[i] = '\0';
-        int probe = open_in_root(root_fd, prefix);
-        if (probe >= 0) {
-            close(probe);
-            prefix[i] = path[i];
-            continue;
-        }
+    /* the deepest existing ancestor: prefix cut at the slash `cut` */
+    char *cut = NULL;
+    int parent = -1;
+    for (;;) {
+        char *slash = strrchr(prefix, '/');
+        if (cut)
+            *cut = '/';
+        if (!slash)
+            return -1;  /* not absolute: cannot happen for a planned path */
+        *slash = '\0';
+        cut = slash;
+        parent = open_in_root(root_fd, prefix[0] ? prefix : "/");
+        if (parent >= 0)
+            break;
         if (errno != ENOENT)
             return -1;
-        char *slash = strrchr(prefix, '/');
-        *slash = '\0';
-        autoclose int parent = open_in_root(root_fd, prefix[0] ? prefix : "/");
-        *slash = '/';
-        if (parent < 0)
-            return -1;
-        const char *name = slash + 1;
-        bool last = path[i] == '\0';
+    }
+    /* prefix[..cut) exists; make each component after it */
+    *cut = '/';
+    for (char *name = cut + 1;;) {
+        char *end = strchr(name, '/');
+        bool last = !end;
+        if (end)
+            *end = '\0';
+        int made;
         if (last && !is_dir) {
             int f = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0444);
-            if (f < 0 && errno != EEXIST)
-                return -1;
+            made = f >= 0 || errno == EEXIST ? 0 : -1;
             if (f >= 0)
                 close(f);
-        } else if (mkdirat(parent, name, 0755) < 0 && errno != EEXIST) {
+        } else {
+            made = mkdirat(parent, name, 0755) == 0 || errno == EEXIST ? 0 : -1;
+        }
+        if (made < 0 || last) {
+            int e = errno;
+            close(parent);
+            if (made < 0) {
+                errno = e;
+                return -1;
+            }
+            break;
+        }
+        int next = openat(parent, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+        int e = errno;
+        close(parent);
+        if (next < 0) {
+            errno = e == ENOTDIR ? ELOOP : e;   /* a link or file put there */
             return -1;
         }
-        prefix[i] = path[i];
+        parent = next;
+        *end = '/';
+        name = end + 1;
     }
+    /* the whole path once more, as every target is opened: no symlink */
     return open_in_root(root_fd, path);
 }
 
