@@ -113,6 +113,9 @@ int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *
         out->fd = r.fd;
         out->is_dir = S_ISDIR(r.st.st_mode);
         out->mode = r.st.st_mode & 07777;
+        out->id_known = true;
+        out->dev = r.st.st_dev;
+        out->ino = r.st.st_ino;
         return 0;
     }
     struct mount_host *host = ctx;
@@ -143,6 +146,9 @@ int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *
     out->fd = fd;
     out->is_dir = S_ISDIR(st.st_mode);
     out->mode = st.st_mode & 07777;
+    out->id_known = true;
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
     return 0;
 }
 
@@ -182,6 +188,7 @@ int mount_probe_host(const char *path, bool create, const char *file_content,
                  : r.found == WALK_MISSING ? MOUNT_FOUND_MISSING : MOUNT_FOUND_OBJECT,
         .path = r.path, .fd = r.fd, .is_dir = S_ISDIR(r.st.st_mode),
         .mode = r.st.st_mode & 07777, .link_target = r.target,
+        .id_known = r.fd >= 0, .dev = r.st.st_dev, .ino = r.st.st_ino,
     };
     return 0;
 }
@@ -871,13 +878,17 @@ static void seal_entry(struct mount_entry *e)
     }
     if (e->fd < 0)
         return;
+    /* a descriptor's identity never changes: the resolver's fstat of it
+     * is this one */
     struct stat st;
-    if (fstat(e->fd, &st) < 0) {
+    if (!e->id_known && fstat(e->fd, &st) < 0) {
         char at[512];
         die_errno("%s: %s: fstat of the resolved path", where(e, at, sizeof at), e->path);
     }
-    e->dev = st.st_dev;
-    e->ino = st.st_ino;
+    if (!e->id_known) {
+        e->dev = st.st_dev;
+        e->ino = st.st_ino;
+    }
     e->sealed = true;
     close(e->fd);
     e->fd = -1;
