@@ -119,6 +119,38 @@ static int open_root(const char *root, bool create, uid_t self, char **error)
 static void remove_ended_snapshots(int layer, const char *shown);
 static bool snapshot_in_use(int layer);
 
+/* The profile's directory of the layer opened last, kept for the next
+ * one: a plan opens its cache layers one after the other (qa: four), and
+ * each walked the state directory, sbx/ and layers/ again (~10 calls a
+ * layer). Kept only until layer_store_done() (the end of that plan's
+ * layers), and dropped whenever an attempt fails or is retried: a
+ * profile directory `sbx cache clear` removed meanwhile is opened anew. */
+static struct {
+    char *root, *profile;
+    uid_t self;
+    int fd;
+} kept = { .fd = -1 };
+
+static void forget_kept(void)
+{
+    int e = errno;
+    if (kept.fd >= 0)
+        close(kept.fd);
+    free(kept.root);
+    free(kept.profile);
+    kept.root = kept.profile = NULL;
+    kept.fd = -1;
+    errno = e;
+}
+
+void layer_store_done(void)
+{
+    forget_kept();
+}
+
+static int open_layer_once_in(int pr, const char *root, const char *profile, const char *name,
+                              uid_t self, int *layer_out, char **error);
+
 /* One attempt of layer_store_open(): 1 done, 0 to try again (the layer
  * was removed by `sbx cache clear` between our open and our lock), -1
  * failed. */
@@ -126,12 +158,30 @@ static int open_layer_once(const char *root, const char *profile, const char *na
                            int *layer_out, char **error)
 {
     uid_t self = geteuid();
-    autoclose int r = open_root(root, true, self, error);
-    if (r < 0)
-        return -1;
-    autoclose int pr = open_own_dir(r, root, profile, true, self, error);
-    if (pr < 0)
-        return errno == ENOENT ? 0 : -1;
+    if (kept.fd < 0 || kept.self != self || strcmp(kept.root, root) ||
+        strcmp(kept.profile, profile)) {
+        forget_kept();
+        autoclose int r = open_root(root, true, self, error);
+        if (r < 0)
+            return -1;
+        int pr = open_own_dir(r, root, profile, true, self, error);
+        if (pr < 0)
+            return errno == ENOENT ? 0 : -1;
+        kept.root = xstrdup(root);
+        kept.profile = xstrdup(profile);
+        kept.self = self;
+        kept.fd = pr;
+    }
+    int done = open_layer_once_in(kept.fd, root, profile, name, self, layer_out, error);
+    /* another run holding the layer says nothing of the directory */
+    if (done == 0 || (done < 0 && errno != EBUSY))
+        forget_kept();
+    return done;
+}
+
+static int open_layer_once_in(int pr, const char *root, const char *profile, const char *name,
+                              uid_t self, int *layer_out, char **error)
+{
     autofree char *shown = xasprintf("%s/%s", root, profile);
     int layer = open_own_dir(pr, shown, name, true, self, error);
     if (layer < 0)

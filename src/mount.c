@@ -980,6 +980,7 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in,
         strv_push(&plan->notes, xasprintf("cache: %s writable through the private layer %s "
                                           "(%s)", e->path, e->layer, at));
     }
+    layer_store_done();
 }
 
 /* [filesystem] create: a fresh account has no ~/.npm, and `rw? =
