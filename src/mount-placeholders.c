@@ -78,7 +78,13 @@ static void lock_shared(int fd)
 
 static struct hold *add(int lock_fd, const struct stat *st)
 {
-    if (!holds || maker != getpid()) {
+    /* The first hold of a run names its maker (one getpid(), not one a
+     * protected path: ~20 a run). The holds are a plan's, made in the
+     * process that runs the sandbox and emptied when that run ends
+     * (mount_placeholders_remove()); its children (init, the command,
+     * the helpers it forks and execs) never make a plan while it holds
+     * them, and their exit removes nothing (the check there). */
+    if (!holds) {
         static bool registered;
         if (!registered && atexit(at_exit) == 0)
             registered = true;
