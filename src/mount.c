@@ -363,13 +363,13 @@ static void setup_dev_minimal(struct mount_context *c, const struct mount_entry 
     if (dev < 0)
         die_errno("%s: opening the new /dev", what);
     for (size_t i = 0; i < N_DEV_NODES; i++) {
-        int f = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0666);
-        if (f < 0)
-            die_errno("%s: creating the mount point %s/%s", what, e->path, dev_nodes[i]);
-        close(f);
-        autoclose int node = openat(dev, dev_nodes[i], O_PATH | O_CLOEXEC | O_NOFOLLOW);
+        /* the descriptor that made it is the mount point: O_EXCL on our
+         * own fresh tmpfs, nothing else can be there (not closed and opened
+         * again: 14 calls a run) */
+        autoclose int node = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC |
+                                                      O_NOFOLLOW, 0666);
         if (node < 0)
-            die_errno("%s: opening %s/%s", what, e->path, dev_nodes[i]);
+            die_errno("%s: creating the mount point %s/%s", what, e->path, dev_nodes[i]);
         autofree char *node_path = xasprintf("%s%s/%s", c->root_path, e->path, dev_nodes[i]);
         autofree char *w = xasprintf("%s: binding /dev/%s", what, dev_nodes[i]);
         c->api->bind(c->host_dev_fd[i], node, node_path, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
