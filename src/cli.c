@@ -326,11 +326,25 @@ const char *cli_account_home(void)
     return home;
 }
 
+const char *cli_home_real(const char *home)
+{
+    static char *asked, *real;
+    if (!home)
+        return NULL;
+    if (!asked || strcmp(asked, home)) {
+        free(asked);
+        free(real);
+        asked = xstrdup(home);
+        real = realpath(home, NULL);
+    }
+    return real;
+}
+
 static void find_project(struct project *out, struct profile_vars *v)
 {
     if (!v->cwd)
         return;
-    autofree char *home_real = v->home ? realpath(v->home, NULL) : NULL;
+    const char *home_real = cli_home_real(v->home);
     project_find(out, v->cwd, home_real ? home_real : v->home, cli_account_home, geteuid(),
                  &project_host_fs);
     v->project = out->root;

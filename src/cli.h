@@ -72,6 +72,10 @@ const struct project *cli_project(void);
  * it exists), or NULL when the uid has no entry (project.h: a $HOME other
  * than this one is a build's or a test's). */
 const char *cli_account_home(void);
+/* realpath() of home ($HOME: the project root's and the plan's checks
+ * each want it), worked out once for each home asked; NULL when it has
+ * none. Owned by cli.c. */
+const char *cli_home_real(const char *home);
 
 
 /* uid's entry in a passwd(5) file, without NSS (sbx's password database

@@ -39,11 +39,12 @@ static int mkdir_parents(const char *dir)
     }
 }
 
-/* One directory below dirfd: no symlink, the caller's, made 0700 when
+/* One directory below dirfd: no symlink, the caller's (self: geteuid(),
+ * asked once by each caller, not once a directory), made 0700 when
  * missing and create. Returns an fd (O_RDONLY | O_DIRECTORY) or -1 with
  * *error set. */
 static int open_own_dir(int dirfd, const char *shown_parent, const char *name, bool create,
-                        char **error)
+                        uid_t self, char **error)
 {
     /* opened first: on every run but the first, everything exists */
     int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -67,7 +68,7 @@ static int open_own_dir(int dirfd, const char *shown_parent, const char *name, b
         return -1;
     }
     struct stat st;
-    if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
+    if (fstat(fd, &st) < 0 || st.st_uid != self) {
         *error = xasprintf("%s/%s is not yours (owner uid %ld): sbx keeps its layers only in "
                            "directories of the caller's", shown_parent, name,
                            (long)st.st_uid);
@@ -80,7 +81,7 @@ static int open_own_dir(int dirfd, const char *shown_parent, const char *name, b
 
 /* root = STATE/sbx/layers: STATE is the caller's (followed as the host
  * has it); sbx and layers are walked. */
-static int open_root(const char *root, bool create, char **error)
+static int open_root(const char *root, bool create, uid_t self, char **error)
 {
     autofree char *state = xstrdup(root);
     char *cut = strstr(state, "/sbx/layers");
@@ -89,28 +90,66 @@ static int open_root(const char *root, bool create, char **error)
         return -1;
     }
     *cut = '\0';
-    int err = create ? mkdir_parents(state) : 0;
-    if (err) {
-        *error = xasprintf("creating %s: %s", state, strerror(err));
-        errno = err;
-        return -1;
+    /* opened first: on every run but the first it exists (a mkdir per
+     * component otherwise, each failing with EEXIST) */
+    int s = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (s < 0 && errno == ENOENT && create) {
+        int err = mkdir_parents(state);
+        if (err) {
+            *error = xasprintf("creating %s: %s", state, strerror(err));
+            errno = err;
+            return -1;
+        }
+        s = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     }
-    autoclose int s = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    autoclose int state_fd = s;
     if (s < 0) {
-        err = errno;
+        int err = errno;
         *error = xasprintf("opening %s: %s", state, strerror(err));
         errno = err;
         return -1;
     }
-    autoclose int sbx = open_own_dir(s, state, "sbx", create, error);
+    autoclose int sbx = open_own_dir(s, state, "sbx", create, self, error);
     if (sbx < 0)
         return -1;
     autofree char *shown = xasprintf("%s/sbx", state);
-    return open_own_dir(sbx, shown, "layers", create, error);
+    return open_own_dir(sbx, shown, "layers", create, self, error);
 }
 
 static void remove_ended_snapshots(int layer, const char *shown);
 static bool snapshot_in_use(int layer);
+
+/* The profile's directory of the layer opened last, kept for the next
+ * one: a plan opens its cache layers one after the other (qa: four), and
+ * each walked the state directory, sbx/ and layers/ again (~10 calls a
+ * layer). Kept only until layer_store_done() (the end of that plan's
+ * layers), and dropped whenever an attempt fails or is retried: a
+ * profile directory `sbx cache clear` removed meanwhile is opened anew. */
+static struct {
+    char *root, *profile;
+    uid_t self;
+    int fd;
+} kept = { .fd = -1 };
+
+static void forget_kept(void)
+{
+    int e = errno;
+    if (kept.fd >= 0)
+        close(kept.fd);
+    free(kept.root);
+    free(kept.profile);
+    kept.root = kept.profile = NULL;
+    kept.fd = -1;
+    errno = e;
+}
+
+void layer_store_done(void)
+{
+    forget_kept();
+}
+
+static int open_layer_once_in(int pr, const char *root, const char *profile, const char *name,
+                              uid_t self, int *layer_out, char **error);
 
 /* One attempt of layer_store_open(): 1 done, 0 to try again (the layer
  * was removed by `sbx cache clear` between our open and our lock), -1
@@ -118,14 +157,33 @@ static bool snapshot_in_use(int layer);
 static int open_layer_once(const char *root, const char *profile, const char *name,
                            int *layer_out, char **error)
 {
-    autoclose int r = open_root(root, true, error);
-    if (r < 0)
-        return -1;
-    autoclose int pr = open_own_dir(r, root, profile, true, error);
-    if (pr < 0)
-        return errno == ENOENT ? 0 : -1;
+    uid_t self = geteuid();
+    if (kept.fd < 0 || kept.self != self || strcmp(kept.root, root) ||
+        strcmp(kept.profile, profile)) {
+        forget_kept();
+        autoclose int r = open_root(root, true, self, error);
+        if (r < 0)
+            return -1;
+        int pr = open_own_dir(r, root, profile, true, self, error);
+        if (pr < 0)
+            return errno == ENOENT ? 0 : -1;
+        kept.root = xstrdup(root);
+        kept.profile = xstrdup(profile);
+        kept.self = self;
+        kept.fd = pr;
+    }
+    int done = open_layer_once_in(kept.fd, root, profile, name, self, layer_out, error);
+    /* another run holding the layer says nothing of the directory */
+    if (done == 0 || (done < 0 && errno != EBUSY))
+        forget_kept();
+    return done;
+}
+
+static int open_layer_once_in(int pr, const char *root, const char *profile, const char *name,
+                              uid_t self, int *layer_out, char **error)
+{
     autofree char *shown = xasprintf("%s/%s", root, profile);
-    int layer = open_own_dir(pr, shown, name, true, error);
+    int layer = open_own_dir(pr, shown, name, true, self, error);
     if (layer < 0)
         return errno == ENOENT ? 0 : -1;
     /* The lock rides on this open file description, and so goes when the
@@ -148,7 +206,7 @@ static int open_layer_once(const char *root, const char *profile, const char *na
     }
     autofree char *layer_shown = xasprintf("%s/%s", shown, name);
     for (int i = 0; i < 2; i++) {
-        int d = open_own_dir(layer, layer_shown, i ? "work" : "upper", true, error);
+        int d = open_own_dir(layer, layer_shown, i ? "work" : "upper", true, self, error);
         if (d < 0) {
             close(layer);
             return -1;
@@ -300,7 +358,7 @@ static bool list_profile(int root_fd, const char *name, void *data)
     if (c->profile && strcmp(c->profile, name))
         return true;
     autofree char *error = NULL;
-    autoclose int fd = open_own_dir(root_fd, c->root, name, false, &error);
+    autoclose int fd = open_own_dir(root_fd, c->root, name, false, geteuid(), &error);
     if (fd < 0) {
         warn("sbx cache: %s", error);
         return false;
@@ -316,7 +374,7 @@ static bool list_profile(int root_fd, const char *name, void *data)
 static int open_existing_root(const char *root, const char *command, int *status)
 {
     autofree char *error = NULL;
-    int r = open_root(root, false, &error);
+    int r = open_root(root, false, geteuid(), &error);
     if (r < 0) {
         *status = errno == ENOENT ? 0 : 125;
         if (errno == ENOENT)
@@ -461,7 +519,7 @@ static bool clear_profile(int root_fd, const char *name, void *data)
     if (c->stale_only && !stale)
         return true;
     autofree char *error = NULL;
-    autoclose int fd = open_own_dir(root_fd, c->root, name, false, &error);
+    autoclose int fd = open_own_dir(root_fd, c->root, name, false, geteuid(), &error);
     if (fd < 0) {
         warn("sbx cache clear: %s", error);
         return false;
@@ -655,10 +713,11 @@ int layer_store_snapshot(const char *root, const char *profile, const char *path
         *error = xasprintf("%s: the path is too long to name a layer", path);
         return -1;
     }
-    autoclose int r = open_root(root, false, error);
+    uid_t self = geteuid();
+    autoclose int r = open_root(root, false, self, error);
     if (r < 0)
         return -1;
-    autoclose int pr = open_own_dir(r, root, profile, false, error);
+    autoclose int pr = open_own_dir(r, root, profile, false, self, error);
     if (pr < 0)
         return -1;
     autofree char *shown = xasprintf("%s/%s", root, profile);
@@ -669,12 +728,12 @@ int layer_store_snapshot(const char *root, const char *profile, const char *path
         *error = xasprintf("%s: sbx cache clear is removing its layers", shown);
         return -1;
     }
-    autoclose int layer = open_own_dir(pr, shown, name, false, error);
+    autoclose int layer = open_own_dir(pr, shown, name, false, self, error);
     if (layer < 0)
         return -1;
     autofree char *layer_shown = xasprintf("%s/%s", shown, name);
     remove_ended_snapshots(layer, layer_shown);
-    autoclose int upper = open_own_dir(layer, layer_shown, "upper", false, error);
+    autoclose int upper = open_own_dir(layer, layer_shown, "upper", false, self, error);
     if (upper < 0)
         return -1;
     char snap[64];

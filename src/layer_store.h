@@ -29,6 +29,9 @@
  * naming the directory and errno). */
 int layer_store_open(const char *root, const char *profile, const char *path, char **layer_path,
                      char **error);
+/* After the last layer_store_open() of a plan: closes the profile's
+ * directory it keeps open from one call to the next. */
+void layer_store_done(void);
 
 /* For a run that found the layer of `path` in use (EBUSY above): a
  * snapshot of its upper/ to mount as the top lower directory, made of

@@ -1,7 +1,8 @@
 /* The kernel interface that binds host objects into the sandbox's tree and
  * sets their flags, in two implementations behind one set of operations:
  *
- * - the new mount API (Linux 5.12: open_tree, mount_setattr, move_mount),
+ * - the new mount API (Linux 5.12: open_tree, mount_setattr, move_mount;
+ *   6.15's open_tree_attr does the first two in one call where it exists),
  *   which acts on descriptors and sets flags on a whole tree at once
  *   (mount-newapi.c);
  * - mount(2) binds, their flags added by remounting every mount of the tree

@@ -78,7 +78,13 @@ static void lock_shared(int fd)
 
 static struct hold *add(int lock_fd, const struct stat *st)
 {
-    if (!holds || maker != getpid()) {
+    /* The first hold of a run names its maker (one getpid(), not one a
+     * protected path: ~20 a run). The holds are a plan's, made in the
+     * process that runs the sandbox and emptied when that run ends
+     * (mount_placeholders_remove()); its children (init, the command,
+     * the helpers it forks and execs) never make a plan while it holds
+     * them, and their exit removes nothing (the check there). */
+    if (!holds) {
         static bool registered;
         if (!registered && atexit(at_exit) == 0)
             registered = true;
@@ -121,8 +127,10 @@ bool mount_placeholders_hold(struct walk_result *r, const char *file_content)
     walk_made_free(r->made, r->nmade);
     r->made = NULL;
     r->nmade = 0;
-    struct stat st;
-    if (r->fd < 0 || fstat(r->fd, &st) < 0 || find(st.st_dev, st.st_ino))
+    /* the walk's own stat of r->fd: a descriptor's identity and type
+     * never change */
+    struct stat st = r->st;
+    if (r->fd < 0 || find(st.st_dev, st.st_ino))
         return true;
     int lock_fd = lockable(r->fd, &st);
     if (lock_fd < 0)

@@ -165,7 +165,8 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
             return false;
         }
         plan_put(plan, (struct mount_entry){
-            .op = MOUNT_OP_PROC_HOST, .path = res.path, .fd = res.fd,
+            .op = MOUNT_OP_PROC_HOST, .path = res.path, .fd = res.fd, .id_known = res.id_known,
+            .dev = res.dev, .ino = res.ino,
             .is_dir = true, .mode = 0555, .at = p->at[K_FS_PROC],
         });
     }
@@ -252,7 +253,8 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
                                 fs_kind_name(r->kind), r->path, where));
         }
         plan_put(plan, (struct mount_entry){
-            .op = op_for_rule(r->kind), .path = res.path, .fd = res.fd,
+            .op = op_for_rule(r->kind), .path = res.path, .fd = res.fd, .id_known = res.id_known,
+            .dev = res.dev, .ino = res.ino,
             .is_dir = res.is_dir, .mode = res.mode, .at = default_origin(&r->at),
         });
     }
@@ -307,7 +309,8 @@ bool mount_plan_add_git_dirs(struct mount_plan *plan, const char *root, const ch
             return false;
         }
         plan_put(plan, (struct mount_entry){
-            .op = MOUNT_OP_BIND_RW, .path = res.path, .fd = res.fd, .is_dir = true,
+            .op = MOUNT_OP_BIND_RW, .path = res.path, .fd = res.fd, .id_known = res.id_known,
+            .dev = res.dev, .ino = res.ino, .is_dir = true,
             .mode = res.mode, .at = at, .why = git_dir_why,
         });
         strv_push(&plan->notes, xasprintf("git: %s writable with the work tree %s (%s)",
@@ -341,7 +344,8 @@ bool mount_plan_add_git_dirs(struct mount_plan *plan, const char *root, const ch
             if (resolve(dir, MOUNT_RESOLVE_WRITABLE, &res, ctx) == 0 && res.is_dir &&
                 !strcmp(res.path, dir)) {
                 plan_put(plan, (struct mount_entry){
-                    .op = MOUNT_OP_BIND_RW, .path = res.path, .fd = res.fd, .is_dir = true,
+                    .op = MOUNT_OP_BIND_RW, .path = res.path, .fd = res.fd, .id_known = res.id_known,
+            .dev = res.dev, .ino = res.ino, .is_dir = true,
                     .mode = res.mode, .at = { protect_label, 0 },
                     .why = "pinned: a git directory lies below it",
                 });
@@ -463,7 +467,8 @@ static void pin_parents(struct mount_plan *plan, const char *holder, const char 
         if (probe(dir, false, NULL, plan, &pr, ctx) == 0 && pr.found == MOUNT_FOUND_OBJECT && pr.is_dir &&
             !strcmp(pr.path, dir)) {
             plan_put(plan, (struct mount_entry){
-                .op = MOUNT_OP_BIND_RW, .path = pr.path, .fd = pr.fd, .is_dir = true,
+                .op = MOUNT_OP_BIND_RW, .path = pr.path, .fd = pr.fd, .id_known = pr.id_known,
+            .dev = pr.dev, .ino = pr.ino, .is_dir = true,
                 .mode = pr.mode, .at = { protect_label, 0 },
                 .why = "pinned: a protected path lies below it",
             });
@@ -574,12 +579,14 @@ static bool protect_one(struct mount_plan *plan, const struct profile *p, const 
                             "writable (%s): an earlier sandbox may have planted it (%s); check it "
                             "and remove it", pr.path, pr.link_target, holder_path, where, why));
         plan_put(plan, (struct mount_entry){
-            .op = MOUNT_OP_HIDE, .path = pr.path, .fd = pr.fd, .is_dir = false, .mode = 0444,
+            .op = MOUNT_OP_HIDE, .path = pr.path, .fd = pr.fd, .id_known = pr.id_known,
+            .dev = pr.dev, .ino = pr.ino, .is_dir = false, .mode = 0444,
             .at = { protect_label, 0 }, .at_link = true, .why = why,
         });
     } else {
         plan_put(plan, (struct mount_entry){
-            .op = MOUNT_OP_BIND_RO, .path = pr.path, .fd = pr.fd, .is_dir = pr.is_dir,
+            .op = MOUNT_OP_BIND_RO, .path = pr.path, .fd = pr.fd, .id_known = pr.id_known,
+            .dev = pr.dev, .ino = pr.ino, .is_dir = pr.is_dir,
             .mode = pr.mode, .at = { protect_label, 0 }, .why = why,
         });
     }

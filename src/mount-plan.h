@@ -41,6 +41,8 @@ struct mount_entry {
     bool sealed;           /* fd closed, dev/ino kept: the plan crossed clone() (mount.h) */
     dev_t dev;             /* sealed: the identity of the host object (or link) resolved */
     ino_t ino;
+    bool id_known;         /* dev and ino already fd's (the resolver stat'ed it): sealing
+                            * needs no fstat of its own */
     /* MOUNT_OP_CACHE: the layer directory (holding upper/ and work/),
      * canonical, set by mount.c once it is made; its identity when sealed */
     char *layer;
@@ -69,6 +71,9 @@ struct mount_resolved {
     bool is_dir;
     unsigned mode;
     char *refused_link;    /* EPERM: "LINK -> TARGET", the link a sandbox could have made */
+    bool id_known;         /* dev and ino: fd's, from the resolver's own fstat */
+    dev_t dev;
+    ino_t ino;
 };
 
 /* flags of a resolve call */
@@ -118,6 +123,9 @@ struct mount_probe {
     bool is_dir;
     unsigned mode;
     char *link_target;     /* MOUNT_FOUND_LINK: what the link points at */
+    bool id_known;         /* dev and ino: fd's, from the walk's own fstat */
+    dev_t dev;
+    ino_t ino;
 };
 /* With create, what is missing of `path` is made first (only below a
  * writable entry of the plan): directories, and the last component a file

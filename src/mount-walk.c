@@ -56,6 +56,35 @@ static int make_file(int dirfd, const char *name, const char *content, bool *mad
     return err;
 }
 
+static void forget_missing(struct walk_cache *c)
+{
+    for (size_t i = 0; c && i < c->nmissing; i++)
+        free(c->missing[i]);
+    if (c)
+        c->nmissing = 0;
+}
+
+/* The missing path an earlier walk found that begins path, or NULL. A
+ * recorded path is canonical (its parent reached through no symlink,
+ * as a cached directory's canon), so a textual prefix names the same
+ * components, and a walk of path would stop there just the same: that
+ * answer is one lookup old, as it would be a moment after any walk. */
+static const char *known_missing(const struct walk_cache *c, const char *path)
+{
+    for (size_t i = 0; c && i < c->nmissing; i++) {
+        size_t len = strlen(c->missing[i]);
+        if (!strncmp(path, c->missing[i], len) && (path[len] == '/' || path[len] == '\0'))
+            return c->missing[i];
+    }
+    return NULL;
+}
+
+static void remember_missing(struct walk_cache *c, const char *path)
+{
+    if (c && c->nmissing < sizeof c->missing / sizeof c->missing[0])
+        c->missing[c->nmissing++] = xstrdup(path);
+}
+
 void walk_cache_free(struct walk_cache *c)
 {
     for (size_t i = 0; i < c->n; i++) {
@@ -63,6 +92,7 @@ void walk_cache_free(struct walk_cache *c)
         close(c->v[i].fd);
     }
     c->n = 0;
+    forget_missing(c);
 }
 
 static bool cached_fd(const struct walk_cache *c, int fd)
@@ -132,6 +162,14 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
     *out = (struct walk_result){ .fd = -1 };
     if (!path || path[0] != '/')
         return EINVAL;
+    const char *gone = create ? NULL : known_missing(cache, path);
+    if (gone) {
+        out->found = WALK_MISSING;
+        out->path = xstrdup(gone);
+        return 0;
+    }
+    if (create)
+        forget_missing(cache);  /* what it makes may be one of them */
     int start = cache ? cached_prefix(cache, path) : -1;
     int fd = start >= 0 ? cache->v[start].fd : open_root(cache);
     if (fd < 0)
@@ -190,6 +228,8 @@ int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on
                 out->found = WALK_MISSING;
                 out->path = child(canon, name);
                 err = 0;
+                if (!create)
+                    remember_missing(cache, out->path);
             }
             goto done;
         }

@@ -62,9 +62,17 @@ void walk_made_free(struct walk_made *made, size_t n);
 struct walk_cache {
     size_t n;
     struct { char *canon; int fd; } v[48];
+    /* canonical paths a walk without create found missing: the protect
+     * list asks for .git, .git/config, .git/hooks... one after another,
+     * and each asked the kernel again (issue 30). Forgotten whenever a
+     * walk makes something. */
+    size_t nmissing;
+    char *missing[32];
 };
 /* walk_path(), starting from the deepest cached directory that begins
- * path, and caching the directories it passes; cache NULL is walk_path(). */
+ * path, and caching the directories it passes; a walk without create
+ * below a path an earlier one found missing is answered from the cache
+ * (WALK_MISSING, that path). cache NULL is walk_path(). */
 int walk_path_cached(struct walk_cache *cache, const char *path, walk_link_fn on_link,
                      walk_create_fn may_create, void *data, bool create,
                      const char *file_content, struct walk_result *out);

@@ -44,6 +44,9 @@ struct mount_context {
     const char *staging;
     char *root_path;        /* staging/root: the new root's mount point */
     char *empty_path;       /* staging/empty: an empty file, bound over hidden files */
+    int empty_fd;           /* O_PATH on it: opened once, not once a hidden file */
+    const struct mount_entry *later;   /* the plan's entries after the one applied */
+    size_t nlater;
     int host_root_fd;
     int host_dev_fd[N_DEV_NODES];
     int root_fd;            /* the new root, once attached */
@@ -110,6 +113,9 @@ int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *
         out->fd = r.fd;
         out->is_dir = S_ISDIR(r.st.st_mode);
         out->mode = r.st.st_mode & 07777;
+        out->id_known = true;
+        out->dev = r.st.st_dev;
+        out->ino = r.st.st_ino;
         return 0;
     }
     struct mount_host *host = ctx;
@@ -140,6 +146,9 @@ int mount_resolve_host(const char *path, unsigned flags, struct mount_resolved *
     out->fd = fd;
     out->is_dir = S_ISDIR(st.st_mode);
     out->mode = st.st_mode & 07777;
+    out->id_known = true;
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
     return 0;
 }
 
@@ -179,6 +188,7 @@ int mount_probe_host(const char *path, bool create, const char *file_content,
                  : r.found == WALK_MISSING ? MOUNT_FOUND_MISSING : MOUNT_FOUND_OBJECT,
         .path = r.path, .fd = r.fd, .is_dir = S_ISDIR(r.st.st_mode),
         .mode = r.st.st_mode & 07777, .link_target = r.target,
+        .id_known = r.fd >= 0, .dev = r.st.st_dev, .ino = r.st.st_ino,
     };
     return 0;
 }
@@ -235,45 +245,75 @@ static int open_in_root(int root_fd, const char *path)
 
 /* The mount point of a rule below one of our tmpfs mounts (root = tmpfs,
  * tmpfs, hide) does not exist there yet: create it, and only there. On the
- * host's read-only tree this fails with EROFS, which is reported. */
+ * host's read-only tree this fails with EROFS, which is reported.
+ *
+ * The deepest directory that exists is found from the bottom up (one or
+ * two levels are missing: the working directory or $HOME below /tmp),
+ * and the missing ones are made and opened one below the other, each
+ * opened O_NOFOLLOW | O_DIRECTORY from the one above: a symlink put there
+ * meanwhile (a rw bind is the host's directory) is never followed. Each
+ * prefix was opened again from the root before (issue 30: about 60
+ * openat2 for qa's cache layers under a $HOME in /tmp). */
 static int open_or_create_target(int root_fd, const char *path, bool is_dir)
 {
     int fd = open_in_root(root_fd, path);
     if (fd >= 0 || errno != ENOENT)
         return fd;
-    size_t len = strlen(path);
     autofree char *prefix = xstrdup(path);
-    for (size_t i = 1; i <= len; i++) {
-        if (path[i] != '/' && path[i] != '\0')
-            continue;
-        prefix[i] = '\0';
-        int probe = open_in_root(root_fd, prefix);
-        if (probe >= 0) {
-            close(probe);
-            prefix[i] = path[i];
-            continue;
-        }
+    /* the deepest existing ancestor: prefix cut at the slash `cut` */
+    char *cut = NULL;
+    int parent = -1;
+    for (;;) {
+        char *slash = strrchr(prefix, '/');
+        if (cut)
+            *cut = '/';
+        if (!slash)
+            return -1;  /* not absolute: cannot happen for a planned path */
+        *slash = '\0';
+        cut = slash;
+        parent = open_in_root(root_fd, prefix[0] ? prefix : "/");
+        if (parent >= 0)
+            break;
         if (errno != ENOENT)
             return -1;
-        char *slash = strrchr(prefix, '/');
-        *slash = '\0';
-        autoclose int parent = open_in_root(root_fd, prefix[0] ? prefix : "/");
-        *slash = '/';
-        if (parent < 0)
-            return -1;
-        const char *name = slash + 1;
-        bool last = path[i] == '\0';
+    }
+    /* prefix[..cut) exists; make each component after it */
+    *cut = '/';
+    for (char *name = cut + 1;;) {
+        char *end = strchr(name, '/');
+        bool last = !end;
+        if (end)
+            *end = '\0';
+        int made;
         if (last && !is_dir) {
             int f = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0444);
-            if (f < 0 && errno != EEXIST)
-                return -1;
+            made = f >= 0 || errno == EEXIST ? 0 : -1;
             if (f >= 0)
                 close(f);
-        } else if (mkdirat(parent, name, 0755) < 0 && errno != EEXIST) {
+        } else {
+            made = mkdirat(parent, name, 0755) == 0 || errno == EEXIST ? 0 : -1;
+        }
+        if (made < 0 || last) {
+            int e = errno;
+            close(parent);
+            if (made < 0) {
+                errno = e;
+                return -1;
+            }
+            break;
+        }
+        int next = openat(parent, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+        int e = errno;
+        close(parent);
+        if (next < 0) {
+            errno = e == ENOTDIR ? ELOOP : e;   /* a link or file put there */
             return -1;
         }
-        prefix[i] = path[i];
+        parent = next;
+        *end = '/';
+        name = end + 1;
     }
+    /* the whole path once more, as every target is opened: no symlink */
     return open_in_root(root_fd, path);
 }
 
@@ -323,13 +363,13 @@ static void setup_dev_minimal(struct mount_context *c, const struct mount_entry 
     if (dev < 0)
         die_errno("%s: opening the new /dev", what);
     for (size_t i = 0; i < N_DEV_NODES; i++) {
-        int f = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0666);
-        if (f < 0)
-            die_errno("%s: creating the mount point %s/%s", what, e->path, dev_nodes[i]);
-        close(f);
-        autoclose int node = openat(dev, dev_nodes[i], O_PATH | O_CLOEXEC | O_NOFOLLOW);
+        /* the descriptor that made it is the mount point: O_EXCL on our
+         * own fresh tmpfs, nothing else can be there (not closed and opened
+         * again: 14 calls a run) */
+        autoclose int node = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC |
+                                                      O_NOFOLLOW, 0666);
         if (node < 0)
-            die_errno("%s: opening %s/%s", what, e->path, dev_nodes[i]);
+            die_errno("%s: creating the mount point %s/%s", what, e->path, dev_nodes[i]);
         autofree char *node_path = xasprintf("%s%s/%s", c->root_path, e->path, dev_nodes[i]);
         autofree char *w = xasprintf("%s: binding /dev/%s", what, dev_nodes[i]);
         c->api->bind(c->host_dev_fd[i], node, node_path, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
@@ -571,14 +611,19 @@ static void apply_entry(struct mount_context *c, const struct mount_entry *e)
         break;
     case MOUNT_OP_HIDE:
         if (e->is_dir) {
-            mount_tmpfs(target, MS_NOSUID | MS_NODEV | MS_NOEXEC, 0755, what);
-            strv_push(&c->readonly_later, xstrdup(e->path));
+            /* read-only from the start when no later entry needs a mount
+             * point made in it (three calls fewer after pivot_root: most
+             * hidden directories have nothing below them) */
+            bool below = false;
+            for (size_t k = 0; k < c->nlater && !below; k++)
+                below = mount_path_within(c->later[k].path, e->path);
+            mount_tmpfs(target, MS_NOSUID | MS_NODEV | MS_NOEXEC | (below ? 0 : MS_RDONLY), 0755,
+                        what);
+            if (below)
+                strv_push(&c->readonly_later, xstrdup(e->path));
             counted(c, "hide (empty read-only tmpfs)", e->path, at);
         } else {
-            autoclose int empty = open(c->empty_path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
-            if (empty < 0)
-                die_errno("%s: opening %s", what, c->empty_path);
-            c->api->bind(empty, target, target_path,
+            c->api->bind(c->empty_fd, target, target_path,
                          MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
                          false, what);
             counted(c, "hide (empty read-only file)", e->path, at);
@@ -765,11 +810,16 @@ static void warn_writable_profiles(const struct profile *p, const struct mount_p
     }
 }
 
-static void push_place(struct strv *places, const char *path)
+/* listings: a path they say is missing now has no canonical form to
+ * find, as canonical_path() would find (one failing open fewer: about
+ * ten of the places below $HOME are missing on any one machine; $HOME
+ * and the directories below it are listed for the credential stores
+ * anyway). */
+static void push_place(struct strv *places, const char *path, struct dir_listings *listings)
 {
     if (!path || path[0] != '/')
         return;
-    char *real = canonical_path(path);
+    char *real = !listings || dir_listing_may_exist(listings, path) ? canonical_path(path) : NULL;
     if (real && strcmp(real, path))
         strv_push(places, real);
     else
@@ -780,19 +830,27 @@ static void push_place(struct strv *places, const char *path)
 void mount_writable_places(const struct profile *p, const struct mount_inputs *in,
                            struct strv *out)
 {
-    push_place(out, in->cwd);
+    mount_writable_places_listed(p, in, NULL, out);
+}
+
+void mount_writable_places_listed(const struct profile *p, const struct mount_inputs *in,
+                                  struct dir_listings *listings, struct strv *out)
+{
+    /* these exist as a rule (the working directory) or lie anywhere: a
+     * listing of their directories would cost more than it saves */
+    push_place(out, in->cwd, NULL);
     for (size_t i = 0; in->project_root && i < 2; i++)
-        push_place(out, in->git_dirs[i]);
+        push_place(out, in->git_dirs[i], NULL);
     for (size_t i = 0; p && i < p->nfs; i++)
         if (p->fs[i].kind == FS_RW)
-            push_place(out, p->fs[i].path);
+            push_place(out, p->fs[i].path, NULL);
     if (!in->home || in->home[0] != '/')
         return;
     size_t n;
     const char *const *rel = protect_shipped_writable(&n);
     for (size_t i = 0; i < n; i++) {
         autofree char *path = xasprintf("%s/%s", in->home, rel[i]);
-        push_place(out, path);
+        push_place(out, path, listings);
     }
 }
 
@@ -820,13 +878,17 @@ static void seal_entry(struct mount_entry *e)
     }
     if (e->fd < 0)
         return;
+    /* a descriptor's identity never changes: the resolver's fstat of it
+     * is this one */
     struct stat st;
-    if (fstat(e->fd, &st) < 0) {
+    if (!e->id_known && fstat(e->fd, &st) < 0) {
         char at[512];
         die_errno("%s: %s: fstat of the resolved path", where(e, at, sizeof at), e->path);
     }
-    e->dev = st.st_dev;
-    e->ino = st.st_ino;
+    if (!e->id_known) {
+        e->dev = st.st_dev;
+        e->ino = st.st_ino;
+    }
     e->sealed = true;
     close(e->fd);
     e->fd = -1;
@@ -918,6 +980,7 @@ static void open_layers(struct mount_plan *plan, const struct mount_inputs *in,
         strv_push(&plan->notes, xasprintf("cache: %s writable through the private layer %s "
                                           "(%s)", e->path, e->layer, at));
     }
+    layer_store_done();
 }
 
 /* [filesystem] create: a fresh account has no ~/.npm, and `rw? =
@@ -947,11 +1010,12 @@ static bool may_create_below_home(const char *dir, void *data)
     return mount_path_within(dir, c->home) && stat(dir, &st) == 0 && st.st_uid == c->host->self;
 }
 
-static void create_missing(const struct profile *p, const struct mount_inputs *in,
+static bool create_missing(const struct profile *p, const struct mount_inputs *in,
                            const struct mount_host *host, struct mount_plan *plan)
 {
     if (!p->create.n)
-        return;
+        return false;
+    bool made = false;
     autofree char *home = in->home && in->home[0] == '/' ? realpath(in->home, NULL) : NULL;
     for (size_t i = 0; i < p->create.n; i++) {
         const char *path = p->create.v[i].value;
@@ -982,17 +1046,22 @@ static void create_missing(const struct profile *p, const struct mount_inputs *i
         else
             strv_push(&plan->notes, xasprintf("create: made %s (it was missing; mode 0700, "
                                               "yours)", r.path));
+        made = made || (!err && r.nmade > 0);
         walk_result_free(&r);
     }
+    return made;
 }
 
 void mount_plan_prepare(const struct profile *p, const struct mount_inputs *in,
                         struct mount_plan *plan)
 {
     struct mount_host host = { .self = geteuid() };
-    mount_writable_places(p, in, &host.writable);
+    mount_writable_places_listed(p, in, &host.listings, &host.writable);
     *plan = (struct mount_plan){ 0 };
-    create_missing(p, in, &host, plan);
+    /* a listing taken before a directory was made would say it is
+     * missing: the optional rules on it skipped */
+    if (create_missing(p, in, &host, plan))
+        dir_listings_free(&host.listings);
     char *error = NULL;
     if (!mount_plan_build(plan, p, mount_resolve_host, &host, &error))
         die("%s", error);
@@ -1189,10 +1258,17 @@ void mount_apply(const struct profile *p, struct mount_plan *plan, const char *c
     if (empty < 0)
         die_errno("creating %s", c.empty_path);
     close(empty);
+    c.empty_fd = open(c.empty_path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+    if (c.empty_fd < 0)
+        die_errno("opening %s", c.empty_path);
 
     attach_root(&c, &plan->v[0], root_what);
-    for (size_t i = 1; i < plan->n; i++)
+    for (size_t i = 1; i < plan->n; i++) {
+        c.later = &plan->v[i + 1];
+        c.nlater = plan->n - i - 1;
         apply_entry(&c, &plan->v[i]);
+    }
+    close(c.empty_fd);
 
     /* pivot_root(".", ".") stacks the old root on the new one; detaching
      * it leaves no way back to the host's tree (the staging tmpfs goes with

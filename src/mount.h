@@ -62,6 +62,10 @@ struct mount_inputs {
  * writable. Appended to out. */
 void mount_writable_places(const struct profile *p, const struct mount_inputs *in,
                            struct strv *out);
+/* The same, a path its directory's listing says is missing not opened
+ * (listings may be NULL: every path opened). */
+void mount_writable_places_listed(const struct profile *p, const struct mount_inputs *in,
+                                  struct dir_listings *listings, struct strv *out);
 
 
 /* In the supervisor, before clone(): resolves every rule on the host,

@@ -488,8 +488,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
 
     const struct project *project = cli_project();
     /* one realpath() of $HOME for both checks, on every start */
-    autofree char *home_real = plan->home && plan->home[0] == '/' ? realpath(plan->home, NULL)
-                                                                  : NULL;
+    const char *home_real = plan->home && plan->home[0] == '/' ? cli_home_real(plan->home) : NULL;
     refuse_whole_tree_writable(p, plan->home, home_real, project);
     warn_rw_host_runs(p, plan->home, home_real, project);
     struct protect_list protect = { 0 };

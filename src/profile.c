@@ -169,6 +169,9 @@ static bool load_text(struct loader *L, const char *label, const char *canon,
 
 /* Reads one file, with its checks: regular, bounded, readable. The FIFO
  * case matters: open(O_NONBLOCK) keeps a FIFO from hanging us. */
+static bool load_file_at(struct loader *L, const char *path, const char *canon,
+                         const struct origin *from);
+
 static bool load_file(struct loader *L, const char *path, const struct origin *from)
 {
     char canon[PATH_MAX];
@@ -180,6 +183,13 @@ static bool load_file(struct loader *L, const char *path, const struct origin *f
             add_error(L, from, "cannot read profile %s: %s", path, strerror(e));
         return false;
     }
+    return load_file_at(L, path, canon, from);
+}
+
+/* load_file() of path, whose realpath() is canon */
+static bool load_file_at(struct loader *L, const char *path, const char *canon,
+                         const struct origin *from)
+{
     for (int i = 0; i < L->depth; i++) {
         if (L->chain[i] && !strcmp(L->chain[i], canon)) {
             size_t cap = 64, len = 0;
@@ -436,12 +446,15 @@ bool profile_load(struct profile *p, const char *name_or_path, const struct prof
             return false;
         }
     }
+    /* one realpath() for both (one readlink per component) */
     char canon[PATH_MAX];
     if (realpath(path, canon)) {
         free(p->path);
         p->path = xstrdup(canon);
+        load_file_at(&L, path, canon, NULL);
+    } else {
+        load_file(&L, path, NULL);   /* says why */
     }
-    load_file(&L, path, NULL);
     free(path);
     /* every error of every kind at once (profile check): a key that failed
      * kept its default, a valid setting, so the whole-profile checks still

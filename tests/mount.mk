@@ -21,8 +21,9 @@ tests_helpers_deny_syscalls_SOURCES = tests/helpers/deny-syscalls.c
 tests_helpers_deny_syscalls_LDADD = src/libsbx.a $(SBX_LIBS)
 TESTS += tests/integration/mount-helper.sh tests/integration/mount-legacy.sh \
 	tests/integration/mount-filtered.sh tests/integration/mount-sbx.sh \
-	tests/integration/escape-create.sh tests/integration/mount-placeholders.sh
+	tests/integration/escape-create.sh tests/integration/mount-placeholders.sh \
+	tests/integration/mount-noattr.sh
 EXTRA_DIST += tests/integration/mount-body.sh tests/integration/mount-helper.sh \
 	tests/integration/mount-legacy.sh tests/integration/mount-filtered.sh \
 	tests/integration/mount-sbx.sh tests/integration/escape-create.sh \
-	tests/integration/mount-placeholders.sh
+	tests/integration/mount-placeholders.sh tests/integration/mount-noattr.sh

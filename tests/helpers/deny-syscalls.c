@@ -4,6 +4,8 @@
  *
  *   deny-syscalls ERRNO-NAME SYSCALL[,SYSCALL...] -- COMMAND [ARG...]
  *
+ * A SYSCALL is a name libseccomp knows or a number (the native ABI's).
+ *
  * The mount tests use it to run mount_setup() without openat2, open_tree,
  * mount_setattr and move_mount. */
 #include "config.h"
@@ -13,6 +15,7 @@
 #include <errno.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -35,7 +38,10 @@ int main(int argc, char **argv)
     }
     char *names = xstrdup(argv[2]), *save = NULL;
     for (char *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-        int nr = seccomp_syscall_resolve_name(name);
+        /* a number: a call newer than libseccomp's table (open_tree_attr) */
+        char *end;
+        long num = strtol(name, &end, 10);
+        int nr = *name && !*end && num >= 0 ? (int)num : seccomp_syscall_resolve_name(name);
         if (nr == __NR_SCMP_ERROR || seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0) < 0) {
             fprintf(stderr, "deny-syscalls: cannot deny %s\n", name);
             return 2;

@@ -3,7 +3,7 @@
 # tests/helpers/mount-sandbox program, on the new and the old mount API),
 # mount-filtered.sh (the helper under a seccomp filter refusing openat2 and
 # the new mount API with EPERM) and mount-sbx.sh (through `sbx run`). The
-# caller sets $runner to helper, legacy, filtered or sbx and sources this
+# caller sets $runner to helper, legacy, filtered, noattr or sbx and sources this
 # file after lib.sh.
 #
 # Test directories live under /var/tmp, not /tmp: /tmp is a tmpfs inside
@@ -29,6 +29,12 @@ filtered)
     # As inside a container runtime whose seccomp filter predates the new
     # mount API and openat2: sbx must find its way without them.
     printf '#!/bin/sh\nexec "%s" EPERM openat2,open_tree,mount_setattr,move_mount -- "%s" "$@"\n' \
+        "$SBX_TEST_HELPERS/deny-syscalls" "$SBX_TEST_HELPERS/mount-sandbox" ;;
+noattr)
+    # A kernel before 6.15 (or a filter that does not know the call):
+    # each copy made by open_tree and given its flags by mount_setattr.
+    # 467 is open_tree_attr on every architecture.
+    printf '#!/bin/sh\nexec "%s" ENOSYS 467 -- "%s" "$@"\n' \
         "$SBX_TEST_HELPERS/deny-syscalls" "$SBX_TEST_HELPERS/mount-sandbox" ;;
 sbx)
     cat >"$tmpdir/mount.ini" <<'INI'
