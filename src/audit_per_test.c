@@ -1336,7 +1336,8 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
          * bisection after */
         struct denial_tally **mine = NULL, *between = NULL;
         bool startup;
-        if (side && a->r->attribution == RUNNER_ATTRIBUTE_PLACED) {
+        if (side && (a->r->attribution == RUNNER_ATTRIBUTE_PLACED ||
+                     (a->r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placed(p)))) {
             mine = xcalloc(nv + 1, sizeof *mine);
             between = denial_tally_new();
             if (!place_run(res.ledger, v, nv, mine, between, &startup)) {
@@ -2340,7 +2341,8 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     if (!sig && total) {
         if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
             sig = attribute_by_unit(&alone, tests, n, names[1]);
-        else if (!(r->kind == RUNNER_UNITTEST &&
+        else if (!((r->kind == RUNNER_UNITTEST ||
+                    (r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placed(parsers[1]))) &&
                    attribute_by_placement(&alone, tests, n, ta, na, names[1], between)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
     }

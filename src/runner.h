@@ -48,6 +48,10 @@ enum runner_attribution {
     /* the runner re-runs a script, not a test (prove, make check): a
      * test's denials are its script's */
     RUNNER_ATTRIBUTE_UNIT,
+    /* sbx's reporter bounds each test's run on the result channel
+     * (mocha): placed as PLACED where runner_parser_placed() says the
+     * channel held, re-runs (ALONE) where it did not */
+    RUNNER_ATTRIBUTE_REPORTED,
 };
 
 struct runner_ops;
@@ -239,6 +243,11 @@ enum runner_channel {
 };
 /* why: one line on FALLBACK and FORGED, else NULL. */
 enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why);
+/* Whether the reporter's records, every one verified, bounded each test's
+ * and each fixture's run one at a time (a serial runner): a denial's
+ * position on the channel then names the one that made it, or none
+ * (made between two, the suite's), with no re-run. */
+bool runner_parser_placed(const struct runner_parser *p);
 
 /* The command that runs exactly test t of the run of argv (the user's
  * command, before runner_command()), reporting flags included; NULL when

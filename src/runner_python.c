@@ -385,7 +385,7 @@ static bool pytest_reporter(struct strv *out, struct strv *notes)
     if (swap_m_for_boot(out, BOOT("pytest"), "pytest's hooks", notes))
         return true;
     char why[256], *script = NULL;
-    char *python = out->n ? runner_program_interpreter(out->v[0], &script, why, sizeof why) : NULL;
+    char *python = out->n ? runner_program_interpreter(out->v[0], "python", &script, why, sizeof why) : NULL;
     if (!python) {
         strv_push(notes, xasprintf("sbx adds no result reporter to pytest run as a program here (%s): the "
                                    "results are read from pytest's lines (the tests' output is captured "

@@ -170,8 +170,9 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
         r->verb = RECORD_COUNT;
         return true;
     }
-    if (is(w, wlen, "start")) {
+    if (is(w, wlen, "start") || is(w, wlen, "fixture")) {
         r->verb = RECORD_START;
+        r->fixture = is(w, wlen, "fixture");
     } else if (is(w, wlen, "stop")) {
         r->verb = RECORD_STOP;
         if (s == end || *s++ != ' ' || !number(&s, end, &r->n[0]))
@@ -300,6 +301,10 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
          * output */
         if (!rs->parallel)
             p->last_announced = i;
+        /* a hook's run (mocha's before/after all/each): the suite's, a
+         * fixture row, never a test's */
+        if (r->fixture)
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
         *phase_of(rs, i) = PHASE_STARTED;
         if (!rs->parallel)
             rs->running = i;
@@ -476,6 +481,12 @@ void report_free(struct runner_parser *p)
     p->report = NULL;
     runner_parser_free(p->fallback);
     p->fallback = NULL;
+}
+
+bool runner_parser_placed(const struct runner_parser *p)
+{
+    const struct report_state *rs = p->report;
+    return rs && rs->channel == RUNNER_CHANNEL_REPORT && rs->hello && !rs->parallel;
 }
 
 enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why)
