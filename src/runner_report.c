@@ -450,10 +450,12 @@ bool report_finish(struct runner_parser *p, bool killed)
         return false;
     }
     /* the reporter never spoke (nothing at all on the channel: the
-     * command is not the python sbx expected): the output, read as
-     * without one; its
-     * positions are the output's, not the channel's that the denials were
-     * placed by, so no test is placed by them (re-runs decide) */
+     * command is not the program sbx expected, or its tests ran in a
+     * process the reporter is not in: mocha with --node-option or
+     * --inspect re-executes itself, a .mocharc's parallel): the output,
+     * read as without one; its positions are the output's, not the
+     * channel's that the denials were placed by, so no test is placed by
+     * them (re-runs decide) */
     struct runner_parser t = *p;
     *p = *fb;
     *fb = t;
@@ -465,8 +467,8 @@ bool report_finish(struct runner_parser *p, bool killed)
         p->tests[i].announced_pos = 0;
     rs->channel = RUNNER_CHANNEL_FALLBACK;
     snprintf(rs->why, sizeof rs->why, "sbx's result reporter never spoke (is the command the "
-             "python sbx expected?): the results were read from the output, where a test's own "
-             "printed line can imitate one");
+             "program sbx expected, its tests run in its own process?): the results were read from "
+             "the output, where a test's own printed line can imitate one");
     return true;
 }
 

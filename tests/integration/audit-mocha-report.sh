@@ -10,13 +10,14 @@
 # hook (issue 34: not-observed under qa; here a fixture row that fails
 # under qa), a pure test printing a forged record and a forged mocha
 # document, and a second file. Then the channel forged by a test (the
-# audit never ends trustworthy), and mocha --parallel (no reporter: the
-# JSON and re-runs, as before, said so).
+# audit never ends trustworthy), mocha re-executing itself (the channel
+# silent) and mocha --parallel (no reporter): the JSON and re-runs, as
+# before, said so.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 
 runners=${SBX_NODE_RUNNERS:-/var/lib/sbx-ci/node-runners}
 if ! command -v node >/dev/null 2>&1 || [ ! -x "$runners/node_modules/.bin/mocha" ]; then
-    for i in $(seq 14); do skip "mocha is not installed in $runners (.ci/run installs it)"; done
+    for i in $(seq 16); do skip "mocha is not installed in $runners (.ci/run installs it)"; done
     done_testing; exit 0
 fi
 work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/audit-mocha.XXXXXX" 2>/dev/null) ||
@@ -91,6 +92,14 @@ JS
 run_sbx audit --report "$work/f.json" -- node_modules/.bin/mocha c.spec.js a.spec.js
 isnt "$status" 0 "a test that forges a record: never trustworthy"
 like "$err" "a record without the run's key" "the forgery named"
+
+# --node-option: mocha re-executes itself in a child, the reporter is
+# not there, the channel stays silent: mocha's JSON and re-runs, said so
+run_sbx audit --report "$work/n.json" -- node_modules/.bin/mocha --node-option no-warnings a.spec.js b.spec.js
+like "$err" "results read from the output, as a fallback: sbx's result reporter never spoke" \
+    "mocha re-executing itself: the fallback, said so"
+is "$(jq -r '.tests[] | select(.name == "net lenient") | .verdict' "$work/n.json")" false-green \
+    "mocha re-executing itself: the lenient test still found, by re-runs"
 
 # --parallel: the tests run in workers, where the reporter is not
 run_sbx audit --report "$work/p.json" -- node_modules/.bin/mocha --parallel a.spec.js b.spec.js
