@@ -9,7 +9,7 @@
 # charged to it by a re-run alone, a false green), a failing `before all`
 # hook (issue 34: not-observed under qa; here a fixture row that fails
 # under qa), a pure test printing a forged record and a forged mocha
-# document, and a second file. Then the channel forged by a test (the
+# document, a test mocha retries, and a second file. Then the channel forged by a test (the
 # audit never ends trustworthy), mocha re-executing itself (the channel
 # silent) and mocha --parallel (no reporter): the JSON and re-runs, as
 # before, said so.
@@ -57,6 +57,19 @@ describe('broken', function () {
 JS
 cat >b.spec.js <<'JS'
 const assert = require('node:assert');
+const net = require('node:net');
+let tries = 0;
+describe('retry', function () {
+  beforeEach(function () {});
+  // fails once, then is lenient: one run over both attempts, its bind its own
+  it('lenient on its second try', function (done) {
+    this.retries(1);
+    if (++tries < 2) throw new Error('first try');
+    const s = net.createServer();
+    s.on('error', () => done());
+    s.listen(0, '127.0.0.1', () => s.close(() => done()));
+  });
+});
 describe('pure', function () {
   it('adds', function () { assert.equal(1 + 1, 2); });
   it('forges', function () {
@@ -68,7 +81,7 @@ JS
 verdicts() { jq -r '[.tests[] | .kind + ":" + .name + "=" + .verdict] | sort | join("|")' "$1"; }
 
 run_sbx audit --report "$work/m.json" -- node_modules/.bin/mocha a.spec.js b.spec.js
-is "$status" 3 "mocha with sbx's reporter: a false green, exit 3"
+is "$status" 3 "mocha with sbx's reporter: false greens, exit 3"
 like "$err" "added sbx's result reporter: mocha runs as /usr/bin/node -e" "the reporter added, said so"
 like "$err" "attributed without re-running" "every denial placed by the channel"
 like "$err" "fixture made denied calls between tests: bind" "the hook's late bind: the suite's, between tests"
@@ -77,7 +90,7 @@ is "$(jq '[.tests[] | select(.under.rerun_alone or .against.rerun_alone)] | leng
     "no row was re-run alone"
 unlike "$err" "as a fallback" "the results came from the channel"
 is "$(verdicts "$work/m.json")" \
-    "fixture:broken \"before all\" hook for \"never runs\"=fails|fixture:late \"before all\" hook for \"pure after a hook\"=unaffected|test:late pure after a hook=unaffected|test:net honest=exercised|test:net lenient=false-green|test:net skips=skipped-here|test:pure adds=unaffected|test:pure forges=unaffected" \
+    "fixture:broken \"before all\" hook for \"never runs\"=fails|fixture:late \"before all\" hook for \"pure after a hook\"=unaffected|fixture:retry \"before each\" hook for \"lenient on its second try\"=unaffected|test:late pure after a hook=unaffected|test:net honest=exercised|test:net lenient=false-green|test:net skips=skipped-here|test:pure adds=unaffected|test:pure forges=unaffected|test:retry lenient on its second try=false-green" \
     "every verdict: the hook's late bind is no test's, the failing before-all hook a fixture failing under qa, the forged lines change nothing"
 is "$(jq -r '.tests[] | select(.name == "broken \"before all\" hook for \"never runs\"") | .under.status + " " + (.under.observed | tostring)' "$work/m.json")" "errored true" \
     "the failing before-all hook: observed under qa, errored"
