@@ -1341,7 +1341,7 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
         struct denial_tally **mine = NULL, *between = NULL;
         bool startup;
         if (side && (a->r->attribution == RUNNER_ATTRIBUTE_PLACED || a->r->attribution == RUNNER_ATTRIBUTE_THREAD ||
-                     runner_parser_placeable(p))) {
+                     (a->r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placeable(p)))) {
             mine = xcalloc(nv + 1, sizeof *mine);
             between = denial_tally_new();
             if (!place_run(res.ledger, p, a->r->attribution == RUNNER_ATTRIBUTE_THREAD, mine, between,
@@ -2355,7 +2355,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
             sig = attribute_by_unit(&alone, tests, n, names[1]);
         else if (!((r->attribution == RUNNER_ATTRIBUTE_PLACED || r->attribution == RUNNER_ATTRIBUTE_THREAD ||
-                    runner_parser_placeable(parsers[1])) &&
+                    (r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placeable(parsers[1]))) &&
                    attribute_by_placement(&alone, tests, n, parsers[1], names[1], between,
                                           r->attribution == RUNNER_ATTRIBUTE_THREAD)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);

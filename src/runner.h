@@ -52,6 +52,11 @@ enum runner_attribution {
      * the caller's thread name places a denial in its test
      * (audit_place_events_by_thread) */
     RUNNER_ATTRIBUTE_THREAD,
+    /* sbx's reporter bounds each test's run on the result channel (mocha,
+     * pytest, regrtest), or the output announces each test, flushed,
+     * before it runs (go test -v with no package named): placed as PLACED
+     * where runner_parser_placeable() says so, re-runs (ALONE) where not */
+    RUNNER_ATTRIBUTE_REPORTED,
 };
 
 struct runner_ops;

@@ -622,4 +622,4 @@ static const struct runner_ops go_ops = {
     .state_free = go_state_free,
 };
 
-const struct runner runner_go = { RUNNER_GO, "go", "go test", RUNNER_ATTRIBUTE_ALONE, &go_ops };
+const struct runner runner_go = { RUNNER_GO, "go", "go test", RUNNER_ATTRIBUTE_REPORTED, &go_ops };

@@ -81,10 +81,11 @@ const struct runner *runner_of_kind(enum runner_kind kind);
  * read of a file), or NULL with why filled. */
 char *runner_npm_script(const char *name, char *why, size_t why_size);
 /* The interpreter of `program` (found in PATH), from its #! line, when
- * that names a python plainly ("#!/usr/bin/python3", "#!/usr/bin/env
- * python3"), *script set to the program's path (both owned, both only of
+ * that names one whose name starts with `interp` ("python", "node")
+ * plainly ("#!/usr/bin/python3", "#!/usr/bin/env node"), *script set to the program's path (both owned, both only of
  * the characters [A-Za-z0-9/._+-]); NULL with why filled otherwise. */
-char *runner_program_interpreter(const char *program, char **script, char *why, size_t why_size);
+char *runner_program_interpreter(const char *program, const char *interp, char **script, char *why,
+                                 size_t why_size);
 
 /* ---- the parser: shared state and the table of tests (runner_parse.c) ---- */
 

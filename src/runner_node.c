@@ -727,6 +727,198 @@ static void mocha_finish(struct runner_parser *p)
     json_object_put(root);
 }
 
+
+/* ---- sbx's result reporter, for mocha (runner_report.h) ---- */
+
+/* mocha's JSON names each test once every test has ended, with nothing
+ * that says when it ran, so each denial had to be found by re-runs, and
+ * a hook's (a before hook's timer binding after its test ended) was
+ * charged to whichever test a re-run ran with it. The reporter, sent as
+ * the greeting, wraps mocha's Runnable.run (every test's and every hook's
+ * function, one at a time in a serial run): a start record ("fixture" for
+ * a hook) before it runs, its result and stop when mocha's own callback
+ * says it ended, written synchronously to the channel; it.skip's tests,
+ * never run, get a result alone. A denial between two records is the
+ * suite's, never a test's. Its hello comes with the first run in this
+ * process: under --parallel (tests in worker processes, which never get
+ * the reporter) the channel stays silent and mocha's JSON is read. The
+ * last line, added with the key, calls it. */
+static const char mocha_reporter_code[] =
+    "async function _sbx(key, imp, fd) {\n"
+    "  // sbx audit's result reporter for mocha (runner_node.c): one record per\n"
+    "  // test's and hook's run on the result channel, never on the output.\n"
+    "  const fs = await imp('node:fs'), path = await imp('node:path'), url = await imp('node:url');\n"
+    "  let seq = 0, live = true;\n"
+    "  const esc = (s) => String(s).replace(/[\\\\\\x00-\\x1f\\x7f]/g, (c) =>\n"
+    "    c === '\\\\' ? '\\\\\\\\' : c === '\\0' ? '?' : '\\\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));\n"
+    "  const emit = (...words) => {\n"
+    "    if (!live) return;\n"
+    "    const line = Buffer.from([key, String(seq++), ...words].join(' ') + '\\n');\n"
+    "    try {\n"
+    "      for (let off = 0; off < line.length; ) off += fs.writeSync(fd, line, off);\n"
+    "    } catch (e) {\n"
+    "      live = false;\n"
+    "    }\n"
+    "  };\n"
+    "  let lib;\n"
+    "  try {\n"
+    "    lib = path.join(path.dirname(fs.realpathSync(process.argv[1])), '..', 'lib');\n"
+    "  } catch (e) {\n"
+    "    return;\n"
+    "  }\n"
+    "  const load = async (name, cls) => {\n"
+    "    const m = await imp(url.pathToFileURL(path.join(lib, name)).href);\n"
+    "    const c = m[cls] || (m.default && (m.default[cls] || m.default));\n"
+    "    return typeof c === 'function' && c.prototype ? c : null;\n"
+    "  };\n"
+    "  let Runnable, Runner;\n"
+    "  try {\n"
+    "    Runnable = await load('runnable.js', 'Runnable');\n"
+    "    Runner = await load('runner.js', 'Runner');\n"
+    "  } catch (e) {\n"
+    "    return;\n"
+    "  }\n"
+    "  if (!Runnable || !Runner || typeof Runnable.prototype.run !== 'function' ||\n"
+    "      typeof Runner.prototype.run !== 'function')\n"
+    "    return;\n"
+    "  const ran = new WeakSet();\n"
+    "  // hello only once a run in this process starts: under --parallel the\n"
+    "  // tests run in workers, the channel stays silent and the output is read\n"
+    "  let said = false;\n"
+    "  const hello = () => {\n"
+    "    if (!said) {\n"
+    "      said = true;\n"
+    "      emit('hello', 'mocha', 'serial');\n"
+    "    }\n"
+    "  };\n"
+    "  // a test that failed and that mocha retries (this.retries(N)) stays\n"
+    "  // one run from its first start to its last attempt's result: the\n"
+    "  // each-hooks between attempts are its own\n"
+    "  let open = null;\n"
+    "  const runOne = Runnable.prototype.run;\n"
+    "  Runnable.prototype.run = function (fn) {\n"
+    "    if (typeof this.isPending === 'function' && this.isPending()) return runOne.call(this, fn);\n"
+    "    const self = this, hook = this.type === 'hook', id = esc(this.fullTitle());\n"
+    "    if (hook && open !== null) return runOne.call(this, fn);\n"
+    "    const t0 = process.hrtime.bigint();\n"
+    "    let over = false;\n"
+    "    ran.add(this);\n"
+    "    hello();\n"
+    "    if (open !== id) emit(hook ? 'fixture' : 'start', id);\n"
+    "    open = null;\n"
+    "    return runOne.call(this, function (err) {\n"
+    "      if (!over) {\n"
+    "        over = true;\n"
+    "        const pending = typeof self.isPending === 'function' && self.isPending();\n"
+    "        const again = !hook && err && typeof self.currentRetry === 'function' &&\n"
+    "          typeof self.retries === 'function' && self.currentRetry() < self.retries();\n"
+    "        if (again) {\n"
+    "          open = id;\n"
+    "        } else {\n"
+    "          // this.skip() marks it pending, then throws (a promise's rejection)\n"
+    "          emit('result', pending ? 'skipped' : err ? (hook ? 'errored' : 'failed') : 'passed', id);\n"
+    "          emit('stop', String((process.hrtime.bigint() - t0) / 1000n), id);\n"
+    "        }\n"
+    "      }\n"
+    "      return fn.apply(this, arguments);\n"
+    "    });\n"
+    "  };\n"
+    "  const runAll = Runner.prototype.run;\n"
+    "  Runner.prototype.run = function (...args) {\n"
+    "    hello();\n"
+    "    // it.skip, xit, a test without a function: never run, skipped\n"
+    "    this.on('pending', (t) => {\n"
+    "      if (t && !ran.has(t)) emit('result', 'skipped', esc(t.fullTitle()));\n"
+    "    });\n"
+    "    this.once('end', () => emit('end'));\n"
+    "    return runAll.apply(this, args);\n"
+    "  };\n"
+    "}\n";
+
+/* What node runs with -e in place of mocha's program: the reporter, read
+ * from the channel, then mocha's program itself, argv[1] its path as the
+ * kernel's exec of its #! line gives; -e is taken out of execArgv, so
+ * that a process mocha forks (its --parallel workers) runs as it would. */
+#define MOCHA_BOOT_PREFIX "import fs from 'node:fs';import url from 'node:url';"
+#define MOCHA_BOOT                                                                                 \
+    MOCHA_BOOT_PREFIX                                                                              \
+    "{const x=process.execArgv;const i=x.indexOf('-e');if(i>=0)x.splice(i,2);"                     \
+    "const j=x.indexOf('--input-type=module');if(j>=0)x.splice(j,1);}"                            \
+    "const b=Buffer.alloc(1<<20);const n=fs.readSync(" JS_STR(RUNNER_REPORT_FD) ",b,0,b.length,null);" \
+    "await new (Object.getPrototypeOf(async function(){}).constructor)('imp','FD',"                \
+    "b.toString('utf8',0,n))(s=>import(s)," JS_STR(RUNNER_REPORT_FD) ");"                         \
+    "await import(url.pathToFileURL(fs.realpathSync(process.argv[1])).href);"
+#define JS_STR(x) JS_STR_(x)
+#define JS_STR_(x) #x
+
+static char *mocha_greeting(const char *key, size_t *len)
+{
+    char *g = xasprintf("%s\nreturn _sbx('%s', imp, FD);\n", mocha_reporter_code, key);
+    *len = strlen(g);
+    return g;
+}
+
+static bool mocha_carries_reporter(char *const argv[])
+{
+    for (size_t i = 0; argv[i]; i++)
+        if (starts(argv[i], MOCHA_BOOT_PREFIX))
+            return true;
+    return false;
+}
+
+/* mocha typed directly (what command() made): PROGRAM ARGS becomes NODE
+ * --input-type=module -e BOOT PROGRAM ARGS, NODE its #! line's. */
+static bool mocha_reporter(struct strv *out, struct strv *notes)
+{
+    struct js_inv inv;
+    char why[256];
+    if (!js_classify(out->v, &inv, why, sizeof why))
+        return false;
+    bool direct = !inv.pm && inv.kind == JS_MOCHA;
+    size_t at = (size_t)inv.at;
+    js_inv_free(&inv);
+    if (!direct) {
+        note_add(notes, "sbx adds no result reporter to mocha run through npx or a package script: the "
+                        "results are read from mocha's JSON report, each test's denials found by re-runs");
+        return false;
+    }
+    for (size_t i = at + 1; i < out->n; i++)
+        if (!strcmp(out->v[i], "--parallel") || !strcmp(out->v[i], "-p")) {
+            note_add(notes, "mocha --parallel runs the tests in worker processes, where sbx's result "
+                            "reporter is not: the results are read from mocha's JSON report");
+            return false;
+        }
+    char *script = NULL, *abs = NULL;
+    /* node_modules/.bin/mocha, a symbolic link: the file it names, from
+     * / (the #! line is read without following links) */
+    if (strchr(out->v[at], '/'))
+        abs = realpath(out->v[at], NULL);
+    char *node = runner_program_interpreter(abs ? abs : out->v[at], "node", &script, why, sizeof why);
+    free(abs);
+    if (!node) {
+        strv_push(notes, xasprintf("sbx adds no result reporter to mocha here (%s): the results are read "
+                                   "from mocha's JSON report", why));
+        return false;
+    }
+    struct strv nv = { 0 };
+    push_range(&nv, out->v, 0, (int)at);
+    strv_push(&nv, node);
+    push(&nv, "--input-type=module");
+    push(&nv, "-e");
+    push(&nv, MOCHA_BOOT);
+    strv_push(&nv, xasprintf("%s", script));
+    push_range(&nv, out->v, (int)at + 1, (int)out->n);
+    strv_push(notes, xasprintf("added sbx's result reporter: mocha runs as %s -e (its #! line's node, "
+                               "starting %s with the same arguments and tests) with a reporter that writes "
+                               "each test's and each hook's start and result from mocha's own runnables to "
+                               "descriptor %d, which the suite's output cannot reach", nv.v[at], script,
+                               RUNNER_REPORT_FD));
+    free(script);
+    strv_free(out);
+    *out = nv;
+    return true;
+}
+
 static const struct runner_ops node_ops = {
     .anchor = node_anchor,
     .command = js_command,
@@ -752,6 +944,9 @@ static const struct runner_ops mocha_ops = {
     .finish = mocha_finish,
     .rerun = js_rerun,
     .baseline = js_baseline,
+    .add_reporter = mocha_reporter,
+    .carries_reporter = mocha_carries_reporter,
+    .greeting = mocha_greeting,
     .state_new = js_state_new,
     .state_free = js_state_free,
 };
@@ -759,4 +954,4 @@ static const struct runner_ops mocha_ops = {
 const struct runner runner_node = { RUNNER_NODE, "node", "node --test", RUNNER_ATTRIBUTE_ALONE, &node_ops };
 const struct runner runner_jest = { RUNNER_JEST, "jest", "jest", RUNNER_ATTRIBUTE_ALONE, &jest_ops };
 const struct runner runner_vitest = { RUNNER_VITEST, "vitest", "vitest", RUNNER_ATTRIBUTE_ALONE, &vitest_ops };
-const struct runner runner_mocha = { RUNNER_MOCHA, "mocha", "mocha", RUNNER_ATTRIBUTE_ALONE, &mocha_ops };
+const struct runner runner_mocha = { RUNNER_MOCHA, "mocha", "mocha", RUNNER_ATTRIBUTE_REPORTED, &mocha_ops };

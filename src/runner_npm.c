@@ -10,10 +10,13 @@
 
 #include "runner_impl.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PACKAGE_JSON_MAX (4u << 20)
 
@@ -65,7 +68,8 @@ static bool plain_path(const char *s)
     return true;
 }
 
-char *runner_program_interpreter(const char *program, char **script, char *why, size_t why_size)
+char *runner_program_interpreter(const char *program, const char *interp, char **script, char *why,
+                                 size_t why_size)
 {
     const char *path = getenv("PATH");
     *script = strchr(program, '/') ? xstrdup(program)
@@ -74,8 +78,21 @@ char *runner_program_interpreter(const char *program, char **script, char *why, 
         snprintf(why, why_size, "%.64s is not in PATH", program);
         return NULL;
     }
-    size_t len;
-    char *text = read_file_text(*script, 4096, &len);
+    /* its #! line only: the kernel reads no more (mocha's program is a
+     * whole JavaScript module, far over any small file's bound) */
+    char head[512], *text = NULL;
+    ssize_t len = -1;
+    int fd = open(*script, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        do
+            len = read(fd, head, sizeof head - 1);
+        while (len < 0 && errno == EINTR);
+        close(fd);
+    }
+    if (len >= 0) {
+        head[len] = '\0';
+        text = xstrdup(head);
+    }
     char *out = NULL;
     if (text && len > 2 && !memcmp(text, "#!", 2)) {
         char *line = text + 2, *nl = strchr(line, '\n');
@@ -91,8 +108,8 @@ char *runner_program_interpreter(const char *program, char **script, char *why, 
     }
     free(text);
     const char *base = out ? strrchr(out, '/') : NULL;
-    if (!out || !base || strncmp(base + 1, "python", 6) || !plain_path(out) || !plain_path(*script)) {
-        snprintf(why, why_size, "%.200s is not a script whose #! line names python plainly", *script);
+    if (!out || !base || strncmp(base + 1, interp, strlen(interp)) || !plain_path(out) || !plain_path(*script)) {
+        snprintf(why, why_size, "%.200s is not a script whose #! line names %s plainly", *script, interp);
         free(out);
         free(*script);
         *script = NULL;

@@ -441,7 +441,7 @@ static bool pytest_reporter(struct strv *out, struct strv *notes)
     if (swap_m_for_boot(out, BOOT("pytest"), "pytest's hooks", notes))
         return true;
     char why[256], *script = NULL;
-    char *python = out->n ? runner_program_interpreter(out->v[0], &script, why, sizeof why) : NULL;
+    char *python = out->n ? runner_program_interpreter(out->v[0], "python", &script, why, sizeof why) : NULL;
     if (!python) {
         strv_push(notes, xasprintf("sbx adds no result reporter to pytest run as a program here (%s): the "
                                    "results are read from pytest's lines (the tests' output is captured "
@@ -1272,8 +1272,8 @@ static const struct runner_ops regrtest_ops = {
 };
 
 const struct runner runner_regrtest = { RUNNER_REGRTEST, "regrtest", "python -m test (CPython's suite)",
-                                        RUNNER_ATTRIBUTE_ALONE, &regrtest_ops };
+                                        RUNNER_ATTRIBUTE_REPORTED, &regrtest_ops };
 const struct runner runner_unittest = { RUNNER_UNITTEST, "unittest", "python -m unittest",
                                         RUNNER_ATTRIBUTE_PLACED, &unittest_ops };
 const struct runner runner_pytest = { RUNNER_PYTEST, "pytest", "pytest or python -m pytest",
-                                      RUNNER_ATTRIBUTE_ALONE, &pytest_ops };
+                                      RUNNER_ATTRIBUTE_REPORTED, &pytest_ops };

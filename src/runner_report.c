@@ -179,8 +179,9 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
         r->verb = RECORD_COUNT;
         return true;
     }
-    if (is(w, wlen, "start")) {
+    if (is(w, wlen, "start") || is(w, wlen, "fixture")) {
         r->verb = RECORD_START;
+        r->fixture = is(w, wlen, "fixture");
     } else if (is(w, wlen, "stop")) {
         r->verb = RECORD_STOP;
         if (s == end || *s++ != ' ' || !number(&s, end, &r->n[0]))
@@ -310,6 +311,10 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
          * output */
         if (!rs->parallel)
             p->last_announced = i;
+        /* a hook's run (mocha's before/after all/each): the suite's, a
+         * fixture row, never a test's */
+        if (r->fixture)
+            test_kind(p, i, RUNNER_TEST_FIXTURE);
         *phase_of(rs, i) = PHASE_STARTED;
         if (!rs->parallel)
             rs->running = i;
@@ -474,10 +479,12 @@ bool report_finish(struct runner_parser *p, bool killed)
         return false;
     }
     /* the reporter never spoke (nothing at all on the channel: the
-     * command is not the python sbx expected): the output, read as
-     * without one; its
-     * positions are the output's, not the channel's that the denials were
-     * placed by, so no test is placed by them (re-runs decide) */
+     * command is not the program sbx expected, or its tests ran in a
+     * process the reporter is not in: mocha with --node-option or
+     * --inspect re-executes itself, a .mocharc's parallel): the output,
+     * read as without one; its positions are the output's, not the
+     * channel's that the denials were placed by, so no test is placed by
+     * them (re-runs decide) */
     struct runner_parser t = *p;
     *p = *fb;
     *fb = t;
@@ -489,8 +496,8 @@ bool report_finish(struct runner_parser *p, bool killed)
         p->tests[i].announced_pos = 0;
     rs->channel = RUNNER_CHANNEL_FALLBACK;
     snprintf(rs->why, sizeof rs->why, "sbx's result reporter never spoke (is the command the "
-             "python sbx expected?): the results were read from the output, where a test's own "
-             "printed line can imitate one");
+             "program sbx expected, its tests run in its own process?): the results were read from "
+             "the output, where a test's own printed line can imitate one");
     return true;
 }
 

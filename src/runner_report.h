@@ -8,6 +8,7 @@
  *
  *   KEY SEQ hello RUNNER serial|parallel
  *   KEY SEQ start ID
+ *   KEY SEQ fixture ID      (a fixture's start: a hook's run, the suite's)
  *   KEY SEQ result passed|failed|errored|skipped ID
  *   KEY SEQ stop MICROSECONDS ID
  *   KEY SEQ suite begin|end
@@ -50,6 +51,7 @@ struct runner_record {
     uint64_t seq;
     enum test_status status;  /* RECORD_RESULT */
     char *text;               /* START, RESULT, STOP: the decoded id; HELLO: the runner's name (owned) */
+    bool fixture;             /* RECORD_START: written as "fixture" (a hook's run) */
     bool parallel;            /* RECORD_HELLO: tests may run side by side (pytest-xdist) */
     uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds;
                                * SUITE: n[0] 1 at its begin, 0 at its end */

@@ -420,10 +420,54 @@ static void test_command(void)
     free(script);
 }
 
+/* mocha's reporter: a hook's run starts with "fixture" and makes a row
+ * of kind fixture; a channel that held places denials, one that was
+ * forged or never spoke does not */
+static void test_fixture_records(void)
+{
+    struct runner_record r;
+    char why[200];
+    ok(runner_record_parse(KEY " 1 fixture s \"before all\" hook for \"a\"",
+                           strlen(KEY " 1 fixture s \"before all\" hook for \"a\""), KEY, 1, &r, why, sizeof why) &&
+           r.verb == RECORD_START && r.fixture && !strcmp(r.text, "s \"before all\" hook for \"a\""),
+       "fixture: a start, marked, its id");
+    runner_record_free(&r);
+    ok(runner_record_parse(KEY " 1 start s a", strlen(KEY " 1 start s a"), KEY, 1, &r, why, sizeof why) &&
+           !r.fixture, "start: no fixture");
+    runner_record_free(&r);
+    static const char recs[] =
+        KEY " 0 hello mocha serial\n"
+        KEY " 1 fixture s \"before all\" hook for \"a\"\n"
+        KEY " 2 result errored s \"before all\" hook for \"a\"\n"
+        KEY " 3 stop 5 s \"before all\" hook for \"a\"\n"
+        KEY " 4 start s a\n"
+        KEY " 5 result passed s a\n"
+        KEY " 6 stop 7 s a\n"
+        KEY " 7 end\n";
+    struct runner_parser *p = run_of("mocha", recs, 11, "{\"stats\":{}}\n", false);
+    size_t n;
+    const struct runner_test *t = runner_parser_tests(p, &n);
+    ok(n == 2 && t[0].kind == RUNNER_TEST_FIXTURE && t[0].status == TEST_ERRORED && t[1].kind == RUNNER_TEST_CASE &&
+           t[1].status == TEST_PASSED, "a hook's run: a fixture row; the test: a case");
+    ok(runner_parser_placeable(p), "a serial channel that held: placed");
+    runner_parser_free(p);
+    p = run_of("mocha", KEY " 0 hello mocha serial\n" KEY " 2 start s a\n", 0, NULL, false);
+    ok(!runner_parser_placeable(p), "a forged channel: not placed");
+    runner_parser_free(p);
+    p = run_of("mocha", "", 0, NULL, false);
+    ok(!runner_parser_placeable(p), "a channel that never spoke: not placed");
+    runner_parser_free(p);
+    p = run_of("pytest", KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n" KEY " 2 result passed t.py::a\n"
+               KEY " 3 stop 1 t.py::a\n", 0, NULL, false);
+    ok(!runner_parser_placeable(p), "a parallel channel: not placed");
+    runner_parser_free(p);
+}
+
 int main(void)
 {
     test_record();
     test_channel();
+    test_fixture_records();
     test_command();
     return done_testing();
 }
