@@ -2134,6 +2134,27 @@ static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
     return sig;
 }
 
+/* The re-runs' phases, timed for --report: the tests without a result
+ * observed, the denials attributed, the start-up resolved, the failures
+ * without a denial checked. */
+enum { PHASE_OBSERVE, PHASE_ATTRIBUTE, PHASE_STARTUP, PHASE_LIMITS, PHASE_COUNT };
+static const char *const phase_names[PHASE_COUNT] = { "observe", "attribute", "startup", "limits" };
+struct phase_time {
+    uint64_t ms, reruns;
+};
+
+static void phase_begin(struct phase_time *p, const struct reruns *a)
+{
+    p->ms = monotonic_ms();
+    p->reruns = a->started;
+}
+
+static void phase_end(struct phase_time *p, const struct reruns *a)
+{
+    p->ms = monotonic_ms() - p->ms;
+    p->reruns = a->started - p->reruns;
+}
+
 /* The audit's own bounds (issue 25): the re-runs, in number, and the
  * whole audit, a multiple of the two runs (at least a minute: a small
  * suite's runs are mostly a runner's start). */
@@ -2506,7 +2527,13 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         denial_tally_add_before(alone.startup, results[1].ledger, begin);
         alone.startup_certain = certain || !denial_tally_total(alone.startup);
     }
+    /* where the re-runs' time goes, for --report (issue 33): each phase's
+     * wall time and re-runs */
+    struct phase_time phases[PHASE_COUNT] = { { 0 } };
+    phase_begin(&phases[PHASE_OBSERVE], &alone);
     sig = observe(&alone, tests, n);
+    phase_end(&phases[PHASE_OBSERVE], &alone);
+    phase_begin(&phases[PHASE_ATTRIBUTE], &alone);
     if (!sig && total) {
         if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
             sig = attribute_by_unit(&alone, tests, n, names[1]);
@@ -2514,10 +2541,15 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                    attribute_by_placement(&alone, tests, n, ta, na, names[1], between)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
     }
+    phase_end(&phases[PHASE_ATTRIBUTE], &alone);
+    phase_begin(&phases[PHASE_STARTUP], &alone);
     if (!sig)
         sig = resolve_startup(&alone, tests, n);
+    phase_end(&phases[PHASE_STARTUP], &alone);
+    phase_begin(&phases[PHASE_LIMITS], &alone);
     if (!sig)
         sig = check_limits(&alone, tests, n);
+    phase_end(&phases[PHASE_LIMITS], &alone);
     progress_end(&alone);
     if (sig) {
         status = interrupted(sig, 2, names, report);
@@ -2743,6 +2775,18 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                                channel_seen.forged ? json_object_new_string(channel_seen.forged_why) : NULL);
         json_object_object_add(pt, "reruns", json_object_new_int64((int64_t)alone.started));
         json_object_object_add(pt, "reruns_max", json_object_new_int(AUDIT_MAX_RERUNS));
+        struct json_object *ph = json_object_new_object();
+        for (int i = 0; i < PHASE_COUNT; i++) {
+            struct json_object *one = json_object_new_object();
+            json_object_object_add(one, "ms", json_object_new_int64((int64_t)phases[i].ms));
+            json_object_object_add(one, "reruns", json_object_new_int64((int64_t)phases[i].reruns));
+            json_object_object_add(ph, phase_names[i], one);
+        }
+        json_object_object_add(pt, "phases", ph);
+        struct json_object *rt = json_object_new_array();
+        for (int i = 0; i < 2; i++)
+            json_object_array_add(rt, json_object_new_int64((int64_t)(results[i].duration_us / 1000)));
+        json_object_object_add(pt, "runs_ms", rt);
         json_object_object_add(pt, "stopped_at_test_bound",
                                json_object_new_int64((int64_t)alone.stopped_at_bound));
         json_object_object_add(pt, "not_rerun_for_bounds", json_object_new_int64((int64_t)alone.capped));

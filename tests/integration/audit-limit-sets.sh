@@ -145,6 +145,7 @@ is "$(verdicts "$work/f.json")" "test_fds.A.test_server=exercised test_fds.B.tes
 is "$(checks "$work/f.json")" "test_fds.B.test_few_1=set test_fds.B.test_few_2=set test_fds.B.test_few_3=set test_fds.B.test_many=alone" \
     "EMFILE: the victims settled by their set (they pass there), the one failing in a set that ran out re-run alone"
 is "$(jq -r '.per_test.reruns' "$work/f.json")" 2 "EMFILE: two re-runs (the set, then one alone), not four"
+is "$(jq -r '.per_test.phases.limits.reruns' "$work/f.json")" 2 "EMFILE: the record times the phase and counts its re-runs"
 like "$err" "  fails-at-limit             passed / errored: test_fds.B.test_many (EMFILE: the descriptor limit of tight, nofile = 32)" \
     "EMFILE: the row names the limit"
 
