@@ -1991,17 +1991,16 @@ static bool same_module(const struct judged_test *t, const struct judged_test *u
  * says when each test starts and ends, and the ledger's events say where
  * each denial was made, so the one process gives every test of the set
  * its own result and calls, as a run of it alone would. A test settled
- * there (counted in the return, with those left open: each resumed run
- * decides some): it passes (its failure in the whole run was the limit's or an
+ * there: it passes (its failure in the whole run was the limit's or an
  * earlier test's), or it fails on a call of its own (exercised), or it
  * fails again without one, as in the whole run, the set's output showing
  * no limit reached (it fails by itself: fails-without-denial; a test of
  * the set before it could be why, as in the whole run, and both runs
- * agree that the sandbox denied it nothing). Left open, to run alone: a
+ * agree that the sandbox denied it nothing). A test the run stopped at
+ * runs alone. Left open, for the set again without the tests settled: a
  * failure in a set that reached a limit (whose?), a test the run did not
- * reach or stopped at. Returns how many it settled; *resume when the
- * run stopped at a test's own bound and the tests after it can run as a
- * set again. */
+ * reach. Returns how many it settled or sent alone; *resume when the set
+ * can run again (stopped at a test's own bound, or a limit reached). */
 static size_t limit_set_run(struct reruns *a, struct judged_test *tests, size_t n, size_t k,
                             uint64_t own_us, bool *resume, int *sig)
 {
@@ -2023,7 +2022,7 @@ static size_t limit_set_run(struct reruns *a, struct judged_test *tests, size_t 
                                                  NULL, &at_test, &limit);
     runner_argv_free(argv);
     *sig = audit_stop_requested(&res);
-    size_t nv, settled = 0;
+    size_t nv, settled = 0, at_limit = 0;
     const struct runner_test *v = runner_parser_tests(p, &nv);
     struct test_index ix;
     test_index_build(&ix, v, nv);
@@ -2039,13 +2038,19 @@ static size_t limit_set_run(struct reruns *a, struct judged_test *tests, size_t 
         const struct denial_tally *own = mine[found - v];
         uint64_t made = own ? denial_tally_total(own) : 0;
         bool passes = !status_failed(found->status);
-        /* where the run stopped (then alone, with its own bound, not the
-         * set's again), or whose? */
+        /* where the run stopped: alone, with its own bound, not the
+         * set's again */
         if (found->status == TEST_RUNNING || found->status == TEST_TIMED_OUT ||
-            (found->status == TEST_ERRORED && found->reported_pos == UINT64_MAX) ||
-            (!passes && !made && limit)) {
+            (found->status == TEST_ERRORED && found->reported_pos == UINT64_MAX)) {
             t->limit_alone = true;
             settled++;
+            continue;
+        }
+        /* whose were the descriptors? The set again without the tests
+         * settled now (those that failed on their denied calls leak as in
+         * the whole run), then alone */
+        if (!passes && !made && limit) {
+            at_limit++;
             continue;
         }
         uint64_t denied = t->j.denied;
@@ -2062,7 +2067,7 @@ static size_t limit_set_run(struct reruns *a, struct judged_test *tests, size_t 
         settled++;
     }
     set_run_done(a, mine, nv, between, &ix, settled, k, "settled");
-    *resume = placed && res.timed_out && at_test;
+    *resume = placed && ((res.timed_out && at_test) || at_limit);
     runner_parser_free(p);
     sandbox_result_free(&res);
     return settled;

@@ -98,9 +98,11 @@ is "$(jq -r '.tests[] | select(.name == "test_crowd.A.test_server") | .denied' "
 is "$status" 0 "leftovers: nothing swallowed a denial, exit 0"
 
 # ---- EMFILE under a low descriptor limit: tests that run out of
-# descriptors after an earlier test's leaks (pass without it), and one
-# that runs out by itself (the set it runs in reaches the limit, so whose
-# failure was the limit's is told by a run alone)
+# descriptors after an earlier test's leaks (pass without it), one that
+# leaks in its set as the first did in the whole run (the set runs again
+# without it), and one that runs out by itself (every set it runs in
+# reaches the limit, so whose failure was the limit's is told by a run
+# alone)
 cat >profiles/tight.ini <<'INI'
 [profile]
 description = restrictive with few descriptors
@@ -122,6 +124,13 @@ class A(unittest.TestCase):
             raise
 
 class B(unittest.TestCase):
+    def test_bind_late(self):
+        # runs out of descriptors before its bind in the whole run; in
+        # its set it gets there, is denied and leaks as test_server did
+        fs = [open(__file__) for _ in range(8)]
+        for f in fs:
+            f.close()
+        A.test_server(self)
     def few(self):
         fs = [open(__file__) for _ in range(8)]
         for f in fs:
@@ -140,12 +149,12 @@ class B(unittest.TestCase):
         pass
 PY
 run_sbx audit --against tight --report "$work/f.json" -- python3 -m unittest test_fds
-is "$(verdicts "$work/f.json")" "test_fds.A.test_server=exercised test_fds.B.test_few_1=fails-at-limit test_fds.B.test_few_2=fails-at-limit test_fds.B.test_few_3=fails-at-limit test_fds.B.test_many=fails-at-limit test_fds.B.test_pure=unaffected" \
+is "$(verdicts "$work/f.json")" "test_fds.A.test_server=exercised test_fds.B.test_bind_late=exercised test_fds.B.test_few_1=fails-at-limit test_fds.B.test_few_2=fails-at-limit test_fds.B.test_few_3=fails-at-limit test_fds.B.test_many=fails-at-limit test_fds.B.test_pure=unaffected" \
     "EMFILE: the leaks' victims and the test that runs out by itself labelled with the limit"
-is "$(checks "$work/f.json")" "test_fds.B.test_few_1=set test_fds.B.test_few_2=set test_fds.B.test_few_3=set test_fds.B.test_many=alone" \
-    "EMFILE: the victims settled by their set (they pass there), the one failing in a set that ran out re-run alone"
-is "$(jq -r '.per_test.reruns' "$work/f.json")" 2 "EMFILE: two re-runs (the set, then one alone), not four"
-is "$(jq -r '.per_test.phases.limits.reruns' "$work/f.json")" 2 "EMFILE: the record times the phase and counts its re-runs"
+is "$(checks "$work/f.json")" "test_fds.B.test_bind_late=set test_fds.B.test_few_1=set test_fds.B.test_few_2=set test_fds.B.test_few_3=set test_fds.B.test_many=alone" \
+    "EMFILE: the leaking one and the victims settled by their sets, the one failing in every set re-run alone"
+is "$(jq -r '.per_test.reruns' "$work/f.json")" 3 "EMFILE: three re-runs (the set, the set without the leaking one, then one alone), not five"
+is "$(jq -r '.per_test.phases.limits.reruns' "$work/f.json")" 3 "EMFILE: the record times the phase and counts its re-runs"
 like "$err" "  fails-at-limit             passed / errored: test_fds.B.test_many (EMFILE: the descriptor limit of tight, nofile = 32)" \
     "EMFILE: the row names the limit"
 
