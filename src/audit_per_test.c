@@ -535,6 +535,9 @@ struct judged_test {
     bool witness;          /* run alone to learn the start-up's calls */
     bool by_suite;         /* exercised by the suite's start-up's or fixture's denials */
     bool passes_alone;     /* failed under --against, passed there alone (check_limits) */
+    /* check_limits() in sets: in the set run now; its set's run settled
+     * it; that run left it open, to run alone */
+    bool limit_in_set, limit_by_set, limit_alone;
 };
 
 /* The tests of one run by (unit, id), so that joining two runs of up to
@@ -707,6 +710,9 @@ static struct json_object *test_json(const struct judged_test *t, const char *na
         json_object_object_add(o, "fix", fix_to_json(&f));
     }
     json_object_object_add(o, "not_rerun_bound", json_object_new_boolean(t->capped));
+    /* how check_limits() re-ran a test that failed without a denial */
+    json_object_object_add(o, "limit_check", t->limit_by_set ? json_object_new_string("set")
+                                             : t->limit_alone ? json_object_new_string("alone") : NULL);
     json_object_object_add(o, "verdict", json_object_new_string(test_verdict_name(t->verdict)));
     return o;
 }
@@ -1227,6 +1233,7 @@ static bool under_prefix(const struct judged_test *t, const char *id, size_t len
  * "m.C.*", as its setUpClass row re-runs a class; the others one by
  * one. *groups gets the rows made for them, to free. */
 static size_t brief_set(const struct judged_test *tests, size_t n, int side,
+                        bool (*wants)(const struct judged_test *, int),
                         const struct runner_test **which, struct runner_test **groups)
 {
     const struct judged_test **rows = xcalloc(n + 1, sizeof *rows);
@@ -1258,7 +1265,7 @@ static size_t brief_set(const struct judged_test *tests, size_t n, int side,
             size_t j = i;
             bool all = true;
             for (; j < m && under_prefix(rows[j], id, len); j++)
-                all = all && wants_observing(rows[j], side);
+                all = all && wants(rows[j], side);
             if (all && j > i + 1) {
                 (*groups)[ng] = (struct runner_test){ .id = xasprintf("%.*s.setUpClass", (int)len, id),
                                                       .kind = RUNNER_TEST_FIXTURE };
@@ -1267,7 +1274,7 @@ static size_t brief_set(const struct judged_test *tests, size_t n, int side,
                 grouped = true;
             }
         }
-        if (!grouped && wants_observing(rows[i], side))
+        if (!grouped && wants(rows[i], side))
             which[k++] = any_of(rows[i]);
         i = end;
     }
@@ -1280,6 +1287,21 @@ static void free_groups(struct runner_test *groups)
     for (size_t i = 0; groups && groups[i].id; i++)
         free(groups[i].id);
     free(groups);
+}
+
+/* A set's run read: its placed denials freed, its progress said. */
+static void set_run_done(struct reruns *a, struct denial_tally **mine, size_t nv,
+                         struct denial_tally *between, struct test_index *ix, size_t got, size_t k,
+                         const char *how)
+{
+    for (size_t i = 0; mine && i < nv; i++)
+        denial_tally_free(mine[i]);
+    free(mine);
+    denial_tally_free(between);
+    free(ix->slot);
+    char what[64];
+    snprintf(what, sizeof what, "%zu of %zu %s", got, k, how);
+    progress(a, "(a set)", what);
 }
 
 /* The tests without a result on side run together, as the runner selects
@@ -1306,7 +1328,7 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
         if (a->r->kind == RUNNER_UNITTEST) {
             const struct runner_test **brief = xcalloc(n + 1, sizeof *brief);
             struct runner_test *groups;
-            size_t nb = brief_set(tests, n, side, brief, &groups);
+            size_t nb = brief_set(tests, n, side, wants_observing, brief, &groups);
             argv = runner_rerun_set_argv(a->r, a->command, brief, nb);
             free_groups(groups);
             free(brief);
@@ -1367,14 +1389,7 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
             }
             got++;
         }
-        for (size_t i = 0; mine && i < nv; i++)
-            denial_tally_free(mine[i]);
-        free(mine);
-        denial_tally_free(between);
-        free(ix.slot);
-        char what[64];
-        snprintf(what, sizeof what, "%zu of %zu with a result", got, k);
-        progress(a, "(a set)", what);
+        set_run_done(a, mine, nv, between, &ix, got, k, "with a result");
         bool hung = res.timed_out;
         runner_parser_free(p);
         sandbox_result_free(&res);
@@ -1933,7 +1948,177 @@ static bool wants_limit_check(const struct judged_test *t)
 {
     /* a parent is judged by its subtests; no runner runs a fixture alone */
     return t->kind == RUNNER_TEST_CASE && !t->rerun[1] && !t->whole_run_entry &&
-           test_verdict_of(&t->j) == TEST_FAILS_WITHOUT_DENIAL;
+           !t->limit_by_set && test_verdict_of(&t->j) == TEST_FAILS_WITHOUT_DENIAL;
+}
+
+/* What a check of t (failed under --against without a denial in the whole
+ * run) concluded: passes, it passed there alone or in its set; the whole
+ * run's result (keep) stands, and so do its denials (none of its own:
+ * denied, text) unless the check found some. */
+static void limit_checked(struct reruns *a, struct judged_test *t, bool passes, enum test_status keep,
+                          uint64_t denied, const char *text)
+{
+    t->passes_alone = passes;
+    if (!t->j.at_limit && passes && a->whole_limit) {
+        /* it passes without the whole run's other tests and that run ran
+         * out of descriptors: its failure there was the limit's */
+        t->j.at_limit = true;
+        t->limit = a->whole_limit;
+    }
+    t->j.against = keep;
+    if (!t->j.at_limit && (!t->j.denied || t->j.denials_ambiguous)) {
+        t->j.denied = denied;
+        t->j.denials_ambiguous = false;
+        snprintf(t->denied_text, sizeof t->denied_text, "%s", text);
+    }
+}
+
+static bool in_limit_set(const struct judged_test *t, int side)
+{
+    (void)side;
+    return t->limit_in_set;
+}
+
+/* The module of a unittest id (m.C.test, subtests by their parent's), its
+ * length: the id up to its second dot from the end; 0 without one. */
+static size_t module_len(const struct judged_test *t)
+{
+    const struct runner_test *any = any_of(t);
+    const char *id = any->parent ? any->parent : any->id;
+    const char *last = NULL, *before = NULL;
+    for (const char *c = id; *c && *c != ' '; c++)
+        if (*c == '.') {
+            before = last;
+            last = c;
+        }
+    return before ? (size_t)(before - id) : 0;
+}
+
+static bool same_module(const struct judged_test *t, const struct judged_test *u, size_t len)
+{
+    const struct runner_test *x = any_of(t), *y = any_of(u);
+    const char *a = x->parent ? x->parent : x->id, *b = y->parent ? y->parent : y->id;
+    return module_len(u) == len && !strncmp(a, b, len);
+}
+
+/* One run of the set marked limit_in_set (issue 33): the runner's channel
+ * says when each test starts and ends, and the ledger's events say where
+ * each denial was made, so the one process gives every test of the set
+ * its own result and calls, as a run of it alone would. A test settled
+ * there: it passes (its failure in the whole run was the limit's or an
+ * earlier test's), or it fails on a call of its own (exercised), or it
+ * fails again without one, as in the whole run, the set's output showing
+ * no limit reached (it fails by itself: fails-without-denial; a test of
+ * the set before it could be why, as in the whole run, and both runs
+ * agree that the sandbox denied it nothing). A test the run stopped at
+ * runs alone. Left open, for the set again without the tests settled: a
+ * failure in a set that reached a limit (whose?), a test the run did not
+ * reach. Returns how many it settled or sent alone; *resume when the set
+ * can run again (stopped at a test's own bound, or a limit reached). */
+static size_t limit_set_run(struct reruns *a, struct judged_test *tests, size_t n, size_t k,
+                            uint64_t own_us, bool *resume, int *sig)
+{
+    *resume = false;
+    const struct runner_test **brief = xcalloc(n + 1, sizeof *brief);
+    struct runner_test *groups;
+    size_t nb = brief_set(tests, n, 1, in_limit_set, brief, &groups);
+    char **argv = runner_rerun_set_argv(a->r, a->command, brief, nb);
+    free_groups(groups);
+    free(brief);
+    if (!argv || !budget_left(a) || (*sig = audit_stop_requested(NULL))) {
+        runner_argv_free(argv);
+        return 0;
+    }
+    struct sandbox_result res;
+    bool at_test = false;
+    const char *limit = NULL;
+    struct runner_parser *p = rerun_argv_clocked(a, 1, argv, own_us, "re-run of a set", &res, NULL,
+                                                 NULL, &at_test, &limit);
+    runner_argv_free(argv);
+    *sig = audit_stop_requested(&res);
+    size_t nv, settled = 0, at_limit = 0;
+    const struct runner_test *v = runner_parser_tests(p, &nv);
+    struct test_index ix;
+    test_index_build(&ix, v, nv);
+    struct denial_tally **mine = xcalloc(nv + 1, sizeof *mine), *between = denial_tally_new();
+    bool startup, placed = !*sig && place_run(res.ledger, v, nv, mine, between, &startup);
+    for (size_t i = 0; i < n && placed; i++) {
+        struct judged_test *t = &tests[i];
+        if (!t->limit_in_set)
+            continue;
+        const struct runner_test *found = find_test(&ix, any_of(t));
+        if (!found)
+            continue;  /* not reached: resumed */
+        const struct denial_tally *own = mine[found - v];
+        uint64_t made = own ? denial_tally_total(own) : 0;
+        bool passes = !status_failed(found->status);
+        /* where the run stopped: alone, with its own bound, not the
+         * set's again */
+        if (found->status == TEST_RUNNING || found->status == TEST_TIMED_OUT ||
+            (found->status == TEST_ERRORED && found->reported_pos == UINT64_MAX)) {
+            t->limit_alone = true;
+            settled++;
+            continue;
+        }
+        /* whose were the descriptors? The set again without the tests
+         * settled now (those that failed on their denied calls leak as in
+         * the whole run), then alone */
+        if (!passes && !made && limit) {
+            at_limit++;
+            continue;
+        }
+        uint64_t denied = t->j.denied;
+        char text[sizeof t->denied_text];
+        memcpy(text, t->denied_text, sizeof text);
+        if (made) {
+            t->j.denied = made;
+            t->j.denials_ambiguous = false;
+            denial_tally_describe(own, t->denied_text, sizeof t->denied_text);
+            t->placed = t->placed_text = true;
+        }
+        t->limit_by_set = true;
+        limit_checked(a, t, passes, t->j.against, denied, text);
+        settled++;
+    }
+    set_run_done(a, mine, nv, between, &ix, settled, k, "settled");
+    *resume = placed && ((res.timed_out && at_test) || at_limit);
+    runner_parser_free(p);
+    sandbox_result_free(&res);
+    return settled;
+}
+
+/* Each module's tests to check run as a set first, resumed after a test
+ * that stops the run; what a set leaves open runs alone after. */
+static int check_limits_in_sets(struct reruns *a, struct judged_test *tests, size_t n)
+{
+    int sig = 0;
+    for (size_t first = 0; first < n && !sig; first++) {
+        struct judged_test *f = &tests[first];
+        size_t len = module_len(f);
+        if (!wants_limit_check(f) || f->limit_alone || !len)
+            continue;
+        for (bool resume = true; resume && !sig;) {
+            size_t k = 0;
+            uint64_t own_us = 0;
+            for (size_t i = first; i < n; i++) {
+                struct judged_test *t = &tests[i];
+                t->limit_in_set = wants_limit_check(t) && !t->limit_alone && same_module(f, t, len);
+                k += t->limit_in_set;
+                own_us += t->limit_in_set ? (t->own_us ? t->own_us : a->default_test_us) : 0;
+            }
+            /* one left: its run alone is that set */
+            if (k < 2)
+                break;
+            size_t settled = limit_set_run(a, tests, n, k, own_us, &resume, &sig);
+            resume = resume && settled;
+            if (!settled && !resume)
+                for (size_t i = first; i < n; i++)
+                    tests[i].limit_alone = tests[i].limit_alone || tests[i].limit_in_set;
+        }
+        for (size_t i = first; i < n; i++)
+            tests[i].limit_in_set = false;
+    }
+    return sig;
 }
 
 static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
@@ -1945,10 +2130,25 @@ static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
     if (!probe)
         return 0;
     runner_argv_free(probe);
+    bool sets = a->r->kind == RUNNER_UNITTEST && a->r->attribution == RUNNER_ATTRIBUTE_PLACED;
     fprintf(stderr, "sbx: audit: %zu test(s) failed under %s without a denial: re-running them "
-            "alone there to see whether a limit of its made them fail\n", need, a->names[1]);
-    a->todo += need;
-    int sig = 0;
+            "%s there to see whether a limit of its made them fail\n", need, a->names[1],
+            sets ? "by module, each module's in one run," : "alone");
+    /* a run per module, as far as is known now (progress() counts on when
+     * a set leaves some to run alone) */
+    size_t runs = need;
+    if (sets) {
+        runs = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t len = wants_limit_check(&tests[i]) ? module_len(&tests[i]) : 0;
+            bool first = true;
+            for (size_t j = 0; j < i && first && len; j++)
+                first = !(wants_limit_check(&tests[j]) && same_module(&tests[i], &tests[j], len));
+            runs += wants_limit_check(&tests[i]) && first;
+        }
+    }
+    a->todo += runs;
+    int sig = sets ? check_limits_in_sets(a, tests, n) : 0;
     for (size_t i = 0; i < n && !sig; i++) {
         struct judged_test *t = &tests[i];
         if (!wants_limit_check(t))
@@ -1959,23 +2159,32 @@ static int check_limits(struct reruns *a, struct judged_test *tests, size_t n)
         char text[sizeof t->denied_text];
         memcpy(text, t->denied_text, sizeof text);
         enum rerun_outcome o = run_alone(a, t, 1, NULL, &sig);
-        bool passes_alone = o == RERUN_DONE && t->rerun[1] && !status_failed(t->j.against);
-        t->passes_alone = passes_alone;
-        if (o == RERUN_DONE && !t->j.at_limit && passes_alone && a->whole_limit) {
-            /* it passes alone and the whole run ran out of descriptors:
-             * its failure there was the limit's, not its own */
-            t->j.at_limit = true;
-            t->limit = a->whole_limit;
-        }
-        t->j.against = keep;
-        /* alone it made none either: the whole run's account stands */
-        if (!t->j.at_limit && (!t->j.denied || t->j.denials_ambiguous)) {
-            t->j.denied = denied;
-            t->j.denials_ambiguous = false;
-            memcpy(t->denied_text, text, sizeof text);
-        }
+        t->limit_alone = t->limit_alone || o == RERUN_DONE;
+        limit_checked(a, t, o == RERUN_DONE && t->rerun[1] && !status_failed(t->j.against), keep,
+                      denied, text);
     }
     return sig;
+}
+
+/* The re-runs' phases, timed for --report: the tests without a result
+ * observed, the denials attributed, the start-up resolved, the failures
+ * without a denial checked. */
+enum { PHASE_OBSERVE, PHASE_ATTRIBUTE, PHASE_STARTUP, PHASE_LIMITS, PHASE_COUNT };
+static const char *const phase_names[PHASE_COUNT] = { "observe", "attribute", "startup", "limits" };
+struct phase_time {
+    uint64_t ms, reruns;
+};
+
+static void phase_begin(struct phase_time *p, const struct reruns *a)
+{
+    p->ms = monotonic_ms();
+    p->reruns = a->started;
+}
+
+static void phase_end(struct phase_time *p, const struct reruns *a)
+{
+    p->ms = monotonic_ms() - p->ms;
+    p->reruns = a->started - p->reruns;
 }
 
 /* The audit's own bounds (issue 25): the re-runs, in number, and the
@@ -2350,7 +2559,13 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         denial_tally_add_before(alone.startup, results[1].ledger, begin);
         alone.startup_certain = certain || !denial_tally_total(alone.startup);
     }
+    /* where the re-runs' time goes, for --report (issue 33): each phase's
+     * wall time and re-runs */
+    struct phase_time phases[PHASE_COUNT] = { { 0 } };
+    phase_begin(&phases[PHASE_OBSERVE], &alone);
     sig = observe(&alone, tests, n);
+    phase_end(&phases[PHASE_OBSERVE], &alone);
+    phase_begin(&phases[PHASE_ATTRIBUTE], &alone);
     if (!sig && total) {
         if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
             sig = attribute_by_unit(&alone, tests, n, names[1]);
@@ -2360,10 +2575,15 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                                           r->attribution == RUNNER_ATTRIBUTE_THREAD)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
     }
+    phase_end(&phases[PHASE_ATTRIBUTE], &alone);
+    phase_begin(&phases[PHASE_STARTUP], &alone);
     if (!sig)
         sig = resolve_startup(&alone, tests, n);
+    phase_end(&phases[PHASE_STARTUP], &alone);
+    phase_begin(&phases[PHASE_LIMITS], &alone);
     if (!sig)
         sig = check_limits(&alone, tests, n);
+    phase_end(&phases[PHASE_LIMITS], &alone);
     progress_end(&alone);
     if (sig) {
         status = interrupted(sig, 2, names, report);
@@ -2589,6 +2809,18 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
                                channel_seen.forged ? json_object_new_string(channel_seen.forged_why) : NULL);
         json_object_object_add(pt, "reruns", json_object_new_int64((int64_t)alone.started));
         json_object_object_add(pt, "reruns_max", json_object_new_int(AUDIT_MAX_RERUNS));
+        struct json_object *ph = json_object_new_object();
+        for (int i = 0; i < PHASE_COUNT; i++) {
+            struct json_object *one = json_object_new_object();
+            json_object_object_add(one, "ms", json_object_new_int64((int64_t)phases[i].ms));
+            json_object_object_add(one, "reruns", json_object_new_int64((int64_t)phases[i].reruns));
+            json_object_object_add(ph, phase_names[i], one);
+        }
+        json_object_object_add(pt, "phases", ph);
+        struct json_object *rt = json_object_new_array();
+        for (int i = 0; i < 2; i++)
+            json_object_array_add(rt, json_object_new_int64((int64_t)(results[i].duration_us / 1000)));
+        json_object_object_add(pt, "runs_ms", rt);
         json_object_object_add(pt, "stopped_at_test_bound",
                                json_object_new_int64((int64_t)alone.stopped_at_bound));
         json_object_object_add(pt, "not_rerun_for_bounds", json_object_new_int64((int64_t)alone.capped));

@@ -40,6 +40,9 @@ EXTRA_DIST += tests/integration/audit-signals.sh tests/integration/audit-timeout
 # Every row true: the suite's start-up, not-observed, limits, bounds (issues 25, 33, 34).
 TESTS += tests/integration/audit-verdicts.sh
 EXTRA_DIST += tests/integration/audit-verdicts.sh
+# Tests failing without a denial re-run by module, in one run each (issue 33).
+TESTS += tests/integration/audit-limit-sets.sh
+EXTRA_DIST += tests/integration/audit-limit-sets.sh
 # The CI reports, escaped (src/audit_ci.c).
 check_PROGRAMS += tests/unit/audit-ci-test
 tests_unit_audit_ci_test_SOURCES = tests/unit/audit-ci-test.c tests/tap.h
