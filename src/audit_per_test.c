@@ -2041,7 +2041,7 @@ static size_t limit_set_run(struct reruns *a, struct judged_test *tests, size_t 
     struct test_index ix;
     test_index_build(&ix, v, nv);
     struct denial_tally **mine = xcalloc(nv + 1, sizeof *mine), *between = denial_tally_new();
-    bool startup, placed = !*sig && place_run(res.ledger, v, nv, mine, between, &startup);
+    bool startup, placed = !*sig && place_run(res.ledger, p, false, mine, between, &startup);
     for (size_t i = 0; i < n && placed; i++) {
         struct judged_test *t = &tests[i];
         if (!t->limit_in_set)
