@@ -49,7 +49,7 @@ static const char *const metadata_calls[] = {
 static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const struct profile *p,
                                                 const struct landlock_plan *landlock)
 {
-    struct deny_rule rules[6 + sizeof metadata_calls / sizeof metadata_calls[0]];
+    struct deny_rule rules[7 + sizeof metadata_calls / sizeof metadata_calls[0]];
     size_t n = 0;
     /* chmod, chown, utimes and xattrs outside the writable paths, which
      * Landlock does not cover: made by the supervisor inside them
@@ -67,6 +67,16 @@ static const struct profile *add_landlock_rules(struct sandbox_plan *plan, const
         return plan_with_rules(plan, p, rules, n);
     bool loopback = p->net_mode == NET_LOOPBACK;
     const uint64_t inet = (UINT64_C(1) << AF_INET) | (UINT64_C(1) << AF_INET6);
+    /* Every inet datagram socket (UDP, ping) is made by the supervisor and
+     * bound to lo (landlock_net.h): a call the kernel makes on one after a
+     * continue (a dup2() over a descriptor checked as TCP or unix) stays
+     * on the loopback. Stream sockets are continued. */
+    rules[n++] = (struct deny_rule){
+        .syscall = (char *)"socket", .nr = seccomp_syscall_number("socket"),
+        .families = inet, .errnum = EACCES,
+        .text = (char *)"socket:inet,inet6 datagram sockets bound to lo (the Landlock tier)",
+        .at = p->at[K_NET_MODE], .supervisor_makes = true,
+    };
     static const char *const calls[] = { "bind", "connect", "listen" };
     static const char *const texts[3][3] = {
         { "bind:inet,inet6 EACCES (the Landlock tier: mode = none)",

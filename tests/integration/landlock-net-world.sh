@@ -87,6 +87,24 @@ try:
         for _ in range(int(args[1])):
             sent += libc.sendto(s.fileno(), msg, len(msg), 0, buf, 16) > 0
         stop = True; t.join(); print("sent", sent)
+    elif op == "dup2race":        # dup2race TEXT N: a thread dup2()s a UDP socket over a TCP one
+        libc = ctypes.CDLL(None, use_errno=True)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        fd = tcp.fileno()
+        keep = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # a TCP one to put back
+        bad = struct.pack("=H", socket.AF_INET) + struct.pack("!H", far[1]) + socket.inet_aton(far[0]) + bytes(8)
+        buf = ctypes.create_string_buffer(bad, 16)
+        stop = False
+        def flip():
+            while not stop:
+                libc.dup2(udp.fileno(), fd); libc.dup2(keep.fileno(), fd)
+        t = threading.Thread(target=flip); t.start()
+        msg = args[0].encode(); sent = 0; refused = 0
+        for _ in range(int(args[1])):
+            n = libc.sendto(fd, msg, len(msg), 0, buf, 16)
+            sent += n > 0; refused += n < 0 and ctypes.get_errno() == errno.EACCES
+        stop = True; t.join(); print("tried", int(args[1]), "refused", refused)
 except OSError as e:
     print(err(e))
 PY
@@ -117,6 +135,8 @@ record udp_v6mapped llq $N v6mapped v6mapped-in-sbx
 record udp_loopback llq $N loopback
 record udp_dns      llq getent hosts pkg.test
 record udp_race     llq $N race race-in-sbx 3000
+record dup2_direct  $N dup2race dup2-direct 3000
+record dup2_race    llq $N dup2race dup2-in-sbx 3000
 record ping_direct  $N ping 198.18.0.1
 record ping_sbx     llq $N ping 198.18.0.1
 record ping_ledger  ll $N ping 198.18.0.1
