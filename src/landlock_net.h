@@ -16,7 +16,8 @@
  * changed. So no inet datagram socket of the command is unconfined: each
  * is made by the supervisor (landlock_net_make_socket()) and bound to the
  * loopback device, which the command cannot undo, and whatever a race
- * hands the kernel stays on the loopback. */
+ * hands the kernel never leaves the host (through lo, it reaches the
+ * host's own addresses at most). */
 #ifndef SBX_LANDLOCK_NET_H
 #define SBX_LANDLOCK_NET_H
 
@@ -64,8 +65,9 @@ enum landlock_send landlock_net_make_send(const char *call, int sock, const uint
  * by the supervisor, with SO_BINDTODEVICE "lo", and installed in the
  * command's table with the answer (SECCOMP_ADDFD_FLAG_SEND on notify_fd,
  * notification id): LANDLOCK_SEND_ANSWERED, *val its number there. Routed
- * through lo, a datagram to an address off the loopback is looped back and
- * dropped, never sent out of the host (for IPv6: ENETUNREACH), whether the
+ * through lo, a datagram to an address off the host is looped back and
+ * dropped, never sent out (for IPv6: ENETUNREACH; IP_PKTINFO and
+ * IP_UNICAST_IF do not move it to another device), whether the
  * supervisor checked it or a race made the kernel send it. Any other
  * socket is continued (LANDLOCK_SEND_CONTINUE); MADE: not made, *err the
  * errno the command gets. */
