@@ -17,12 +17,12 @@
 # uid: the same checks, both ways.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 40
+plan 43
 NOUSERNS="$SBX_TEST_HELPERS/deny-userns"
 export ASAN_OPTIONS=detect_leaks=0
 make_tmpdir
 trap 'rm -rf "$tmpdir"' EXIT
-skip_all() { i=0; while [ $i -lt 40 ]; do skip "$1"; i=$((i + 1)); done; done_testing; exit 0; }
+skip_all() { i=0; while [ $i -lt 43 ]; do skip "$1"; i=$((i + 1)); done; done_testing; exit 0; }
 command -v curl >/dev/null || skip_all "curl is not installed (tests/debian-packages)"
 command -v python3 >/dev/null || skip_all "python3 is not installed"
 abi=$("$SBX" probe --tap 2>/dev/null | sed -n 's/^ok [0-9]* - landlock: ok \([0-9]*\) .*/\1/p')
@@ -74,6 +74,9 @@ unlike "$(r dup2_race)" "refused 0" "... and the supervisor saw the UDP socket a
 log=$(r udp_log)
 like "$log" "dup2-direct" "without sbx, the dup2 race's datagrams reach 198.18.0.1 (the test can fail)"
 unlike "$log" "dup2-in-sbx" "not one of the dup2 race's datagrams from the Landlock tier reached 198.18.0.1"
+like "$(r dup2u_race)" "tried 5000" "the race over a unix socket ran (the address flipped between a unix and an inet one too)"
+like "$log" "dup2u-direct" "... without sbx, its datagrams reach 198.18.0.1 (the test can fail)"
+unlike "$log" "dup2u-in-sbx" "... and not one of them from the Landlock tier (a call checked on a unix socket)"
 unlike "$log" "in-sbx" "not one datagram from the Landlock tier reached 198.18.0.1 (the race's included)"
 like "$log" "mmsg-direct" "... while sendmmsg's from outside did"
 
