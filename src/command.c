@@ -6,7 +6,7 @@
 #include "channel.h"
 #include "exit.h"
 #include "init.h"
-#include "landlock.h"
+#include "backend.h"
 #include "rlimits.h"
 #include "log.h"
 #include "report.h"
@@ -154,14 +154,13 @@ static void report_setup_failure(const char *message)
 
 noreturn void command_exec(const struct sandbox_plan *ctx)
 {
-    const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
     setup_channel_fd = ctx->channel_fd;
     die_hook = report_setup_failure;
     record_step("command: working directory, limits, privileges, seccomp, exec");
 
     /* Without a PID namespace nothing tears the command down with init. */
-    if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+    if (!ctx->pid_namespace && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
         die_errno("prctl(PR_SET_PDEATHSIG)");
     /* A process group of its own in init's session (init.c says why). */
     if (setpgid(0, 0) < 0)
@@ -198,13 +197,9 @@ noreturn void command_exec(const struct sandbox_plan *ctx)
     close_extra_fds_on_exec();
     if (report >= 0 && fcntl(report, F_SETFD, 0) < 0)
         die_errno("passing the result channel (descriptor %d) to the command", report);
-    if (ctx->tier == TIER_LANDLOCK) {
-        /* no_new_privs first: landlock_restrict_self() needs it */
-        landlock_drop_privileges();
-        landlock_apply(&ctx->landlock, ctx->terminal_slave);
-    } else {
-        privileges_drop(ctx->caps_kept, p->no_new_privs);
-    }
+    /* the backend's (backend.h): the namespaces drop the privileges the
+     * profile does not keep, the Landlock tier restricts the process */
+    ctx->backend->apply(ctx, ctx->part);
 
     /* execve() resets caught signals to their default action, but a
      * signal that comes between unblocking and execve() would still run a

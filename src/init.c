@@ -2,6 +2,7 @@
 
 #include "init.h"
 
+#include "backend.h"
 #include "channel.h"
 #include "command.h"
 #include "egress.h"
@@ -171,7 +172,7 @@ static void close_inherited_fds(int keep, int keep_too)
 
 /* Waits for the supervisor's answer of type `want`. A hang-up means the
  * supervisor failed, said why and exits 125: so do we, silently. */
-static void await_supervisor(int channel_fd, int want, const char *what)
+void init_await_supervisor(int channel_fd, int want, const char *what)
 {
     struct channel_msg m;
     int fd;
@@ -188,67 +189,8 @@ static void await_supervisor(int channel_fd, int want, const char *what)
         die("unexpected message %d from the supervisor while waiting for %s", (int)m.type, what);
 }
 
-/* Bringing lo up takes loading libnl and a netlink round trip; the
- * supervisor does it while we mount, through a socket we open here, in
- * the sandbox's network namespace. rtnetlink wants CAP_NET_ADMIN over the
- * socket's namespace from the sender, and (since CVE-2014-0181) from the
- * socket's opener too (__netlink_ns_capable()). The opener is us; the
- * sender is the supervisor, which as the owner of our user namespace,
- * from its parent namespace, holds every capability in it
- * (user_namespaces(7)), root or not. */
-/* An outer sandbox's filter (Codex without network) that refuses
- * socket() for AF_INET and AF_INET6 as well: then no command of ours
- * could use lo either, whether it is up or not. Tried, not assumed. */
-static bool outer_filter_refuses_inet(void)
-{
-    static const int families[] = { AF_INET, AF_INET6 };
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
-        int fd = socket(families[i], SOCK_DGRAM | SOCK_CLOEXEC, 0);
-        if (fd >= 0) {
-            close(fd);
-            return false;
-        }
-        if (errno != EPERM && errno != EACCES)
-            return false;
-    }
-    return true;
-}
-
-/* False when lo is left down because nothing could use it (said). */
-static bool hand_out_netlink_socket(int channel_fd, bool egress)
-{
-    int sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-    if (sock < 0 && (errno == EPERM || errno == EACCES) && !egress &&
-        outer_filter_refuses_inet()) {
-        warn("warning: lo stays down: the filter of the sandbox sbx runs in refuses netlink, "
-             "AF_INET and AF_INET6 sockets (EPERM), so the command has no network at all, "
-             "loopback included; to have it, allow the network in the outer sandbox (Codex: "
-             "sandbox_workspace_write.network_access = true)");
-        record_network("lo", "down: the outer sandbox refuses inet sockets");
-        return false;
-    }
-    if (sock < 0)
-        die_errno("opening an rtnetlink socket in the sandbox's network namespace");
-    if (!channel_send(channel_fd, CHANNEL_NETLINK_FD, 0, sock))
-        die_errno("passing the rtnetlink socket to the supervisor");
-    close(sock);
-    return true;
-}
-
-/* The supervisor attaches pasta to our namespaces (it needs the id maps
- * written) and answers once the tap device and routes are configured, so
- * that the command's first connect() already has a route. */
-static void wait_for_outbound(int channel_fd)
-{
-    if (!channel_send(channel_fd, CHANNEL_NETWORK_READY, 0, -1))
-        die_errno("asking the supervisor for outbound network");
-    await_supervisor(channel_fd, CHANNEL_OUTBOUND_READY, "outbound network");
-    verbose_step("outbound network ready");
-}
-
 noreturn void init_main(struct sandbox_plan *ctx)
 {
-    const struct profile *p = ctx->profile;
     log_use_underscore_exit = 1;
     /* close_inherited_fds() below may close sbx's saved stderr (log.h) */
     log_output_fd = STDERR_FILENO;
@@ -264,54 +206,28 @@ noreturn void init_main(struct sandbox_plan *ctx)
      * reparented and no signal will ever come. */
     if (supervisor_gone(ctx->channel_fd))
         _exit(SBX_EXIT_FAILURE);
-    if (!(ctx->clone_flags & CLONE_NEWPID) && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+    if (!ctx->pid_namespace && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
         die_errno("prctl(PR_SET_CHILD_SUBREAPER)");
     /* the audit's result channel (sandbox_request.report_fd) is the
      * command's: kept until it is started, then closed */
     close_inherited_fds(ctx->channel_fd, ctx->report_fd);
-    bool loopback = ctx->loopback;
-    if (loopback)
-        loopback = hand_out_netlink_socket(ctx->channel_fd, ctx->egress);
-
-    if (ctx->clone_flags & CLONE_NEWUSER) {
-        record_step("write uid/gid maps");
-        struct ns_id_maps written;
-        ns_write_id_maps(p, ctx->outer_uid, ctx->outer_gid, &written);
-        record_id_maps(&written);
-        verbose_step("uid/gid maps written");
-    }
-    if (ctx->clone_flags & CLONE_NEWUTS)
-        ns_set_hostname(p);
-    if (ctx->clone_flags & CLONE_NEWNET)
-        ping_sockets_allow(ns_inside_gid(p, ctx->outer_gid), ctx->clone_flags & CLONE_NEWUSER);
-    /* The mount plan the supervisor resolved (mount.h): private
-     * propagation, the new root, the rules, /proc, /dev, pivot_root, the
-     * working directory. */
-    record_step("mounts");
-    if (ctx->has_mounts)
-        mount_apply(p, &ctx->mounts, ctx->cwd);
-    verbose_step("mounts done");
+    /* the backend's own setup inside (backend.h): the namespaces' id maps,
+     * hostname and mount plan; nothing in the Landlock tier */
+    if (ctx->backend->enter)
+        ctx->backend->enter(ctx, ctx->part);
     /* Everything the command forks must be counted by the pids cgroup,
      * so init forks nothing before the supervisor has moved it there. The
      * move takes the kernel a grace period (cgroup_threadgroup_rwsem,
      * milliseconds), which the maps and mounts above overlap. The
      * supervisor sends this before anything else, so it comes first. */
     if (ctx->await_cgroup) {
-        await_supervisor(ctx->channel_fd, CHANNEL_CGROUP_ENTERED, "the pids cgroup");
+        init_await_supervisor(ctx->channel_fd, CHANNEL_CGROUP_ENTERED, "the pids cgroup");
         verbose_step("in the pids cgroup");
     }
-    if (loopback) {
-        record_step("bring up lo (the supervisor)");
-        await_supervisor(ctx->channel_fd, CHANNEL_LOOPBACK_UP, "lo to come up");
-        verbose_step("loopback up");
-        /* Bound and listening before the command exists: its first
-         * connect() to the proxy is queued, never refused (no race with
-         * a helper that starts late). */
-        if (ctx->egress)
-            egress_open_sockets(ctx->channel_fd);
-    }
-    if ((ctx->clone_flags & CLONE_NEWNET) && p->outbound)
-        wait_for_outbound(ctx->channel_fd);
+    /* what the supervisor brings up for the backend: lo, the proxy's
+     * sockets, pasta */
+    if (ctx->backend->ready)
+        ctx->backend->ready(ctx, ctx->part);
 
     /* Every forwarded signal and SIGCHLD are blocked since before clone()
      * (the supervisor did it), so none was lost in between: they wait in

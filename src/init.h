@@ -31,4 +31,9 @@ extern const int forwarded_signal_count;
  * CHANNEL_COMMAND_STATUS, or 125 after a setup failure (already printed). */
 noreturn void init_main(struct sandbox_plan *ctx);
 
+/* In init: waits for the supervisor's answer of type `want` (enum
+ * channel_type) on the channel; a hang-up means the supervisor failed,
+ * said why and exits 125: so does init, silently. */
+void init_await_supervisor(int channel_fd, int want, const char *what);
+
 #endif

@@ -1009,77 +1009,77 @@ void landlock_drop_privileges(void)
         die_errno("prctl(PR_SET_NO_NEW_PRIVS)");
 }
 
-static const struct landlock_key_fate key_fates[K_COUNT] = {
-    [K_DESCRIPTION] = { LANDLOCK_SAME, "text only", NULL, NULL },
-    [K_INCLUDE] = { LANDLOCK_SAME, "profiles read the same way", NULL, NULL },
-    [K_SANDBOX_FALLBACK] = { LANDLOCK_SAME, "what chose this tier", NULL, NULL },
-    [K_NS_USER] = { LANDLOCK_INSTEAD, "no user namespace: the caller's ids, no capability", NULL, NULL },
-    [K_NS_MOUNT] = { LANDLOCK_INSTEAD, "no mount namespace: Landlock rules on the host's paths", NULL, NULL },
-    [K_NS_NET] = { LANDLOCK_INSTEAD, "the host's network, kept by the supervisor's inet rules "
+static const struct backend_key_fate key_fates[K_COUNT] = {
+    [K_DESCRIPTION] = { BACKEND_SAME, "text only", NULL, NULL },
+    [K_INCLUDE] = { BACKEND_SAME, "profiles read the same way", NULL, NULL },
+    [K_SANDBOX_FALLBACK] = { BACKEND_SAME, "what chose this tier", NULL, NULL },
+    [K_NS_USER] = { BACKEND_INSTEAD, "no user namespace: the caller's ids, no capability", NULL, NULL },
+    [K_NS_MOUNT] = { BACKEND_INSTEAD, "no mount namespace: Landlock rules on the host's paths", NULL, NULL },
+    [K_NS_NET] = { BACKEND_INSTEAD, "the host's network, kept by the supervisor's inet rules "
                    "(below ABI 6: refused)", NULL, NULL },
-    [K_NS_PID] = { LANDLOCK_INSTEAD, "the host's processes, signals scoped (below ABI 6: refused)",
+    [K_NS_PID] = { BACKEND_INSTEAD, "the host's processes, signals scoped (below ABI 6: refused)",
                    NULL, NULL },
-    [K_NS_IPC] = { LANDLOCK_INSTEAD, "the host's System V IPC, said", NULL, NULL },
-    [K_NS_UTS] = { LANDLOCK_INSTEAD, "the host's hostname, said", NULL, NULL },
-    [K_UID] = { LANDLOCK_REFUSED, "another uid needs a user namespace", "namespaces", "uid = 0" },
-    [K_GID] = { LANDLOCK_REFUSED, "another gid needs a user namespace", "namespaces", "gid = 0" },
-    [K_HOSTNAME] = { LANDLOCK_INSTEAD, "not set: the host's, said", NULL, NULL },
-    [K_NESTED_USERNS] = { LANDLOCK_SAME, "the seccomp filter", NULL, NULL },
-    [K_NET_MODE] = { LANDLOCK_EXPRESSED, "loopback: the supervisor makes loopback calls, refuses "
+    [K_NS_IPC] = { BACKEND_INSTEAD, "the host's System V IPC, said", NULL, NULL },
+    [K_NS_UTS] = { BACKEND_INSTEAD, "the host's hostname, said", NULL, NULL },
+    [K_UID] = { BACKEND_REFUSED, "another uid needs a user namespace", "namespaces", "uid = 0" },
+    [K_GID] = { BACKEND_REFUSED, "another gid needs a user namespace", "namespaces", "gid = 0" },
+    [K_HOSTNAME] = { BACKEND_INSTEAD, "not set: the host's, said", NULL, NULL },
+    [K_NESTED_USERNS] = { BACKEND_SAME, "the seccomp filter", NULL, NULL },
+    [K_NET_MODE] = { BACKEND_EXPRESSED, "loopback: the supervisor makes loopback calls, refuses "
                      "the rest; none: every inet call refused; host: the host's", NULL, NULL },
-    [K_NET_OUTBOUND] = { LANDLOCK_REFUSED, "pasta needs a network namespace", "network",
+    [K_NET_OUTBOUND] = { BACKEND_REFUSED, "pasta needs a network namespace", "network",
                          "outbound = yes" },
-    [K_NET_FORWARD] = { LANDLOCK_EXPRESSED, "TCP connect to the port (Landlock)", NULL, NULL },
-    [K_NET_ALLOW] = { LANDLOCK_INSTEAD, "sbx's proxy on the host's loopback, every other connect "
+    [K_NET_FORWARD] = { BACKEND_EXPRESSED, "TCP connect to the port (Landlock)", NULL, NULL },
+    [K_NET_ALLOW] = { BACKEND_INSTEAD, "sbx's proxy on the host's loopback, every other connect "
                       "outside it refused (in an outer network of lo only: refused)", NULL, NULL },
-    [K_LIMIT_NOFILE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_LIMIT_NPROC] = { LANDLOCK_SAME, "setrlimit, the pids cgroup for root", NULL, NULL },
-    [K_LIMIT_CORE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_LIMIT_CPU] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_LIMIT_FSIZE] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_LIMIT_AS] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_LIMIT_STACK] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_LIMIT_MEMLOCK] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_LIMIT_SIGPENDING] = { LANDLOCK_SAME, "setrlimit", NULL, NULL },
-    [K_TIMEOUT] = { LANDLOCK_SAME, "the supervisor's timer", NULL, NULL },
-    [K_FS_ROOT] = { LANDLOCK_REFUSED, "ro: read and execute only; host: everything; tmpfs: refused",
+    [K_LIMIT_NOFILE] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_NPROC] = { BACKEND_SAME, "setrlimit, the pids cgroup for root", NULL, NULL },
+    [K_LIMIT_CORE] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_CPU] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_FSIZE] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_AS] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_STACK] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_MEMLOCK] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_LIMIT_SIGPENDING] = { BACKEND_SAME, "setrlimit", NULL, NULL },
+    [K_TIMEOUT] = { BACKEND_SAME, "the supervisor's timer", NULL, NULL },
+    [K_FS_ROOT] = { BACKEND_REFUSED, "ro: read and execute only; host: everything; tmpfs: refused",
                     "filesystem", "root = tmpfs" },
-    [K_FS_RW] = { LANDLOCK_EXPRESSED, "Landlock rights on the path, entry by entry around "
+    [K_FS_RW] = { BACKEND_EXPRESSED, "Landlock rights on the path, entry by entry around "
                   "protected paths", NULL, NULL },
-    [K_FS_RO] = { LANDLOCK_EXPRESSED, "read rights; inside rw, the rw directory granted entry by "
+    [K_FS_RO] = { BACKEND_EXPRESSED, "read rights; inside rw, the rw directory granted entry by "
                   "entry around it (under root = host: refused)", NULL, NULL },
-    [K_FS_TMPFS] = { LANDLOCK_INSTEAD, "the host's path read-only; for /tmp a TMPDIR of the run's",
+    [K_FS_TMPFS] = { BACKEND_INSTEAD, "the host's path read-only; for /tmp a TMPDIR of the run's",
                      NULL, NULL },
-    [K_FS_HIDE] = { LANDLOCK_EXPRESSED, "no rights on the path, granted around (inside rw too); a "
+    [K_FS_HIDE] = { BACKEND_EXPRESSED, "no rights on the path, granted around (inside rw too); a "
                     "unix socket: refused", NULL, NULL },
-    [K_FS_CACHE] = { LANDLOCK_INSTEAD, "read-only (a private write layer needs a mount namespace)",
+    [K_FS_CACHE] = { BACKEND_INSTEAD, "read-only (a private write layer needs a mount namespace)",
                      NULL, NULL },
-    [K_FS_UNPROTECT] = { LANDLOCK_SAME, "the protected path granted with its directory", NULL, NULL },
-    [K_FS_CREATE] = { LANDLOCK_INSTEAD, "not made: what it serves, a cache rule, is read-only here",
+    [K_FS_UNPROTECT] = { BACKEND_SAME, "the protected path granted with its directory", NULL, NULL },
+    [K_FS_CREATE] = { BACKEND_INSTEAD, "not made: what it serves, a cache rule, is read-only here",
                       NULL, NULL },
-    [K_FS_PROC] = { LANDLOCK_EXPRESSED, "no: /proc unreadable; yes: the host's, scoped", NULL, NULL },
-    [K_FS_DEV] = { LANDLOCK_EXPRESSED, "minimal: the host's null, zero, ..., ptmx, the own pty", NULL,
+    [K_FS_PROC] = { BACKEND_EXPRESSED, "no: /proc unreadable; yes: the host's, scoped", NULL, NULL },
+    [K_FS_DEV] = { BACKEND_EXPRESSED, "minimal: the host's null, zero, ..., ptmx, the own pty", NULL,
                    NULL },
-    [K_FS_OBSERVE_WRITES] = { LANDLOCK_INSTEAD, "not observed: Landlock refuses with EACCES, "
+    [K_FS_OBSERVE_WRITES] = { BACKEND_INSTEAD, "not observed: Landlock refuses with EACCES, "
                               "unseen by the supervisor", NULL, NULL },
-    [K_ENV_CLEAR] = { LANDLOCK_SAME, "the environment", NULL, NULL },
-    [K_ENV_KEEP] = { LANDLOCK_SAME, "the environment", NULL, NULL },
-    [K_ENV_SET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
-    [K_ENV_UNSET] = { LANDLOCK_SAME, "the environment", NULL, NULL },
-    [K_ENV_UNSET_SECRET_VALUES] = { LANDLOCK_SAME, "the environment", NULL, NULL },
-    [K_SEC_NO_NEW_PRIVS] = { LANDLOCK_REFUSED, "no: refused (Landlock and seccomp need it)",
+    [K_ENV_CLEAR] = { BACKEND_SAME, "the environment", NULL, NULL },
+    [K_ENV_KEEP] = { BACKEND_SAME, "the environment", NULL, NULL },
+    [K_ENV_SET] = { BACKEND_SAME, "the environment", NULL, NULL },
+    [K_ENV_UNSET] = { BACKEND_SAME, "the environment", NULL, NULL },
+    [K_ENV_UNSET_SECRET_VALUES] = { BACKEND_SAME, "the environment", NULL, NULL },
+    [K_SEC_NO_NEW_PRIVS] = { BACKEND_REFUSED, "no: refused (Landlock and seccomp need it)",
                              "security", "no_new_privs = no" },
-    [K_SEC_CAPABILITIES] = { LANDLOCK_REFUSED, "a kept capability would be one over the host",
+    [K_SEC_CAPABILITIES] = { BACKEND_REFUSED, "a kept capability would be one over the host",
                              "security", "capabilities = cap_kill" },
-    [K_SEC_NET_RAW] = { LANDLOCK_INSTEAD, "not given: without a network namespace it would be the "
+    [K_SEC_NET_RAW] = { BACKEND_INSTEAD, "not given: without a network namespace it would be the "
                         "host's raw sockets", NULL, NULL },
-    [K_SEC_SECCOMP] = { LANDLOCK_SAME, "the same filter", NULL, NULL },
-    [K_SEC_IO_URING] = { LANDLOCK_REFUSED, "yes: io_uring would bypass the supervisor's checks",
+    [K_SEC_SECCOMP] = { BACKEND_SAME, "the same filter", NULL, NULL },
+    [K_SEC_IO_URING] = { BACKEND_REFUSED, "yes: io_uring would bypass the supervisor's checks",
                          "security", "io_uring = yes" },
-    [K_SEC_DENY] = { LANDLOCK_SAME, "the same rules and ledger", NULL, NULL },
+    [K_SEC_DENY] = { BACKEND_SAME, "the same rules and ledger", NULL, NULL },
 };
 
-const struct landlock_key_fate *landlock_key_fate(enum profile_key k)
+const struct backend_key_fate *landlock_key_fate(enum profile_key k)
 {
     return (unsigned)k < K_COUNT ? &key_fates[k] : NULL;
 }

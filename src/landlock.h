@@ -12,6 +12,7 @@
 #ifndef SBX_LANDLOCK_H
 #define SBX_LANDLOCK_H
 
+#include "backend.h"
 #include "profile.h"
 #include "util.h"
 
@@ -87,18 +88,10 @@ void landlock_apply(const struct landlock_plan *plan, int own_tty);
  * the caller may (root), then sets no_new_privs. */
 void landlock_drop_privileges(void);
 
-/* Every profile key and what the Landlock tier does with it, for the
- * test that walks the key table (a key added without a row here fails
- * it): the same as the namespaces, expressed by Landlock's own means,
- * something else instead (said at start), or refused by file:line. A
- * refused key names a line that refuses it (section and KEY = VALUE). */
-enum landlock_fate { LANDLOCK_UNKNOWN, LANDLOCK_SAME, LANDLOCK_EXPRESSED, LANDLOCK_INSTEAD,
-                     LANDLOCK_REFUSED };
-struct landlock_key_fate {
-    enum landlock_fate fate;
-    const char *how;
-    const char *section, *refused_line; /* LANDLOCK_REFUSED: an example */
-};
-const struct landlock_key_fate *landlock_key_fate(enum profile_key k);
+/* Every profile key and what the Landlock tier does with it (backend.h),
+ * for the test that walks the profile parser's key table: the same as
+ * the namespaces, expressed by Landlock's own means, something else
+ * instead (said at start), or refused by file:line. */
+const struct backend_key_fate *landlock_key_fate(enum profile_key k);
 
 #endif

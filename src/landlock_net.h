@@ -8,11 +8,16 @@
  * command writes there after the check changes what is bound or reached
  * (no SECCOMP_USER_NOTIF_FLAG_CONTINUE). Landlock still refuses the
  * command every TCP bind and connect of its own; the supervisor is not
- * under Landlock. A call on another socket (AF_UNIX) is continued, as the
- * kernel must resolve its path as the command: a descriptor swapped for an
- * inet one in between meets Landlock alone, which refuses TCP; UDP and
- * ping sockets are what such a race could still reach (a sendmsg checked
- * on a unix socket, sent on a datagram socket dup2()ed over it). */
+ * under Landlock. A call on another socket (AF_UNIX), or a send on a TCP
+ * one, is continued (the kernel must resolve a unix path as the command;
+ * a stream socket ignores the address), and the kernel then acts on
+ * whatever the number names by then: another thread may have dup2()ed an
+ * inet datagram socket over it, and the address in memory may have
+ * changed. So no inet datagram socket of the command is unconfined: each
+ * is made by the supervisor (landlock_net_make_socket()) and bound to the
+ * loopback device, which the command cannot undo, and whatever a race
+ * hands the kernel never leaves the host (through lo, it reaches the
+ * host's own addresses at most). */
 #ifndef SBX_LANDLOCK_NET_H
 #define SBX_LANDLOCK_NET_H
 
@@ -50,8 +55,23 @@ bool landlock_net_make_call(const char *call, int sock, int domain, const void *
  * unless one of its messages names an address off the loopback: refused.
  * MSG_DONTWAIT is added: the ledger's thread must never wait on a full
  * send buffer (a blocking socket of the command's may then see EAGAIN). */
-enum landlock_send { LANDLOCK_SEND_CONTINUE, LANDLOCK_SEND_MADE, LANDLOCK_SEND_REFUSED };
+enum landlock_send { LANDLOCK_SEND_CONTINUE, LANDLOCK_SEND_MADE, LANDLOCK_SEND_REFUSED,
+                     LANDLOCK_SEND_ANSWERED };
 enum landlock_send landlock_net_make_send(const char *call, int sock, const uint64_t args[6],
                                           bool compat, pid_t tid, long *val, int *err);
+
+/* socket() for AF_INET and AF_INET6 (args: the command's, in registers
+ * or read from socketcall's memory): a datagram socket (UDP, ping) is made
+ * by the supervisor, with SO_BINDTODEVICE "lo", and installed in the
+ * command's table with the answer (SECCOMP_ADDFD_FLAG_SEND on notify_fd,
+ * notification id): LANDLOCK_SEND_ANSWERED, *val its number there. Routed
+ * through lo, a datagram to an address off the host is looped back and
+ * dropped, never sent out (for IPv6: ENETUNREACH; IP_PKTINFO and
+ * IP_UNICAST_IF do not move it to another device), whether the
+ * supervisor checked it or a race made the kernel send it. Any other
+ * socket is continued (LANDLOCK_SEND_CONTINUE); MADE: not made, *err the
+ * errno the command gets. */
+enum landlock_send landlock_net_make_socket(int notify_fd, uint64_t id, const uint64_t args[6],
+                                            long *val, int *err);
 
 #endif

@@ -1289,7 +1289,18 @@ bool ledger_handle(struct ledger *l, int notify_fd)
         bool made = false;
         bool sends = !strcmp(call.name, "sendto") || !strcmp(call.name, "sendmsg") ||
                      !strcmp(call.name, "sendmmsg");
-        if (rule && rule->supervisor_makes && sends) {
+        bool answered_here = false; /* the socket's ADDFD answered the call */
+        if (rule && rule->supervisor_makes && !strcmp(call.name, "socket")) {
+            /* an inet datagram socket is the supervisor's, bound to lo */
+            enum landlock_send how = call.args_readable
+                                         ? landlock_net_make_socket(notify_fd, req->id, call.args,
+                                                                    &made_val, &made_err)
+                                         : LANDLOCK_SEND_REFUSED;
+            if (how == LANDLOCK_SEND_CONTINUE)
+                rule = NULL;
+            made = how == LANDLOCK_SEND_MADE || how == LANDLOCK_SEND_ANSWERED;
+            answered_here = how == LANDLOCK_SEND_ANSWERED;
+        } else if (rule && rule->supervisor_makes && sends) {
             /* unreadable arguments or an unknown socket: refused */
             enum landlock_send how = call.args_readable && families.dup_fd >= 0
                                          ? landlock_net_make_send(call.name, families.dup_fd,
@@ -1314,8 +1325,9 @@ bool ledger_handle(struct ledger *l, int notify_fd)
                                           families.raw.bytes, families.raw.len,
                                           (int)call.args[1], &made_err);
         }
-        bool answered = made ? respond_made(l, notify_fd, req->id, made_err, made_val)
-                             : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
+        bool answered = answered_here ? made_err == 0
+                        : made ? respond_made(l, notify_fd, req->id, made_err, made_val)
+                               : respond(l, notify_fd, req->id, rule ? rule->errnum : 0);
         if (made)
             rule = NULL; /* counted as let through, not as a denial */
         judged = answered;

@@ -9,17 +9,15 @@
  * network; the command sets the limits, drops privileges, installs the
  * compiled filter and execs.
  *
- * It is the one input a second way of applying a sandbox (a Landlock
- * tier without namespaces) would take. */
+ * Each backend (backend.h: the namespaces, the Landlock tier) prepares,
+ * spawns and applies from it: the part every backend reads here, and a
+ * part of its own. */
 #ifndef SBX_PLAN_H
 #define SBX_PLAN_H
 
 #include "egress.h"
 #include "env.h"
-#include "landlock.h"
 #include "foreign_owner.h"
-#include "mount-plan.h"
-#include "outbound.h"
 #include "profile.h"
 #include "rlimits.h"
 #include "sandbox.h"
@@ -40,40 +38,35 @@ void plan_protect_list(struct protect_list *list, const char *home, const struct
 #include <sys/resource.h>
 #include <sys/types.h>
 
+struct backend;
 struct filter_job;
 
+/* The part every backend reads (backend.h); `part` is the chosen
+ * backend's own, whose type only its file defines. */
 struct sandbox_plan {
     const struct profile *profile;
     char *const *argv;
     const char *cwd;
-    int clone_flags;           /* CLONE_NEW* from ns_clone_flags() */
     uid_t outer_uid;
     gid_t outer_gid;
     const char *home;          /* the caller's $HOME (profile variable ${HOME}), or NULL */
 
+    const struct backend *backend; /* chosen first (tier_choose()) */
+    void *part;                /* the backend's part, backend->part_size bytes */
+    bool pid_namespace;        /* the command is not torn down with init otherwise */
+
     struct strv env;           /* the command's environment (env_build) */
     struct limits_plan limits; /* checked by limits_prepare() */
     struct rlimit caller_nofile; /* restored in the command before limits_apply() */
-    uint64_t caps_kept;        /* capabilities = , as a mask (caps.h) */
-    struct outbound outbound;  /* network: pasta's plan and the sandbox's resolv.conf */
     struct egress *egress;     /* [network] allow's proxy (egress.h); NULL: none */
-    /* With [network] allow: the profile plus the no-route connect rule
-     * (plan.c), which `profile` then points to; its deny array is ours */
-    struct profile with_no_route;
-    struct deny_rule *no_route_rules;
-    bool loopback;             /* own network namespace with lo up */
-    bool has_mounts;           /* CLONE_NEWNS: `mounts` is resolved and sealed */
-    struct mount_plan mounts;  /* mount.h: resolved on the host, applied by init */
+    /* The profile plus the rules of sbx's own a backend adds
+     * (plan_with_rules()), which `profile` then points to; its deny array
+     * is ours */
+    struct profile with_rules;
+    struct deny_rule *own_rules;
     struct seccomp_program seccomp; /* compiled; installed by the command */
     struct foreign_owner foreign;   /* a root caller's: what its command cannot write (foreign_owner.h) */
     struct filter_job *compiling;   /* the compile under way, until sandbox_plan_finish() */
-
-    /* sbx(1) TIERS (tier.h): TIER_LANDLOCK once the user namespace was
-     * refused under fallback = landlock; clone_flags is 0 then, and the
-     * command applies `landlock` instead of privileges_drop(). */
-    enum sandbox_tier tier;
-    struct landlock_plan landlock;
-    char userns_refused[512];  /* known before clone(): why it would be refused, or "" */
 
     /* Handles the run made before clone(), which the children use. */
     int channel_fd;            /* inside end of the supervisor's socketpair */
@@ -84,6 +77,11 @@ struct sandbox_plan {
     int report_fd;             /* sandbox_request.report_fd, or -1 */
     int report_fd_at;          /* the number the command gets it at */
 };
+
+/* The profile plus rules of sbx's own (never read from a profile), for a
+ * backend's `rules`: a shallow copy, every pointer but deny the caller's. */
+const struct profile *plan_with_rules(struct sandbox_plan *plan, const struct profile *p,
+                                      const struct deny_rule *extra, size_t nextra);
 
 /* Builds and checks the plan for req; channel_fd is the socket the
  * children will talk to the supervisor through (the filter names it).

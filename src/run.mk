@@ -19,6 +19,7 @@ src_libsbx_a_SOURCES += \
 	src/terminal.c src/terminal_relay.c src/terminal.h \
 	src/terminal_filter.c src/terminal_filter.h \
 	src/tier.c src/tier.h \
+	src/backend.h src/backend_ns.c src/backend_landlock.c \
 	src/landlock.c src/landlock.h \
 	src/landlock_net.c src/landlock_net.h \
 	src/landlock_meta.c src/landlock_meta.h

@@ -2,6 +2,7 @@
 
 #include "sandbox.h"
 
+#include "backend.h"
 #include "cgroup.h"
 #include "channel.h"
 #include "mount-placeholders.h"
@@ -67,7 +68,8 @@ static void ensure_standard_fds(void)
 struct ledger_hookup {
     const struct profile *profile;
     struct sandbox_result *res;
-    const struct landlock_plan *landlock;  /* the Landlock tier's, or NULL */
+    const struct backend *backend;
+    const void *part;            /* the backend's part of the plan */
     uint64_t (*output_position)(void *);
     void *output_position_data;
     bool observe;                /* the listener is the write observer's (seccomp_observe.h) */
@@ -94,12 +96,8 @@ static void ledger_attach(struct supervisor *s, int fd)
     h->res->ledger = ledger_new(h->profile);
     if (h->observe)
         ledger_observe_writes(h->res->ledger, h->home, h->project, getenv("PATH"));
-    if (h->landlock) {
-        struct strv writable = { 0 };
-        landlock_writable_paths(h->landlock, &writable);
-        ledger_set_landlock_writable(h->res->ledger, &writable);
-        strv_free(&writable);
-    }
+    if (h->backend->ledger)
+        h->backend->ledger(h->part, h->res->ledger);
     if (h->output_position)
         ledger_set_output_position(h->res->ledger, h->output_position, h->output_position_data);
     if (h->res->egress) {
@@ -109,8 +107,9 @@ static void ledger_attach(struct supervisor *s, int fd)
     }
     /* The observer alone: no thread until its first call (a command that
      * writes nothing pays none at start-up); the loop only watches a
-     * duplicate of the listener for it, and never reads it. */
-    int watch = h->observe && !h->profile->ndeny && !h->landlock ? dup(fd) : -1;
+     * duplicate of the listener for it, and never reads it. A backend
+     * whose checks ride the listener (its `ledger`) needs the thread now. */
+    int watch = h->observe && !h->profile->ndeny && !h->backend->ledger ? dup(fd) : -1;
     if (watch >= 0) {
         ledger_defer(h->res->ledger, fd);
         supervise_add_fd(s, watch, start_ledger, h->res->ledger);
@@ -149,6 +148,9 @@ static void bring_up_loopback(struct supervisor *s, int sock)
 static void start_outbound(struct supervisor *s)
 {
     struct network_ready_data *d = s->network_data;
+    if (!d->outbound) /* a backend without pasta: never asked for by its init */
+        die("the sandbox's init asked for outbound network, which the %s tier has none of",
+            tier_name(d->res->tier));
     outbound_start(d->outbound, d->profile, s->init_pid);
     if (!channel_send(s->channel_fd, CHANNEL_OUTBOUND_READY, 0, -1))
         die_errno("telling the sandbox's init that outbound network is ready");
@@ -159,23 +161,6 @@ static void adopt_egress_socket(struct supervisor *s, int kind, int fd)
 {
     struct network_ready_data *d = s->network_data;
     egress_adopt(d->res->egress, kind, fd);
-}
-
-/* What the namespaces made by clone() are, and who the command is in
- * them (ns_inside_uid(): the one line of the id maps init writes). */
-static void describe_sandbox(const struct sandbox_plan *plan, struct sandbox_result *res)
-{
-    static const int ns_flag[NS_COUNT] = {
-        [NS_USER] = CLONE_NEWUSER, [NS_MOUNT] = CLONE_NEWNS, [NS_NET] = CLONE_NEWNET,
-        [NS_PID] = CLONE_NEWPID,   [NS_IPC] = CLONE_NEWIPC,  [NS_UTS] = CLONE_NEWUTS,
-    };
-    for (int k = 0; k < NS_COUNT; k++)
-        res->ns_created[k] = plan->clone_flags & ns_flag[k];
-    bool userns = plan->clone_flags & CLONE_NEWUSER;
-    res->uid_outside = plan->outer_uid;
-    res->gid_outside = plan->outer_gid;
-    res->uid_inside = userns ? ns_inside_uid(plan->profile, plan->outer_uid) : plan->outer_uid;
-    res->gid_inside = userns ? ns_inside_gid(plan->profile, plan->outer_gid) : plan->outer_gid;
 }
 
 int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
@@ -253,17 +238,14 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     fflush(stdout);
     fflush(stderr);
     record_step("create namespaces (clone)");
-    /* the tier the plan was made for (tier.h): the namespaces or exit
-     * 125, or the Landlock tier that fallback = landlock chose */
-    pid_t init_pid = tier_spawn(&plan, res);
+    /* the backend the plan was made for (backend.h): the namespaces or
+     * exit 125, or the Landlock tier that fallback = landlock chose */
+    pid_t init_pid = plan.backend->spawn(&plan, plan.part, res);
     if (init_pid == 0) {
         close(channel[0]);
         init_main(&plan);
     }
     close(channel[1]);
-    verbose_step("%s, init is pid %d outside",
-                 plan.tier == TIER_LANDLOCK ? "Landlock tier" : "namespaces created", (int)init_pid);
-    describe_sandbox(&plan, res);
     if (plan.await_cgroup) {
         sandbox_cgroup_enter(&cgroup, init_pid);
         /* init gone already: its exit status tells the loop why */
@@ -279,8 +261,9 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.stop_signals = req->stop_signals;
     sup.stop_at = req->stop_at;
     sup.stop_at_data = req->stop_at_data;
-    sup.pid_namespace = plan.clone_flags & CLONE_NEWPID;
-    struct network_ready_data network_ready = { &plan.outbound, p, res };
+    sup.pid_namespace = plan.pid_namespace;
+    struct outbound *outbound = plan.backend->outbound ? plan.backend->outbound(plan.part) : NULL;
+    struct network_ready_data network_ready = { outbound, p, res };
     sup.on_network_ready = start_outbound;
     sup.on_netlink_fd = bring_up_loopback;
     res->egress = plan.egress;
@@ -292,7 +275,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     sup.network_data = &network_ready;
     struct ledger_hookup hookup = {
         .profile = plan.profile, .res = res,
-        .landlock = plan.tier == TIER_LANDLOCK ? &plan.landlock : NULL,
+        .backend = plan.backend, .part = plan.part,
         .output_position = req->output_position, .output_position_data = req->output_position_data,
         .observe = plan.seccomp.observe.len > 0 || plan.seccomp.observing, .home = plan.home,
         .project = cli_project() ? cli_project()->root : NULL,
@@ -317,7 +300,8 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
     res->signals_received = sup.signals_received;
     ledger_stop(res->ledger);
     egress_stop(res->egress);
-    outbound_stop(&plan.outbound);
+    if (outbound)
+        outbound_stop(outbound);
     close(channel[0]);
 
     sigprocmask(SIG_SETMASK, &plan.caller_mask, NULL);

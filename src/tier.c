@@ -2,8 +2,8 @@
 
 #include "tier.h"
 
+#include "backend.h"
 #include "caps.h"
-#include "landlock.h"
 #include "log.h"
 #include "ns.h"
 #include "report.h"
@@ -62,14 +62,8 @@ bool tier_userns_refused_before_clone(uid_t outer_uid, char *why, size_t len)
     return false;
 }
 
-static pid_t clone_raw(int flags)
-{
-    /* fork() semantics, as ns_clone() (ns.c says why) */
-    return (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, NULL);
-}
-
-/* The probe's child, reaped in tier_spawn(), once the sandbox's own
- * clone() is made: by then it has long exited. */
+/* The probe's child, reaped by the backend's spawn (tier_reap_probe()),
+ * once the sandbox's own clone() is made: by then it has long exited. */
 static pid_t probe_child = -1;
 /* the child's stack: it only returns (glibc's clone() then calls exit) */
 static char probe_stack[16384] __attribute__((aligned(16)));
@@ -80,7 +74,7 @@ static int probe_exit(void *arg)
     return 0;
 }
 
-static void reap_probe(void)
+void tier_reap_probe(void)
 {
     if (probe_child <= 0)
         return;
@@ -98,7 +92,7 @@ static void reap_probe(void)
  * (issue 30). 0 when one could be had, else the errno of the refusal. */
 static int user_namespace_refusal(void)
 {
-    reap_probe();   /* the stack is the last probe's until it is reaped */
+    tier_reap_probe();   /* the stack is the last probe's until it is reaped */
     pid_t child = clone(probe_exit, probe_stack + sizeof probe_stack, CLONE_VM | CLONE_NEWUSER,
                         NULL);
     if (child < 0)
@@ -171,25 +165,6 @@ enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *wh
     return TIER_LANDLOCK;
 }
 
-pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res)
-{
-    res->tier = plan->tier;
-    if (plan->tier != TIER_LANDLOCK) {
-        pid_t pid = ns_clone(plan->clone_flags);
-        if (pid > 0)
-            reap_probe();
-        return pid;
-    }
-    reap_probe();
-    snprintf(res->userns_refusal, sizeof res->userns_refusal, "%s", plan->userns_refused);
-    res->landlock_abi = plan->landlock.abi;
-    landlock_make_tmpdir(&plan->landlock);
-    pid_t pid = clone_raw(0);
-    if (pid < 0)
-        die_errno("starting the Landlock tier's init (fork)");
-    return pid;
-}
-
 /* A child installs an allow-all filter with a listener: the kernel
  * refuses a second listener in one filter chain (EBUSY), so that says an
  * outer sandbox holds one (an outer sbx with deny rules or an allowlist). */
@@ -213,4 +188,9 @@ bool tier_outer_listener(void)
         if (errno != EINTR)
             return false;
     return WIFEXITED(status) && WEXITSTATUS(status) == 1;
+}
+
+const struct backend *backend_of(enum sandbox_tier tier)
+{
+    return tier == TIER_LANDLOCK ? &backend_landlock : &backend_namespaces;
 }

@@ -6,7 +6,7 @@
 #ifndef SBX_TIER_H
 #define SBX_TIER_H
 
-#include "plan.h"
+#include "profile.h"
 #include "sandbox.h"
 
 #include <stdbool.h>
@@ -31,10 +31,9 @@ bool tier_userns_refused_before_clone(uid_t outer_uid, char *why, size_t len);
  * why holds the reason for the record. */
 enum sandbox_tier tier_choose(const struct profile *p, uid_t outer_uid, char *why, size_t len);
 
-/* In place of ns_clone(): the plan's tier. The namespaces: clone() into
- * them (dies with the diagnosis). Landlock: init forked without any
- * namespace. Sets res->tier and, for Landlock, the refusal and the ABI. */
-pid_t tier_spawn(struct sandbox_plan *plan, struct sandbox_result *res);
+/* The backend's spawn, once its own clone() or fork() is made: reaps
+ * the one-child probe's child, long gone by then. */
+void tier_reap_probe(void);
 
 /* Whether a seccomp filter around sbx already has a notification
  * listener, which the kernel allows once per filter chain: a child tries

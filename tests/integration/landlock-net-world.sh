@@ -87,6 +87,51 @@ try:
         for _ in range(int(args[1])):
             sent += libc.sendto(s.fileno(), msg, len(msg), 0, buf, 16) > 0
         stop = True; t.join(); print("sent", sent)
+    elif op == "dup2race":        # dup2race TEXT N: a thread dup2()s a UDP socket over a TCP one
+        libc = ctypes.CDLL(None, use_errno=True)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        fd = tcp.fileno()
+        keep = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # a TCP one to put back
+        bad = struct.pack("=H", socket.AF_INET) + struct.pack("!H", far[1]) + socket.inet_aton(far[0]) + bytes(8)
+        buf = ctypes.create_string_buffer(bad, 16)
+        stop = False
+        def flip():
+            while not stop:
+                libc.dup2(udp.fileno(), fd); libc.dup2(keep.fileno(), fd)
+        sys.setswitchinterval(1e-6)  # the two threads interleave, GIL or not
+        t = threading.Thread(target=flip); t.start()
+        msg = args[0].encode(); sent = 0; refused = 0; tried = 0
+        # "until": outside sbx, stop once a few went out (the sends are fast)
+        while tried < int(args[1]) and not (args[2:] == ["until"] and sent >= 5):
+            n = libc.sendto(fd, msg, len(msg), 0, buf, 16); tried += 1
+            sent += n > 0; refused += n < 0 and ctypes.get_errno() == errno.EACCES
+        stop = True; t.join(); print("tried", tried, "refused", refused)
+    elif op == "dup2unix":        # dup2unix TEXT N: the same over a unix socket, the address flipped too
+        libc = ctypes.CDLL(None, use_errno=True)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        unix = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        keep = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        fd = unix.fileno()
+        bad = struct.pack("=H", socket.AF_INET) + struct.pack("!H", far[1]) + socket.inet_aton(far[0]) + bytes(8)
+        good = struct.pack("=H", socket.AF_UNIX) + b"\0sbx-dup2-race"[:14]
+        buf = ctypes.create_string_buffer(good, 16)
+        stop = False
+        def flip_fd():
+            while not stop:
+                libc.dup2(udp.fileno(), fd); libc.dup2(keep.fileno(), fd)
+        def flip_addr():
+            while not stop:
+                ctypes.memmove(buf, bad, 16); ctypes.memmove(buf, good, 16)
+        sys.setswitchinterval(1e-6)
+        ts = [threading.Thread(target=flip_fd), threading.Thread(target=flip_addr)]
+        for t in ts: t.start()
+        msg = args[0].encode(); sent = 0; tried = 0
+        while tried < int(args[1]) and not (args[2:] == ["until"] and sent >= 5):
+            sent += libc.sendto(fd, msg, len(msg), 0, buf, 16) > 0; tried += 1
+        stop = True
+        for t in ts: t.join()
+        print("tried", tried)
 except OSError as e:
     print(err(e))
 PY
@@ -117,6 +162,10 @@ record udp_v6mapped llq $N v6mapped v6mapped-in-sbx
 record udp_loopback llq $N loopback
 record udp_dns      llq getent hosts pkg.test
 record udp_race     llq $N race race-in-sbx 3000
+record dup2_direct  $N dup2race dup2-direct 1000000 until
+record dup2_race    llq $N dup2race dup2-in-sbx 3000
+record dup2u_direct $N dup2unix dup2u-direct 1000000 until
+record dup2u_race   llq $N dup2unix dup2u-in-sbx 5000
 record ping_direct  $N ping 198.18.0.1
 record ping_sbx     llq $N ping 198.18.0.1
 record ping_ledger  ll $N ping 198.18.0.1

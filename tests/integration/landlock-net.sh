@@ -17,12 +17,12 @@
 # uid: the same checks, both ways.
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-plan 36
+plan 43
 NOUSERNS="$SBX_TEST_HELPERS/deny-userns"
 export ASAN_OPTIONS=detect_leaks=0
 make_tmpdir
 trap 'rm -rf "$tmpdir"' EXIT
-skip_all() { i=0; while [ $i -lt 36 ]; do skip "$1"; i=$((i + 1)); done; done_testing; exit 0; }
+skip_all() { i=0; while [ $i -lt 43 ]; do skip "$1"; i=$((i + 1)); done; done_testing; exit 0; }
 command -v curl >/dev/null || skip_all "curl is not installed (tests/debian-packages)"
 command -v python3 >/dev/null || skip_all "python3 is not installed"
 abi=$("$SBX" probe --tap 2>/dev/null | sed -n 's/^ok [0-9]* - landlock: ok \([0-9]*\) .*/\1/p')
@@ -63,7 +63,20 @@ is "$(r ping_direct)" reply "without sbx, a ping socket reaches 198.18.0.1 (the 
 is "$(r ping_sbx)" EACCES "Landlock tier: an ICMP echo to 198.18.0.1 is refused"
 like "$(r ping_ledger)" "denied: sendto(AF_INET 198.18.0.1:0) x1 -> EACCES" "... and counted in the ledger"
 is "$(r ping_lo)" reply "Landlock tier: ping on the loopback works"
+# The dup2 race: a send checked on a TCP socket (continued: the kernel
+# ignores a stream socket's address) while another thread dup2()s a UDP
+# socket over that descriptor; the kernel then sends on whatever the
+# number names. Every UDP socket of the tier is the supervisor's, bound to
+# lo (landlock_net.h), so whatever the race gives the kernel stays on the
+# loopback.
+like "$(r dup2_race)" "tried 3000 refused" "the dup2 race ran (3000 sendto() while a thread dup2()s a UDP socket over the TCP one)"
+unlike "$(r dup2_race)" "refused 0" "... and the supervisor saw the UDP socket at times (refused), the TCP one at others"
 log=$(r udp_log)
+like "$log" "dup2-direct" "without sbx, the dup2 race's datagrams reach 198.18.0.1 (the test can fail)"
+unlike "$log" "dup2-in-sbx" "not one of the dup2 race's datagrams from the Landlock tier reached 198.18.0.1"
+like "$(r dup2u_race)" "tried 5000" "the race over a unix socket ran (the address flipped between a unix and an inet one too)"
+like "$log" "dup2u-direct" "... without sbx, its datagrams reach 198.18.0.1 (the test can fail)"
+unlike "$log" "dup2u-in-sbx" "... and not one of them from the Landlock tier (a call checked on a unix socket)"
 unlike "$log" "in-sbx" "not one datagram from the Landlock tier reached 198.18.0.1 (the race's included)"
 like "$log" "mmsg-direct" "... while sendmmsg's from outside did"
 

@@ -9,6 +9,7 @@
 #include "landlock.h"
 #include "lookup.h"
 #include "profile.h"
+#include "profile_keys.h"
 #include "../tap.h"
 
 #include <stdio.h>
@@ -22,14 +23,16 @@ static const struct profile_vars vars = {
 
 int main(void)
 {
-    plan(K_COUNT + 1);
+    plan((int)profile_nkeys + 1);
     size_t refused = 0;
-    for (int k = 0; k < K_COUNT; k++) {
-        const struct landlock_key_fate *f = landlock_key_fate((enum profile_key)k);
-        ok(f && f->fate != LANDLOCK_UNKNOWN && f->how &&
-               (f->fate != LANDLOCK_REFUSED || (f->section && f->refused_line)),
+    /* the profile parser's table: the one list of keys */
+    for (size_t i = 0; i < profile_nkeys; i++) {
+        int k = profile_keys[i].key;
+        const struct backend_key_fate *f = landlock_key_fate((enum profile_key)k);
+        ok(f && f->fate != BACKEND_UNKNOWN && f->how &&
+               (f->fate != BACKEND_REFUSED || (f->section && f->refused_line)),
            "key %d has a row in the Landlock tier's table: %s", k, f && f->how ? f->how : "(none)");
-        refused += f && f->fate == LANDLOCK_REFUSED;
+        refused += f && f->fate == BACKEND_REFUSED;
     }
     if (landlock_abi_version() < 6) {
         skip("no Landlock ABI 6 here: the refusals cannot be planned");
@@ -37,9 +40,9 @@ int main(void)
     }
     struct profile_search search = { 0 };
     size_t named = 0;
-    for (int k = 0; k < K_COUNT; k++) {
-        const struct landlock_key_fate *f = landlock_key_fate((enum profile_key)k);
-        if (!f || f->fate != LANDLOCK_REFUSED || !f->section)
+    for (size_t row = 0; row < profile_nkeys; row++) {
+        const struct backend_key_fate *f = landlock_key_fate(profile_keys[row].key);
+        if (!f || f->fate != BACKEND_REFUSED || !f->section)
             continue;
         char text[256];
         /* line 3 holds the key; mode = loopback for the [network] ones */
