@@ -79,6 +79,38 @@ bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
     return place(events, nevents, tests, n, spans, nspans, owner, true);
 }
 
+static int by_test_tid(const void *a, const void *b)
+{
+    const struct runner_inherited *x = a, *y = b;
+    if (x->test != y->test)
+        return x->test < y->test ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+bool audit_place_events_inherited(const struct ledger_event *events, size_t nevents,
+                                  const struct runner_test *tests, size_t n, const struct runner_span *spans,
+                                  size_t nspans, const struct runner_inherited *inherited, size_t ninh,
+                                  size_t *owner, bool *leftover)
+{
+    if (!place(events, nevents, tests, n, spans, nspans, owner, true))
+        return false;
+    if (!leftover)
+        return true;
+    struct runner_inherited *sorted = xcalloc(ninh + 1, sizeof *sorted);
+    if (ninh)
+        memcpy(sorted, inherited, ninh * sizeof *sorted);
+    qsort(sorted, ninh, sizeof *sorted, by_test_tid);
+    for (size_t e = 0; e < nevents; e++) {
+        leftover[e] = false;
+        if (owner[e] == AUDIT_OWNER_STARTUP || owner[e] == AUDIT_OWNER_BETWEEN)
+            continue;
+        struct runner_inherited key = { owner[e], events[e].who.tid };
+        leftover[e] = bsearch(&key, sorted, ninh, sizeof *sorted, by_test_tid) != NULL;
+    }
+    free(sorted);
+    return true;
+}
+
 uint64_t audit_tests_begin(const struct runner_test *tests, size_t n, bool *certain)
 {
     uint64_t announced = UINT64_MAX, reported = UINT64_MAX;

@@ -70,6 +70,15 @@ bool audit_place_events(const struct ledger_event *events, size_t nevents,
 bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
                               const struct runner_test *tests, size_t n, const struct runner_span *spans,
                               size_t nspans, size_t *owner);
+/* As audit_place_events_suite(), and leftover[e] (when given) true for a
+ * call placed in a test's run but made by a thread of inherited[0..ninh)
+ * for that test: alive before it started, so the call may be an earlier
+ * test's leftover (a server thread still binding) or a pool's doing the
+ * test's work; only a run of the test alone can tell. */
+bool audit_place_events_inherited(const struct ledger_event *events, size_t nevents,
+                                  const struct runner_test *tests, size_t n, const struct runner_span *spans,
+                                  size_t nspans, const struct runner_inherited *inherited, size_t ninh,
+                                  size_t *owner, bool *leftover);
 
 /* Places each event in the test whose thread made it, by the thread's
  * name: libtest (cargo test) runs every test on a thread of its own named

@@ -1142,10 +1142,14 @@ static void not_rerun(struct judged_test *t)
 
 /* One run's denials placed in its tests' runs (audit_place_events_suite()):
  * mine[i] the calls of v[i] (NULL: none), between those made between two
- * tests, *startup whether any was made before the first. False, and
- * nothing set, when some cannot be placed so. */
-static bool place_run(const struct ledger *l, const struct runner_parser *p, bool by_thread,
-                      struct denial_tally **mine, struct denial_tally *between, bool *startup)
+ * tests, *startup whether any was made before the first. With verify
+ * (nv of them), a call a thread alive before the test started made in its
+ * run (audit_place_events_inherited()) goes to between, and verify[i]
+ * says that v[i] must run alone to tell whose it was; without, it is the
+ * test's. False, and nothing set, when some cannot be placed so. */
+static bool place_run_verified(const struct ledger *l, const struct runner_parser *p, bool by_thread,
+                               struct denial_tally **mine, struct denial_tally *between, bool *startup,
+                               bool *verify)
 {
     size_t nv, nspans;
     const struct runner_test *v = runner_parser_tests(p, &nv);
@@ -1154,10 +1158,14 @@ static bool place_run(const struct ledger *l, const struct runner_parser *p, boo
     size_t nevents = ledger_events(l, &events);
     if (ledger_events_dropped(l) || ledger_unlisted(l))
         return false;
-    size_t *owner = xcalloc(nevents + 1, sizeof *owner);
+    size_t *owner = xcalloc(nevents + 1, sizeof *owner), ninh;
+    bool *leftover = verify ? xcalloc(nevents + 1, sizeof *leftover) : NULL;
+    const struct runner_inherited *inh = runner_parser_inherited(p, &ninh);
     if (!(by_thread ? audit_place_events_by_thread(events, nevents, v, nv, owner)
-                    : audit_place_events_suite(events, nevents, v, nv, spans, nspans, owner))) {
+                    : audit_place_events_inherited(events, nevents, v, nv, spans, nspans, inh, ninh, owner,
+                                                   leftover))) {
         free(owner);
+        free(leftover);
         return false;
     }
     struct ledger_entry *rows = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *rows);
@@ -1175,14 +1183,23 @@ static bool place_run(const struct ledger *l, const struct runner_parser *p, boo
             !have_row[events[k].row])
             continue;
         struct denial_tally *to = between;
-        if (owner[k] != AUDIT_OWNER_BETWEEN)
+        if (leftover && leftover[k])
+            verify[owner[k]] = true;
+        else if (owner[k] != AUDIT_OWNER_BETWEEN)
             to = mine[owner[k]] ? mine[owner[k]] : (mine[owner[k]] = denial_tally_new());
         denial_tally_add_entry(to, &rows[events[k].row], 1);
     }
     free(rows);
     free(have_row);
     free(owner);
+    free(leftover);
     return true;
+}
+
+static bool place_run(const struct ledger *l, const struct runner_parser *p, bool by_thread,
+                      struct denial_tally **mine, struct denial_tally *between, bool *startup)
+{
+    return place_run_verified(l, p, by_thread, mine, between, startup, NULL);
 }
 
 static void set_placed(struct judged_test *t, const struct denial_tally *mine)
@@ -1524,14 +1541,15 @@ static int attribute_by_unit(struct reruns *a, struct judged_test *tests, size_t
  * placed so. between gets the suite's calls made between tests. */
 static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, size_t n,
                                    const struct runner_parser *pa, const char *against,
-                                   struct denial_tally *between, bool by_thread)
+                                   struct denial_tally *between, bool by_thread, int *sig)
 {
     size_t na;
     const struct runner_test *ta = runner_parser_tests(pa, &na);
     struct denial_tally **mine = xcalloc(na + 1, sizeof *mine);
-    bool startup;
-    if (!place_run(a->whole, pa, by_thread, mine, between, &startup)) {
+    bool startup, *verify = xcalloc(na + 1, sizeof *verify);
+    if (!place_run_verified(a->whole, pa, by_thread, mine, between, &startup, verify)) {
         free(mine);
+        free(verify);
         return false;
     }
     for (size_t i = 0; i < n; i++) {
@@ -1559,6 +1577,30 @@ static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, 
                 "ran, announced before it and reported after it%s: attributed without re-running\n",
                 (unsigned long long)ledger_total(a->whole), against,
                 suite ? ", or by the suite itself before or between tests" : "");
+    /* A call made in a test's run by a thread alive before the test
+     * started is a server an earlier test left binding late (CPython's
+     * test_socket: a pure AF_UNIX test was called a false green for
+     * another test's bind), or a pool doing this test's work: only the
+     * test's run alone says which. Until then the call is the suite's. */
+    size_t nverify = 0;
+    for (size_t i = 0; i < n; i++)
+        nverify += tests[i].against && verify[tests[i].against - ta] && !tests[i].alone;
+    if (nverify) {
+        fprintf(stderr, "sbx: audit: %zu test(s) ran while threads alive before them made denied calls "
+                "(left by an earlier test, or a pool): re-running them alone under %s to tell whose\n",
+                nverify, against);
+        a->todo += nverify;
+    }
+    for (size_t i = 0; i < n && nverify && !*sig; i++) {
+        struct judged_test *t = &tests[i];
+        if (!t->against || !verify[t->against - ta] || t->alone)
+            continue;
+        t->tried = true;
+        enum rerun_outcome o = run_alone(a, t, 1, NULL, sig);
+        if (o == RERUN_BOUND || o == RERUN_CANNOT)
+            not_rerun(t);
+    }
+    free(verify);
     return true;
 }
 
@@ -2572,7 +2614,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         else if (!((r->attribution == RUNNER_ATTRIBUTE_PLACED || r->attribution == RUNNER_ATTRIBUTE_THREAD ||
                     (r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placeable(parsers[1]))) &&
                    attribute_by_placement(&alone, tests, n, parsers[1], names[1], between,
-                                          r->attribution == RUNNER_ATTRIBUTE_THREAD)))
+                                          r->attribution == RUNNER_ATTRIBUTE_THREAD, &sig)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);
     }
     phase_end(&phases[PHASE_ATTRIBUTE], &alone);

@@ -263,6 +263,13 @@ struct runner_span {
  * records: a broad fixture set up or torn down), in the order recorded;
  * an end of UINT64_MAX: it never ended. */
 const struct runner_span *runner_parser_suite_spans(const struct runner_parser *p, size_t *n);
+/* A thread alive in the runner's process when a test started, other than
+ * the one running it (runner_report.h's threads records). */
+struct runner_inherited {
+    size_t test;  /* its index in runner_parser_tests() */
+    int tid;      /* in the sandbox's PID namespace (ledger_caller.tid) */
+};
+const struct runner_inherited *runner_parser_inherited(const struct runner_parser *p, size_t *n);
 
 /* The command that runs exactly test t of the run of argv (the user's
  * command, before runner_command()), reporting flags included; NULL when

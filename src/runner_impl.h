@@ -145,6 +145,8 @@ struct runner_parser {
     /* with a reporter (runner_parser_expect_report, runner_report.c) */
     struct report_state *report;
     struct runner_span *suite_spans; /* runner_parser_suite_spans() */
+    struct runner_inherited *inherited; /* runner_parser_inherited() */
+    size_t ninherited, cap_inherited;
     size_t nsuite_spans, cap_suite_spans;
     struct runner_parser *fallback; /* the output's parser, for the fallback */
 };

@@ -423,6 +423,7 @@ void runner_parser_free(struct runner_parser *p)
     }
     free(p->tests);
     free(p->suite_spans);
+    free(p->inherited);
     free(p->announcing);
     free(p->entries);
     free(p->by_key.slots);

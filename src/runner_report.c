@@ -161,6 +161,27 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
         r->verb = RECORD_END;
         return true;
     }
+    if (is(w, wlen, "threads")) {
+        r->verb = RECORD_THREADS;
+        r->tids = xcalloc(RUNNER_MAX_THREADS, sizeof *r->tids);
+        while (s != end) {
+            uint64_t tid;
+            if (*s++ != ' ' || !number(&s, end, &tid) || !tid || tid > INT32_MAX ||
+                r->ntids == RUNNER_MAX_THREADS) {
+                free(r->tids);
+                r->tids = NULL;
+                r->ntids = 0;
+                return bad(why, why_size, "a malformed threads record");
+            }
+            r->tids[r->ntids++] = (int)tid;
+        }
+        if (!r->ntids) {
+            free(r->tids);
+            r->tids = NULL;
+            return bad(why, why_size, "a malformed threads record");
+        }
+        return true;
+    }
     if (is(w, wlen, "suite")) {
         const char *edge;
         size_t elen;
@@ -215,6 +236,9 @@ void runner_record_free(struct runner_record *r)
 {
     free(r->text);
     r->text = NULL;
+    free(r->tids);
+    r->tids = NULL;
+    r->ntids = 0;
 }
 
 /* ---- the channel of one run ---- */
@@ -359,6 +383,14 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
             return forged(rs, "the reporter's end inside the suite's own time");
         rs->ended = true;
         return;
+    case RECORD_THREADS:
+        if (rs->parallel || !running)
+            return forged(rs, "a threads record %s", rs->parallel ? "from a parallel runner" : "outside a test");
+        for (size_t k = 0; k < r->ntids; k++) {
+            xgrow((void **)&p->inherited, &p->cap_inherited, p->ninherited + 1, sizeof *p->inherited);
+            p->inherited[p->ninherited++] = (struct runner_inherited){ rs->running, r->tids[k] };
+        }
+        return;
     case RECORD_SUITE:
         if (rs->parallel)
             return forged(rs, "a suite record from a parallel runner");
@@ -448,6 +480,7 @@ static void drop_unreported(struct runner_parser *p)
         k++;
     }
     p->n = k;
+    p->ninherited = 0;  /* indices of the table before: placement is off anyway */
     tests_reindex(p);
 }
 
@@ -519,6 +552,12 @@ bool runner_parser_placeable(const struct runner_parser *p)
     if (!p->report)
         return p->announces_serially;
     return p->report->channel == RUNNER_CHANNEL_REPORT && p->report->hello && !p->report->parallel;
+}
+
+const struct runner_inherited *runner_parser_inherited(const struct runner_parser *p, size_t *n)
+{
+    *n = p->ninherited;
+    return p->inherited;
 }
 
 const struct runner_span *runner_parser_suite_spans(const struct runner_parser *p, size_t *n)

@@ -12,6 +12,7 @@
  *   KEY SEQ result passed|failed|errored|skipped ID
  *   KEY SEQ stop MICROSECONDS ID
  *   KEY SEQ suite begin|end
+ *   KEY SEQ threads TID...
  *   KEY SEQ count RUN FAILED SKIPPED
  *   KEY SEQ end
  *
@@ -26,7 +27,14 @@
  * package- or session-scoped fixture in the setup of the first test that
  * needs it, and tears it down in the teardown of the last; a call made
  * there is the suite's, not that test's (runner_parser_suite_spans()).
- * They do not nest. */
+ * They do not nest.
+ *
+ * "threads", right after a start, lists the threads (their ids in the
+ * sandbox's PID namespace) alive in the runner's process when the test
+ * started, other than the one running it: a server thread an earlier test
+ * left behind, a pool. A call one of them makes during the test may not be
+ * the test's (runner_parser_inherited()). At most RUNNER_MAX_THREADS. */
+#define RUNNER_MAX_THREADS 1024
 #ifndef SBX_RUNNER_REPORT_H
 #define SBX_RUNNER_REPORT_H
 
@@ -44,6 +52,7 @@ enum runner_record_verb {
     RECORD_COUNT,
     RECORD_END,
     RECORD_SUITE,
+    RECORD_THREADS,
 };
 
 struct runner_record {
@@ -55,6 +64,8 @@ struct runner_record {
     bool parallel;            /* RECORD_HELLO: tests may run side by side (pytest-xdist) */
     uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds;
                                * SUITE: n[0] 1 at its begin, 0 at its end */
+    int *tids;                /* THREADS: the thread ids (owned) */
+    size_t ntids;
 };
 
 /* Parses one record (len bytes, without its newline; NUL bytes are

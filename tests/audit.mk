@@ -43,6 +43,8 @@ EXTRA_DIST += tests/integration/audit-verdicts.sh
 # Tests failing without a denial re-run by module, in one run each (issue 33).
 TESTS += tests/integration/audit-limit-sets.sh
 EXTRA_DIST += tests/integration/audit-limit-sets.sh
+TESTS += tests/integration/audit-leftover-threads.sh
+EXTRA_DIST += tests/integration/audit-leftover-threads.sh
 # The CI reports, escaped (src/audit_ci.c).
 check_PROGRAMS += tests/unit/audit-ci-test
 tests_unit_audit_ci_test_SOURCES = tests/unit/audit-ci-test.c tests/tap.h

@@ -43,7 +43,7 @@ static struct ledger_event at(uint64_t pos)
 
 int main(void)
 {
-    plan(52);
+    plan(53);
     size_t n;
     struct runner_parser *p = parse(output, 5);
     const struct runner_test *t = runner_parser_tests(p, &n);
@@ -98,6 +98,15 @@ int main(void)
     struct runner_span span = { in_a.output_pos, in_a.output_pos + 1 };
     ok(audit_place_events_suite(&in_a, 1, t, n, &span, 1, owner) && owner[0] == AUDIT_OWNER_BETWEEN,
        "suite: a call in a span of the suite's inside a test's run is the suite's");
+    /* a call in test_a's run by a thread alive before test_a started */
+    struct runner_inherited inh = { 0, 77 };
+    struct ledger_event pair[2] = { in_a, in_a };
+    pair[0].who.tid = 77;
+    pair[1].who.tid = 78;
+    bool leftover[2] = { false, true };
+    ok(audit_place_events_inherited(pair, 2, t, n, NULL, 0, &inh, 1, owner, leftover) && owner[0] == 0 &&
+           leftover[0] && owner[1] == 0 && !leftover[1],
+       "inherited: an older thread's call in test_a's run is marked leftover, a new thread's is not");
     struct runner_span later = { in_a.output_pos + 1, UINT64_MAX };
     ok(audit_place_events_suite(&in_a, 1, t, n, &later, 1, owner) && owner[0] == 0,
        "suite: a call before the span began is the test's");

@@ -68,6 +68,9 @@ static void test_record(void)
     ok(parse(KEY " 5 suite begin", 5, &r, why, sizeof why) && r.verb == RECORD_SUITE && r.n[0] == 1 && !r.text,
        "suite begin");
     ok(parse(KEY " 6 suite end", 6, &r, why, sizeof why) && r.verb == RECORD_SUITE && r.n[0] == 0, "suite end");
+    ok(parse(KEY " 7 threads 12 345", 7, &r, why, sizeof why) && r.verb == RECORD_THREADS && r.ntids == 2 &&
+           r.tids[0] == 12 && r.tids[1] == 345, "threads: the ids alive at a test's start");
+    runner_record_free(&r);
     ok(parse(KEY " 1 start a\\\\b\\x0ac\\x7f\xc3\xa9", 1, &r, why, sizeof why) &&
            !strcmp(r.text, "a\\b\nc\x7f\xc3\xa9"), "the id's escapes decoded, UTF-8 kept");
     runner_record_free(&r);
@@ -97,6 +100,10 @@ static void test_record(void)
         { KEY " 1 count 1 2", 1, "malformed count" },
         { KEY " 1 count 1 2 3 4", 1, "malformed count" },
         { KEY " 1 end now", 1, "malformed end" },
+        { KEY " 1 threads", 1, "malformed threads" },
+        { KEY " 1 threads 0", 1, "malformed threads" },
+        { KEY " 1 threads 12 x", 1, "malformed threads" },
+        { KEY " 1 threads 99999999999", 1, "malformed threads" },
         { KEY " 1 suite", 1, "malformed suite" },
         { KEY " 1 suite start", 1, "malformed suite" },
         { KEY " 1 suite begin now", 1, "malformed suite" },
@@ -230,6 +237,7 @@ static void test_channel(void)
         { KEY " 0 hello pytest serial\n" KEY " 1 suite begin\n" KEY " 2 suite begin\n", "",
           "a suite begin where one had begun" },
         { KEY " 0 hello pytest serial\n" KEY " 1 suite end\n", "", "a suite end where none had begun" },
+        { KEY " 0 hello unittest serial\n" KEY " 1 threads 7\n", "", "a threads record outside a test" },
         { KEY " 0 hello pytest parallel\n" KEY " 1 suite begin\n", "", "a suite record from a parallel runner" },
         { KEY " 0 hello pytest serial\n" KEY " 1 suite begin\n" KEY " 2 end\n", "",
           "the reporter's end inside the suite's own time" },
@@ -273,6 +281,18 @@ static void test_channel(void)
                                   KEY " 2 result passed t.py::a\n" KEY " 3 stop 1 t.py::a\n" KEY " 4 end\n";
         p = channel_run(par, 0, true);
         ok(!runner_parser_placeable(p), "pytest under xdist: parallel, not placed");
+        runner_parser_free(p);
+        static const char thr[] = KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n"
+                                  KEY " 2 result passed m.C.test_a\n" KEY " 3 stop 1 m.C.test_a\n"
+                                  KEY " 4 start m.C.test_b\n" KEY " 5 threads 41 42\n"
+                                  KEY " 6 result passed m.C.test_b\n" KEY " 7 stop 1 m.C.test_b\n" KEY " 8 end\n";
+        p = channel_run(thr, 0, false);
+        size_t ninh;
+        const struct runner_inherited *inh = runner_parser_inherited(p, &ninh);
+        size_t nt;
+        const struct runner_test *tt = runner_parser_tests(p, &nt);
+        ok(ninh == 2 && !strcmp(tt[inh[0].test].id, "m.C.test_b") && inh[0].tid == 41 && inh[1].tid == 42,
+           "threads: the ids alive when test_b started, as test_b's");
         runner_parser_free(p);
     }
     /* an overlong record */
