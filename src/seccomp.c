@@ -694,6 +694,7 @@ static bool program_key(const struct rules *rs, struct seccomp_cache_key *k)
         return false;
     const struct scmp_version *v = seccomp_version();
     struct utsname u;
+    memset(&u, 0, sizeof u); /* the key holds the fields whole */
     if (!v || uname(&u) < 0)
         return false;
     uint32_t header[6] = { (uint32_t)b.len, v->major, v->minor, v->micro, seccomp_api_get(),

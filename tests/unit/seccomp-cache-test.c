@@ -28,14 +28,26 @@ static bool same(const struct sock_fprog *a, const struct sock_fprog *b)
     return a->len == b->len && a->len && !memcmp(a->filter, b->filter, a->len * sizeof *a->filter);
 }
 
-/* The main filter of p: compiled (no cache), or through the cache in dir. */
+/* The main filter of p: compiled (no cache), or through the cache in dir.
+ * Each is freed at the end (compiled_free). */
+static struct seccomp_program kept[64];
+static size_t nkept;
 static struct seccomp_program compiled(const struct profile *p, const char *dir)
 {
     struct seccomp_program prog;
     seccomp_use_cache(dir);
     seccomp_compile(p, geteuid() == 0, -1, NULL, 0, &prog);
     seccomp_use_cache(NULL);
+    if (nkept == sizeof kept / sizeof kept[0])
+        bail_out("too many programs");
+    kept[nkept++] = prog;
     return prog;
+}
+
+static void compiled_free(void)
+{
+    for (size_t i = 0; i < nkept; i++)
+        seccomp_program_free(&kept[i]);
 }
 
 static char *entry_path(const char *dir)
@@ -265,6 +277,9 @@ int main(void)
     ok(seccomp_cache_enabled(), "SBX_SECCOMP_CACHE=1 leaves it on");
     unsetenv("SBX_SECCOMP_CACHE");
 
+    compiled_free();
+    profile_free(&p);
+    profile_free(&strict);
     autofree char *rm = xasprintf("rm -rf %s", base);
     if (system(rm) != 0)
         diag("could not remove %s", base);
