@@ -646,7 +646,7 @@ void sandbox_plan_finish(struct sandbox_plan *plan)
     if (plan->seccomp.active)
         verbose_step("seccomp filter compiled: %u + %u instructions (%lld us in its thread, "
                      "beside the plan; %s)", plan->seccomp.filter.len, plan->seccomp.extra.len,
-                     compile_us, plan->seccomp.origin ? plan->seccomp.origin : "compiled");
+                     compile_us, plan->seccomp.origin[0] ? plan->seccomp.origin : "compiled");
 }
 
 void sandbox_plan_free(struct sandbox_plan *plan)

@@ -727,27 +727,27 @@ void seccomp_use_cache(const char *dir)
 }
 
 /* The program of rs: from the cache when an entry verifies, else compiled
- * by libseccomp and kept for the next run. *note says which (static). */
-static void rules_program(const struct rules *rs, struct sock_fprog *out, const char **note)
+ * by libseccomp and kept for the next run. note says which, and why. */
+static void rules_program(const struct rules *rs, struct sock_fprog *out, char *note, size_t size)
 {
-    *note = "compiled";
+    snprintf(note, size, "compiled");
     struct seccomp_cache_key k = { 0 };
     int dirfd = -1;
     const char *why = NULL;
     if (cache_dir && program_key(rs, &k)) {
         dirfd = seccomp_cache_open_dir(cache_dir, true, &why);
         if (dirfd < 0)
-            *note = "compiled: the cache directory is not used (see sbx(1) ENVIRONMENT)";
+            snprintf(note, size, "compiled: the cache directory %s is not used: %s", cache_dir, why);
     }
     if (dirfd >= 0 && seccomp_cache_load(dirfd, &k, out, &why)) {
-        *note = "from the cache";
+        snprintf(note, size, "from the cache");
     } else {
         if (dirfd >= 0)
-            *note = strcmp(why, "no entry") ? "compiled: the cached one did not verify, rewritten"
-                                            : "compiled, and cached";
+            snprintf(note, size, strcmp(why, "no entry") ? "compiled: the cached one (%s) was rewritten"
+                                                         : "compiled, and cached", why);
         rules_compile(rs, out);
         if (dirfd >= 0 && !seccomp_cache_store(dirfd, &k, out, &why))
-            *note = "compiled: writing the cache failed";
+            snprintf(note, size, "compiled: writing the cache in %s failed: %s", cache_dir, why);
     }
     if (dirfd >= 0)
         close(dirfd);
@@ -801,7 +801,7 @@ void seccomp_compile_observing(const struct profile *p, bool caller_is_root, int
      * would miss what goes through it. */
     if ((p->seccomp == SECCOMP_DEFAULT && !p->io_uring) || notify)
         add_io_uring_denial(&ctx, p);
-    rules_program(&ctx, &out->filter, &out->origin);
+    rules_program(&ctx, &out->filter, out->origin, sizeof out->origin);
     rules_free(&ctx);
     if (p->seccomp == SECCOMP_DEFAULT) {
         raw_filter_build(p, caller_is_root, &out->extra);
