@@ -428,7 +428,7 @@ if part audit; then
         both=$((t2 - t0)) audit=$((t3 - t2))
         echo "  run under qa + under restrictive   $both ms"
         echo "  sbx audit                          $audit ms ($(jq -r .per_test.reruns "$adir/audit.json") re-runs)"
-        echo "  ratio audit/(both runs): $(awk -v a=$audit -v b=$both 'BEGIN { printf "%.1f", a / b }') (target <= 2.5)"
+        echo "  ratio audit/(both runs): $(awk -v a=$audit -v b=$both 'BEGIN { printf "%.2f", a / b }') (target <= 2.5)"
         grep '^sbx: audit: [0-9]* tests:' "$adir/audit.err" | sed 's/^/  /'
     }
     # unittest: each denial placed from the output, no re-run; pytest:

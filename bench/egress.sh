@@ -100,7 +100,7 @@ echo "  added by the proxy over pasta: $(awk -v a=$lp -v b=$lq 'BEGIN { printf "
 echo "  added by transparent egress over the proxy by name: $(awk -v a=$lt -v b=$ln 'BEGIN { printf "%.3f", a - b }') ms"
 # the same as ratios, which bench/ratios.sh compares with the recorded ones
 # (the differences in ms are absolute times: not comparable across loads)
-echo "  ratio proxy/pasta latency: $(awk -v a=$lp -v b=$lq 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }')"
+echo "  ratio proxy/pasta latency: $(awk -v a=$lp -v b=$lq 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
 
 echo "== [network] allow: start-up, sbx run -- true (target: allow <= outbound = no + 2 ms)"
 hyperfine -N -w 10 -r "${BENCH_RUNS:-200}" --export-json "$w/start.json" \

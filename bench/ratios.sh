@@ -96,6 +96,8 @@ if [ "$record" = --record ]; then
     {
         echo "# make bench's ratios (bench/ratios.sh), VALUE<TAB>lower|higher<TAB>SECTION | NAME;"
         echo "# written by \`make bench BENCH_RECORD=1\` on $(date -u +%Y-%m-%d), $(uname -r), $(nproc) cores"
+        # the notes written by hand (the load each set was recorded at) stay
+        { grep '^#' "$recorded" 2>/dev/null || true; } | tail -n +3
         { grep -v '^#' "$recorded" 2>/dev/null || true; } |
             awk -F'\t' 'NR == FNR { have[$3] = 1; next } !($3 in have)' "$now" -
         cat "$now"
