@@ -47,7 +47,7 @@ bytes=$((MB * 1024 * 1024))
 printf '#!/bin/sh\nprintf "HTTP/1.0 200 OK\\r\\nContent-Length: %s\\r\\n\\r\\n"\nexec head -c %s /dev/zero\n' \
     $bytes $bytes >"$w/big.sh"
 printf '#!/bin/sh\nprintf "HTTP/1.0 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\nok"\n' >"$w/small.sh"
-ns socat TCP-LISTEN:80,fork,reuseaddr,backlog=512 EXEC:"sh $w/big.sh" 2>/dev/null &
+ns socat TCP-LISTEN:80,bind=198.18.0.1,fork,reuseaddr,backlog=512 EXEC:"sh $w/big.sh" 2>/dev/null &
 ns socat TCP-LISTEN:81,fork,reuseaddr,backlog=512 EXEC:"sh $w/small.sh" 2>/dev/null &
 ns socat TCP-LISTEN:80,bind=198.18.0.3,fork,reuseaddr,backlog=512 EXEC:"sh $w/small.sh" 2>/dev/null &
 sleep 0.5
