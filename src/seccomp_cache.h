@@ -43,6 +43,11 @@
 /* Bounds of what a cache file may hold: a key of at most this many bytes
  * and a program the kernel takes (1 to BPF_MAXINSNS instructions). */
 #define SECCOMP_CACHE_KEY_MAX 65536u
+/* The file: its header (magic, key length, instruction count, checksum),
+ * then the key and the program; at most this many bytes in all. */
+#define SECCOMP_CACHE_HEADER (8 + 4 + 4 + 8)
+#define SECCOMP_CACHE_FILE_MAX \
+    (SECCOMP_CACHE_HEADER + SECCOMP_CACHE_KEY_MAX + BPF_MAXINSNS * sizeof(struct sock_filter))
 
 struct seccomp_cache_key {
     unsigned char *bytes;
@@ -50,7 +55,9 @@ struct seccomp_cache_key {
     bool too_long;          /* over SECCOMP_CACHE_KEY_MAX: not cached */
 };
 
-/* Appends n bytes to the key (pure). */
+/* Pure (seccomp_cache_file.c): the key, the file's bytes, the names. */
+
+/* Appends n bytes to the key. */
 void seccomp_cache_key_add(struct seccomp_cache_key *k, const void *p, size_t n);
 void seccomp_cache_key_free(struct seccomp_cache_key *k);
 
@@ -72,7 +79,8 @@ bool seccomp_cache_decode(const unsigned char *buf, size_t n, const struct secco
  * HOME/.cache/sbx; NULL without an absolute HOME. */
 char *seccomp_cache_dir(const char *home, const char *xdg_cache_home);
 
-/* False when SBX_SECCOMP_CACHE says 0, off or no. */
+/* With side effects (seccomp_cache.c). False when SBX_SECCOMP_CACHE says
+ * 0, off or no. */
 bool seccomp_cache_enabled(void);
 
 /* Opens the cache directory path (creating it 0700 when create is true,
