@@ -316,12 +316,27 @@ overhead loop "stat-loop $LOOP_ROUNDS (worst case)" "$work/stat-loop" "$LOOP_ROU
 
 fi
 
+# Run from $work: the sandboxes' /tmp is private, so $work/call-cost is
+# there only as part of the working directory. (From the start-up part's
+# last directory, $work/65534, it was not: sbx could not execute it, -q
+# kept that quiet and the rows came out empty.) A row that fails says so.
 if [ -n "$CALLCOST" ] && part calls; then
+    cd "$work" || exit 1
     echo "== what a sandbox adds to each call (ns per call, 200000 calls each; noisy: compare rows)"
-    printf '  %-18s %s\n' bare "$("$work/call-cost")"
-    printf '  %-18s %s\n' "bwrap (no filter)" "$(bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc "$work/call-cost")"
-    printf '  %-18s %s\n' "sbx default" "$("$SBX" run -q --profile default -- "$work/call-cost")"
-    printf '  %-18s %s\n' "sbx restrictive" "$("$SBX" run -q --profile restrictive -- "$work/call-cost")"
+    call_row() { # LABEL CMD...
+        local label=$1 got rc
+        shift
+        got=$("$@" 2>"$work/call-cost.err"); rc=$?
+        if [ "$rc" = 0 ] && [ -n "$got" ]; then
+            printf '  %-18s %s\n' "$label" "$got"
+        else
+            printf '  %-18s FAILED (exit %s): %s\n' "$label" "$rc" "$(tr '\n' ' ' <"$work/call-cost.err")"
+        fi
+    }
+    call_row bare "$work/call-cost"
+    call_row "bwrap (no filter)" bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc "$work/call-cost"
+    call_row "sbx default" "$SBX" run --profile default -- "$work/call-cost"
+    call_row "sbx restrictive" "$SBX" run --profile restrictive -- "$work/call-cost"
 fi
 
 # The terminal relay: pty-run is the terminal emulator (a pty whose master
@@ -413,7 +428,7 @@ if part audit; then
         both=$((t2 - t0)) audit=$((t3 - t2))
         echo "  run under qa + under restrictive   $both ms"
         echo "  sbx audit                          $audit ms ($(jq -r .per_test.reruns "$adir/audit.json") re-runs)"
-        echo "  ratio audit/(both runs): $(awk -v a=$audit -v b=$both 'BEGIN { printf "%.1f", a / b }') (target <= 2.5)"
+        echo "  ratio audit/(both runs): $(awk -v a=$audit -v b=$both 'BEGIN { printf "%.2f", a / b }') (target <= 2.5)"
         grep '^sbx: audit: [0-9]* tests:' "$adir/audit.err" | sed 's/^/  /'
     }
     # unittest: each denial placed from the output, no re-run; pytest:

@@ -47,7 +47,7 @@ bytes=$((MB * 1024 * 1024))
 printf '#!/bin/sh\nprintf "HTTP/1.0 200 OK\\r\\nContent-Length: %s\\r\\n\\r\\n"\nexec head -c %s /dev/zero\n' \
     $bytes $bytes >"$w/big.sh"
 printf '#!/bin/sh\nprintf "HTTP/1.0 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\nok"\n' >"$w/small.sh"
-ns socat TCP-LISTEN:80,fork,reuseaddr,backlog=512 EXEC:"sh $w/big.sh" 2>/dev/null &
+ns socat TCP-LISTEN:80,bind=198.18.0.1,fork,reuseaddr,backlog=512 EXEC:"sh $w/big.sh" 2>/dev/null &
 ns socat TCP-LISTEN:81,fork,reuseaddr,backlog=512 EXEC:"sh $w/small.sh" 2>/dev/null &
 ns socat TCP-LISTEN:80,bind=198.18.0.3,fork,reuseaddr,backlog=512 EXEC:"sh $w/small.sh" 2>/dev/null &
 sleep 0.5
@@ -98,6 +98,9 @@ echo "  through pasta      $lq ms"
 echo "  without sbx        $ld ms"
 echo "  added by the proxy over pasta: $(awk -v a=$lp -v b=$lq 'BEGIN { printf "%.3f", a - b }') ms"
 echo "  added by transparent egress over the proxy by name: $(awk -v a=$lt -v b=$ln 'BEGIN { printf "%.3f", a - b }') ms"
+# the same as ratios, which bench/ratios.sh compares with the recorded ones
+# (the differences in ms are absolute times: not comparable across loads)
+echo "  ratio proxy/pasta latency: $(awk -v a=$lp -v b=$lq 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
 
 echo "== [network] allow: start-up, sbx run -- true (target: allow <= outbound = no + 2 ms)"
 hyperfine -N -w 10 -r "${BENCH_RUNS:-200}" --export-json "$w/start.json" \
@@ -105,5 +108,7 @@ hyperfine -N -w 10 -r "${BENCH_RUNS:-200}" --export-json "$w/start.json" \
     "$SBX run -q -p $w/pasta.ini -- true" >/dev/null 2>&1
 jq -r '.results[] | "  \(.median * 1000 | . * 100 | round / 100) ms  \(.command | sub(".*/"; "") | sub(".ini.*"; ""))"' \
     "$w/start.json" | sed 's/  allow$/  allow (proxy and DNS stub)/; s/  none$/  outbound = no/; s/  pasta$/  outbound = yes (pasta)/'
+jq -r '[.results[] | {key: (.command | sub(".*/"; "") | sub(".ini.*"; "")), value: .median}] | from_entries
+    | "  ratio allow/outbound = no start-up: \(.allow / .none * 1000 | round / 1000)"' "$w/start.json"
 kill $spid $dpid 2>/dev/null
 rm -rf "$w"

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "tier.h"
 #include "seccomp.h"
+#include "seccomp_cache.h"
 #include "seccomp_packet.h"
 #include "util.h"
 
@@ -64,6 +65,11 @@ void plan_protect_list(struct protect_list *list, const char *home, const struct
     autofree char *layers = layers_root(home, getenv("XDG_STATE_HOME"));
     protect_list_add(list, layers, PROTECT_DIR, PROTECT_MISSING_CREATE, true,
                      "sbx's private write layers (cache rules): later runs read them", NULL);
+    /* The compiled seccomp filters (seccomp_cache.h): a later run loads
+     * what is there into its command's kernel */
+    autofree char *filters = seccomp_cache_dir(home, getenv("XDG_CACHE_HOME"));
+    protect_list_add(list, filters, PROTECT_DIR, PROTECT_MISSING_CREATE, true,
+                     "sbx's cache of compiled seccomp filters: later runs load them", NULL);
     /* A worktree's or submodule's git directory lies outside the work
      * tree, where the names below every writable directory do not reach. */
     if (project->kind == PROJECT_GIT_LINK) {
@@ -280,6 +286,14 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
      * the trap is for libseccomp's own failures. The compile starts first:
      * it overlaps everything below, up to the join. */
     seccomp_check(p);
+    /* The filter kept across runs (seccomp_cache.h) only where no sandbox
+     * can write it: with a mount namespace, whose protect list (below,
+     * plan_protect_list) keeps the directory read-only. The Landlock tier
+     * has none, and a profile there may make the directory writable. */
+    autofree char *filter_cache = seccomp_cache_enabled() && (plan->clone_flags & CLONE_NEWNS)
+                                      ? seccomp_cache_dir(plan->home, getenv("XDG_CACHE_HOME"))
+                                      : NULL;
+    seccomp_use_cache(filter_cache);
     plan->compiling = xcalloc(1, sizeof *plan->compiling);
     *plan->compiling = (struct filter_job){
         .profile = p, .caller_is_root = plan->outer_uid == 0, .channel_fd = channel_fd,
@@ -314,8 +328,8 @@ void sandbox_plan_finish(struct sandbox_plan *plan)
         seccomp_inet_filter_build(&plan->seccomp.inet);
     if (plan->seccomp.active)
         verbose_step("seccomp filter compiled: %u + %u instructions (%lld us in its thread, "
-                     "beside the plan)", plan->seccomp.filter.len, plan->seccomp.extra.len,
-                     compile_us);
+                     "beside the plan; %s)", plan->seccomp.filter.len, plan->seccomp.extra.len,
+                     compile_us, plan->seccomp.origin[0] ? plan->seccomp.origin : "compiled");
 }
 
 void sandbox_plan_free(struct sandbox_plan *plan)

@@ -7,10 +7,13 @@
 #include "log.h"
 #include "ns.h"
 #include "seccomp_observe.h"
+#include "seccomp_cache.h"
 #include "seccomp_packet.h"
 #include "util.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -23,6 +26,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -73,18 +77,61 @@ static bool deny_rule_names(const struct profile *p, const char *name)
     return false;
 }
 
-static void rule_add(scmp_filter_ctx ctx, uint32_t action, const char *name,
-                     unsigned n_args, const struct scmp_arg_cmp *args,
-                     const char *why)
+/* A filter's rules as data, in the order they are added: what libseccomp
+ * compiles (rules_compile) and, for the cache, what the program is keyed
+ * by (seccomp_cache.h). */
+struct rule {
+    uint32_t action;
+    int nr;
+    unsigned n_args;
+    struct scmp_arg_cmp args[2];
+    const char *name, *why;  /* for the message of a rule libseccomp refuses */
+    bool why_owned;
+};
+struct rules {
+    struct rule *v;
+    size_t n, cap;
+};
+
+static void rule_add_owned(struct rules *ctx, uint32_t action, const char *name,
+                           unsigned n_args, const struct scmp_arg_cmp *args,
+                           const char *why, bool own_why)
 {
     int nr = seccomp_syscall_resolve_name(name);
     if (nr == __NR_SCMP_ERROR)
         die("seccomp: %s: unknown system call '%s'", why, name);
-    int rc = seccomp_rule_add_array(ctx, action, nr, n_args, args);
-    /* EEXIST: an identical rule is already there (two deny lines naming the
-     * same call and family), which is what we want. */
-    if (rc < 0 && rc != -EEXIST)
-        die_with_errno(-rc, "seccomp: %s: adding the rule for %s failed", why, name);
+    if (n_args > 2)
+        die("seccomp: internal error: a rule with %u comparisons", n_args);
+    if (ctx->n == ctx->cap) {
+        ctx->cap = ctx->cap ? 2 * ctx->cap : 64;
+        ctx->v = xrealloc(ctx->v, ctx->cap * sizeof *ctx->v);
+    }
+    struct rule *r = &ctx->v[ctx->n++];
+    memset(r, 0, sizeof *r);   /* the padding too: the key is these bytes */
+    r->action = action;
+    r->nr = nr;
+    r->n_args = n_args;
+    if (n_args)
+        memcpy(r->args, args, n_args * sizeof *args);
+    r->name = name;
+    r->why = own_why ? xstrdup(why) : why;
+    r->why_owned = own_why;
+}
+
+static void rule_add(struct rules *ctx, uint32_t action, const char *name,
+                     unsigned n_args, const struct scmp_arg_cmp *args,
+                     const char *why)
+{
+    rule_add_owned(ctx, action, name, n_args, args, why, false);
+}
+
+static void rules_free(struct rules *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->v[i].why_owned)
+            free((char *)rs->v[i].why);
+    free(rs->v);
+    memset(rs, 0, sizeof *rs);
 }
 
 /* Adds `action` for `name` when arguments `a` and `b` (a < 0: none) both
@@ -92,7 +139,7 @@ static void rule_add(scmp_filter_ctx ctx, uint32_t action, const char *name,
  * libseccomp rule ANDs its comparisons and rules OR. Only the masked
  * bits are compared, so garbage in an int argument's upper half (the
  * kernel truncates it) cannot hide them. */
-static void rule_add_any_bits(scmp_filter_ctx ctx, uint32_t action, const char *name,
+static void rule_add_any_bits(struct rules *ctx, uint32_t action, const char *name,
                               int a, const uint64_t *a_bits, size_t na,
                               unsigned b, const uint64_t *b_bits, size_t nb, const char *why)
 {
@@ -108,7 +155,7 @@ static void rule_add_any_bits(scmp_filter_ctx ctx, uint32_t action, const char *
 }
 
 /* Asking for S_ISUID or S_ISGID (see seccomp.h for why). */
-static void add_setid_mode_denials(scmp_filter_ctx ctx, const struct profile *p)
+static void add_setid_mode_denials(struct rules *ctx, const struct profile *p)
 {
     const uint32_t deny = SCMP_ACT_ERRNO(EPERM);
     const char *why = "default deny-list: set-user/group-ID modes";
@@ -152,7 +199,7 @@ static bool can_write_host_file_caps(const struct profile *p, bool caller_is_roo
 }
 
 /* The extended-attribute writes (seccomp.h: file capabilities). */
-static void add_xattr_denials(scmp_filter_ctx ctx, const struct profile *p)
+static void add_xattr_denials(struct rules *ctx, const struct profile *p)
 {
     const char *why = "default deny-list: extended attributes for a root caller";
     static const char *const calls[] = { "setxattr", "lsetxattr", "fsetxattr", "setxattrat" };
@@ -165,7 +212,7 @@ static void add_xattr_denials(scmp_filter_ctx ctx, const struct profile *p)
     }
 }
 
-static void add_default_deny_list(scmp_filter_ctx ctx, const struct profile *p, bool caller_is_root)
+static void add_default_deny_list(struct rules *ctx, const struct profile *p, bool caller_is_root)
 {
     const uint32_t deny = SCMP_ACT_ERRNO(EPERM);
     const char *why = "default deny-list";
@@ -212,7 +259,7 @@ static void add_default_deny_list(scmp_filter_ctx ctx, const struct profile *p, 
 
 /* io_uring: its operations (IORING_OP_CONNECT, _OPENAT, _SETXATTR, ...)
  * are performed by the kernel without passing the filter. */
-static void add_io_uring_denial(scmp_filter_ctx ctx, const struct profile *p)
+static void add_io_uring_denial(struct rules *ctx, const struct profile *p)
 {
     static const char *const calls[] = { "io_uring_setup", "io_uring_enter", "io_uring_register" };
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
@@ -336,7 +383,7 @@ void seccomp_check(const struct profile *p)
     }
 }
 
-static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int handoff_sock,
+static void add_deny_rules(struct rules *ctx, const struct profile *p, int handoff_sock,
                            const struct msghdr *handoff_msg)
 {
     for (size_t i = 0; i < p->ndeny; i++) {
@@ -348,11 +395,11 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
                 if (!(r->families & (UINT64_C(1) << family)))
                     continue;
                 struct scmp_arg_cmp arg = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)family);
-                rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &arg, why);
+                rule_add_owned(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &arg, why, true);
             }
         } else if (r->with_address && strcmp(r->syscall, "sendto") == 0) {
             struct scmp_arg_cmp named = SCMP_A4(SCMP_CMP_NE, 0);
-            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &named, why);
+            rule_add_owned(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &named, why, true);
         } else if (strcmp(r->syscall, "sendmsg") == 0) {
             /* The listener itself travels by sendmsg() after the filter is
              * loaded: notifying that call would wait forever for a
@@ -366,10 +413,10 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
                 SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)handoff_sock),
                 SCMP_A1(SCMP_CMP_NE, (scmp_datum_t)(uintptr_t)handoff_msg),
             };
-            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &other_fd, why);
-            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 2, same_fd, why);
+            rule_add_owned(ctx, SCMP_ACT_NOTIFY, r->syscall, 1, &other_fd, why, true);
+            rule_add_owned(ctx, SCMP_ACT_NOTIFY, r->syscall, 2, same_fd, why, true);
         } else {
-            rule_add(ctx, SCMP_ACT_NOTIFY, r->syscall, 0, NULL, why);
+            rule_add_owned(ctx, SCMP_ACT_NOTIFY, r->syscall, 0, NULL, why, true);
         }
         free(why);
     }
@@ -378,7 +425,7 @@ static void add_deny_rules(scmp_filter_ctx ctx, const struct profile *p, int han
 /* The write observer's calls (seccomp_observe.h), in the deny rules'
  * filter that holds the listener; a call a deny rule names is that
  * rule's already. */
-static void add_observer_rules(scmp_filter_ctx ctx, const struct profile *p)
+static void add_observer_rules(struct rules *ctx, const struct profile *p)
 {
     static const uint64_t write_flags[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, __O_TMPFILE };
     const char *why = "observe_writes";
@@ -583,6 +630,130 @@ static scmp_filter_ctx new_filter(void)
     return ctx;
 }
 
+/* libseccomp compiles the rules: the program, exported. */
+static void rules_compile(const struct rules *rs, struct sock_fprog *out)
+{
+    scmp_filter_ctx ctx = new_filter();
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct rule *r = &rs->v[i];
+        int rc = seccomp_rule_add_array(ctx, r->action, r->nr, r->n_args, r->args);
+        /* EEXIST: an identical rule is already there (two deny lines naming
+         * the same call and family), which is what we want. */
+        if (rc < 0 && rc != -EEXIST)
+            die_with_errno(-rc, "seccomp: %s: adding the rule for %s failed", r->why, r->name);
+    }
+    export_program(ctx, out);
+    seccomp_release(ctx);
+}
+
+/* The GNU build-id note of the running binary (the linker's hash of its
+ * code and data), which stands for everything in sbx that shapes a
+ * program beyond the rules (new_filter's attributes, add_architectures).
+ * 0 bytes: none, and nothing is cached. */
+struct build_id {
+    unsigned char id[64];
+    size_t len;
+};
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct build_id *b = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        size_t left = ph->p_memsz;
+        while (left >= sizeof(ElfW(Nhdr))) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            size_t name = (nh->n_namesz + 3u) & ~3u, desc = (nh->n_descsz + 3u) & ~3u;
+            size_t all = sizeof *nh + name + desc;
+            if (all > left)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                !memcmp(p + sizeof *nh, "GNU", 4) && nh->n_descsz <= sizeof b->id) {
+                memcpy(b->id, p + sizeof *nh + name, nh->n_descsz);
+                b->len = nh->n_descsz;
+                return 1;
+            }
+            p += all;
+            left -= all;
+        }
+    }
+    return 1; /* the first object is the program itself: only it counts */
+}
+
+/* The key of a program: every input that shapes what libseccomp exports
+ * (seccomp_cache.h). False when one is unknown: then nothing is cached. */
+static bool program_key(const struct rules *rs, struct seccomp_cache_key *k)
+{
+    static const char tag[] = "sbx seccomp filter v1";
+    struct build_id b = { .len = 0 };
+    dl_iterate_phdr(find_build_id, &b);
+    if (!b.len)
+        return false;
+    const struct scmp_version *v = seccomp_version();
+    struct utsname u;
+    memset(&u, 0, sizeof u); /* the key holds the fields whole */
+    if (!v || uname(&u) < 0)
+        return false;
+    uint32_t header[6] = { (uint32_t)b.len, v->major, v->minor, v->micro, seccomp_api_get(),
+                           seccomp_arch_native() };
+    seccomp_cache_key_add(k, tag, sizeof tag);
+    seccomp_cache_key_add(k, header, sizeof header);
+    seccomp_cache_key_add(k, b.id, b.len);
+    seccomp_cache_key_add(k, u.machine, sizeof u.machine);
+    seccomp_cache_key_add(k, u.release, sizeof u.release);
+    /* the rules as data: action, number, comparisons (zeroed padding:
+     * rule_add_owned), never the messages */
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct rule *r = &rs->v[i];
+        uint32_t head[3] = { r->action, (uint32_t)r->nr, r->n_args };
+        seccomp_cache_key_add(k, head, sizeof head);
+        for (unsigned j = 0; j < 2; j++) {
+            uint64_t cmp[4] = { r->args[j].arg, r->args[j].op, r->args[j].datum_a, r->args[j].datum_b };
+            seccomp_cache_key_add(k, cmp, sizeof cmp);
+        }
+    }
+    return !k->too_long;
+}
+
+static char *cache_dir;   /* seccomp_use_cache(); NULL: every program compiled */
+
+void seccomp_use_cache(const char *dir)
+{
+    free(cache_dir);
+    cache_dir = dir ? xstrdup(dir) : NULL;
+}
+
+/* The program of rs: from the cache when an entry verifies, else compiled
+ * by libseccomp and kept for the next run. note says which, and why. */
+static void rules_program(const struct rules *rs, struct sock_fprog *out, char *note, size_t size)
+{
+    snprintf(note, size, "compiled");
+    struct seccomp_cache_key k = { 0 };
+    int dirfd = -1;
+    const char *why = NULL;
+    if (cache_dir && program_key(rs, &k)) {
+        dirfd = seccomp_cache_open_dir(cache_dir, true, &why);
+        if (dirfd < 0)
+            snprintf(note, size, "compiled: the cache directory %s is not used: %s", cache_dir, why);
+    }
+    if (dirfd >= 0 && seccomp_cache_load(dirfd, &k, out, &why)) {
+        snprintf(note, size, "from the cache");
+    } else {
+        if (dirfd >= 0)
+            snprintf(note, size, strcmp(why, "no entry") ? "compiled: the cached one (%s) was rewritten"
+                                                         : "compiled, and cached", why);
+        rules_compile(rs, out);
+        if (dirfd >= 0 && !seccomp_cache_store(dirfd, &k, out, &why))
+            snprintf(note, size, "compiled: writing the cache in %s failed: %s", cache_dir, why);
+    }
+    if (dirfd >= 0)
+        close(dirfd);
+    seccomp_cache_key_free(&k);
+}
+
 void seccomp_compile(const struct profile *p, bool caller_is_root, int handoff_sock,
                      const void *message, size_t len, struct seccomp_program *out)
 {
@@ -611,25 +782,27 @@ void seccomp_compile_observing(const struct profile *p, bool caller_is_root, int
      * deny-list's answers (EPERM) outrank their notifications whatever
      * filter they are in (the kernel keeps the strictest action). The
      * deny-list leaves out the calls a deny rule names, as before. */
-    scmp_filter_ctx ctx = new_filter();
     if (notify) {
-        scmp_filter_ctx rules = new_filter();
-        add_deny_rules(rules, p, handoff_sock, &out->handoff->msg);
+        /* Never cached: it names the handoff socket and the handoff's
+         * random address, which are this run's alone. */
+        struct rules rules = { 0 };
+        add_deny_rules(&rules, p, handoff_sock, &out->handoff->msg);
         if (observe && p->seccomp == SECCOMP_DEFAULT) {
-            add_observer_rules(rules, p);
+            add_observer_rules(&rules, p);
             out->observing = true;
         }
-        export_program(rules, &out->listening);
-        seccomp_release(rules);
+        rules_compile(&rules, &out->listening);
+        rules_free(&rules);
     }
+    struct rules ctx = { 0 };
     if (p->seccomp == SECCOMP_DEFAULT)
-        add_default_deny_list(ctx, p, caller_is_root);
+        add_default_deny_list(&ctx, p, caller_is_root);
     /* Deny rules deny io_uring even under seccomp = none, or the ledger
      * would miss what goes through it. */
     if ((p->seccomp == SECCOMP_DEFAULT && !p->io_uring) || notify)
-        add_io_uring_denial(ctx, p);
-    export_program(ctx, &out->filter);
-    seccomp_release(ctx);
+        add_io_uring_denial(&ctx, p);
+    rules_program(&ctx, &out->filter, out->origin, sizeof out->origin);
+    rules_free(&ctx);
     if (p->seccomp == SECCOMP_DEFAULT) {
         raw_filter_build(p, caller_is_root, &out->extra);
         seccomp_packet_filter_build(privileges_keep_net_raw(p, caller_is_root) ||

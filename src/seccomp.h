@@ -145,6 +145,7 @@
 
 #include "profile.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -168,7 +169,12 @@ struct seccomp_program {
     struct sock_fprog observe; /* the write observer (seccomp_observe.h); len 0: none */
     struct handoff *handoff;  /* the message the filter lets through (add_deny_rules) */
     char summary[160];        /* for -v */
+    char origin[PATH_MAX + 96]; /* for -v: `filter` compiled or from the cache, and why */
 };
+
+/* Programs are kept across runs in dir (seccomp_cache.h) from now on;
+ * NULL: every one compiled (the default). */
+void seccomp_use_cache(const char *dir);
 
 /* What of p the filter cannot express, refused (exit 125) with the rule's
  * file:line: an errno out of range, families on a call without a socket,

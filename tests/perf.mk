@@ -12,3 +12,7 @@ EXTRA_DIST += tests/integration/build-nss.sh
 # README's build prints no "ar: `u' modifier ignored" (ARFLAGS, Makefile.am).
 TESTS += tests/integration/build-quiet.sh
 EXTRA_DIST += tests/integration/build-quiet.sh
+# make bench's comparison with the recorded ratios names each regression
+# (bench/ratios.sh, issue 30).
+TESTS += tests/integration/bench-ratios.sh
+EXTRA_DIST += tests/integration/bench-ratios.sh

@@ -50,3 +50,9 @@ tests_helpers_thread_denials_SOURCES = tests/helpers/thread-denials.c tests/help
 tests_helpers_thread_denials_LDADD = -lpthread
 TESTS += tests/integration/seccomp-threads.sh
 EXTRA_DIST += tests/integration/seccomp-threads.sh
+# Issue 30: the compiled filter kept across runs, and the attacks on it.
+check_PROGRAMS += tests/unit/seccomp-cache-test
+tests_unit_seccomp_cache_test_SOURCES = tests/unit/seccomp-cache-test.c
+tests_unit_seccomp_cache_test_LDADD = src/libsbx.a $(SBX_LIBS)
+TESTS += tests/unit/seccomp-cache-test tests/integration/seccomp-cache.sh
+EXTRA_DIST += tests/integration/seccomp-cache.sh

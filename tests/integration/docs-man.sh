@@ -72,7 +72,7 @@ exit_section=$(plain "$man1" | sed -n '/^\.SH EXIT STATUS/,/^\.SH /p')
 for st in 124 125 126 127 3 128+; do
     like "$exit_section" "$st" "sbx(1) EXIT STATUS lists $st"
 done
-for var in SBX_PROFILE SBX_PROFILE_PATH XDG_CONFIG_HOME NO_COLOR; do
+for var in SBX_PROFILE SBX_PROFILE_PATH XDG_CONFIG_HOME NO_COLOR SBX_SECCOMP_CACHE XDG_CACHE_HOME; do
     like "$(plain "$man1" | sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p')" ".B $var" "sbx(1) ENVIRONMENT has $var"
 done
 

@@ -20,8 +20,8 @@ mkdir -p "$home/.config" "$home/proj"
 cfg=$tmpdir/cfg.ini
 printf '[profile]\ninclude = qa-session\n[filesystem]\nrw = ${HOME}/.config\n' >"$cfg"
 
-# The tree of HOME, sbx's own layers left out.
-tree() { (cd "$home" && find . -path ./.local/state/sbx -prune -o -print | LC_ALL=C sort); }
+# The tree of HOME, sbx's own layers and compiled seccomp filters left out.
+tree() { (cd "$home" && find . -path ./.local/state/sbx -prune -o -path ./.cache/sbx -prune -o -print | LC_ALL=C sort); }
 # in_home CMD...: sbx run from the project, with HOME the fresh one
 in_home() { (cd "$home/proj" && env -u XDG_STATE_HOME -u XDG_CONFIG_HOME HOME="$home" "$SBX" run -p "$cfg" -- "$@") </dev/null; }
 # wait_for FILE: what a command in the background made (10 s at most)

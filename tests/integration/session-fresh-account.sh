@@ -104,7 +104,7 @@ done
 # own state.
 rm -rf "$fresh_home/.npm" "$fresh_home/.cache" "$fresh_home/.cargo" "$fresh_home/.local"
 as_account sh -c 'mkdir -p ~/.config && printf "[profile]\ninclude = qa-session\n[filesystem]\nrw = \${HOME}/.config\n" >~/rwconfig.ini'
-home_tree() { as_account sh -c 'cd ~ && find . -path ./proj -prune -o -path ./.local/state/sbx -prune -o -print | LC_ALL=C sort | tr "\n" " "'; }
+home_tree() { as_account sh -c 'cd ~ && find . -path ./proj -prune -o -path ./.local/state/sbx -prune -o -path ./.cache/sbx -prune -o -print | LC_ALL=C sort | tr "\n" " "'; }
 before=$(home_tree)
 for profile in qa-session "$fresh_home/rwconfig.ini"; do
     as_account sh -c "cd ~/proj && env -u XDG_STATE_HOME '$SBX' run -p '$profile' -- true" >"$tmpdir/o" 2>&1
