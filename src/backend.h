@@ -32,6 +32,10 @@ struct backend {
     /* The seccomp program of the backend's inet protocols is built
      * (seccomp_packet.h: MPTCP, SCTP, TCP Fast Open refused). */
     bool inet_filter;
+    /* With the profile's mount namespace, the protect list keeps its paths
+     * read-only to the command (mount-plan.h): sbx's own state below
+     * $HOME (the compiled filters, seccomp_cache.h) is safe to reuse. */
+    bool protects_paths;
 
     /* In the supervisor, first: the profile this backend runs, the rules
      * of sbx's own that it needs added (plan_with_rules()), and the checks

@@ -195,7 +195,7 @@ static void ll_free(void *part)
 const struct backend backend_landlock = {
     .tier = TIER_LANDLOCK, .name = "landlock", .part_size = sizeof(struct landlock_part),
     /* its refusals are EACCES from Landlock, and its checks need the listener */
-    .observes_writes = false, .inet_filter = true,
+    .observes_writes = false, .inet_filter = true, .protects_paths = false,
     .rules = ll_rules, .prepare = ll_prepare, .spawn = ll_spawn, .enter = NULL, .ready = NULL,
     .apply = ll_apply, .ledger = ll_ledger, .outbound = NULL, .free = ll_free,
 };

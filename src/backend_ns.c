@@ -427,7 +427,7 @@ static void ns_free(void *part)
 
 const struct backend backend_namespaces = {
     .tier = TIER_NAMESPACES, .name = "namespaces", .part_size = sizeof(struct ns_part),
-    .observes_writes = true, .inet_filter = false,
+    .observes_writes = true, .inet_filter = false, .protects_paths = true,
     .rules = ns_rules, .prepare = ns_prepare, .spawn = ns_spawn, .enter = ns_enter,
     .ready = ns_ready, .apply = ns_apply, .ledger = NULL, .outbound = ns_outbound,
     .free = ns_free,

@@ -290,7 +290,7 @@ void sandbox_plan_build(struct sandbox_plan *plan, const struct sandbox_request 
      * can write it: with a mount namespace, whose protect list (below,
      * plan_protect_list) keeps the directory read-only. The Landlock tier
      * has none, and a profile there may make the directory writable. */
-    autofree char *filter_cache = seccomp_cache_enabled() && (plan->clone_flags & CLONE_NEWNS)
+    autofree char *filter_cache = seccomp_cache_enabled() && backend->protects_paths && p->ns[NS_MOUNT]
                                       ? seccomp_cache_dir(plan->home, getenv("XDG_CACHE_HOME"))
                                       : NULL;
     seccomp_use_cache(filter_cache);
