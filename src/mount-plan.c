@@ -214,6 +214,15 @@ bool mount_plan_build(struct mount_plan *plan, const struct profile *p,
             *error = mount_missing_rule_error(r, err);
             return false;
         }
+        /* A path sbx cannot reach for lack of permission is one the
+         * command cannot reach either: the command never has more access
+         * to the host's files than the caller (a user namespace's
+         * capabilities cover only inodes its map owns). Hiding it adds
+         * nothing; refusing to start would let another user's 0700
+         * directory in a shared $HOME (root's ~/.cache in HOME=/nonexistent)
+         * stop every run. */
+        if (err == EACCES && r->kind == FS_HIDE)
+            continue;
         if (err) {
             *error = xasprintf("%s: %s path %s cannot be opened: %s", where,
                                fs_kind_name(r->kind), r->path, strerror(err));

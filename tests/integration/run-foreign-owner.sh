@@ -7,7 +7,7 @@
 # for a caller other than root (whose EACCES is the ordinary one).
 . "$SBX_TOP_SRCDIR/tests/integration/lib.sh"
 . "$SBX_TOP_SRCDIR/tests/integration/run-common.sh"
-if is_root; then plan 18; else plan 3; fi
+if is_root; then plan 20; else plan 3; fi
 note="sbx: note: "
 
 if ! is_root; then
@@ -87,5 +87,16 @@ run_cmd setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent
     SBX_PROFILE_PATH="$sbx_copy_profiles" "$sbx_copy" run -- sh -c 'echo x >>f'
 like "$status:$err" "2:sh: 1: cannot create f: Permission denied" "uid 65534 in uid 1000's workspace: the write fails"
 unlike "$err" "$note" "no note for a caller other than root"
+
+# --- a $HOME that holds another user's 0700 directory --------------------------
+# (root's ~/.cache, made by a root run with the same HOME=/nonexistent):
+# the credential hides below it are out of the caller's reach, and so out
+# of the command's; sbx starts, hiding nothing there
+mkdir -p "$tmpdir/shared-home/.cache/git" && : >"$tmpdir/shared-home/.cache/git/credential" &&
+    chmod 0755 "$tmpdir/shared-home" && chmod 0700 "$tmpdir/shared-home/.cache" || exit 1
+run_cmd setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$tmpdir/shared-home" \
+    SBX_PROFILE_PATH="$sbx_copy_profiles" "$sbx_copy" run -- sh -c 'cat "$HOME/.cache/git/credential" >/dev/null 2>&1 || echo ran'
+is "$status" 0 "uid 65534, another user's 0700 ~/.cache: the run starts (exit 0, was 125)"
+is "$out" "ran" "and the command runs, still unable to read below it"
 
 done_testing

@@ -32,6 +32,7 @@ static const struct fake_path fake_fs[] = {
     { "/etc/x", "/etc/x", true },
     { "/etc/resolv.conf", "/etc/resolv.conf", false },
     { "/missing", NULL, false },
+    { "/home/u/.cache/git/credential", "(denied)", false }, /* below another user's 0700 directory */
     { "/w/wt", "/w/wt", true },
     { "/w/main/.git", "/w/main/.git", true },
     { "/w/main/.git/worktrees", "/w/main/.git/worktrees", true },
@@ -48,6 +49,8 @@ static int fake_resolve(const char *path, unsigned flags, struct mount_resolved 
             continue;
         if (!fake_fs[i].canonical)
             return ENOENT;
+        if (!strcmp(fake_fs[i].canonical, "(denied)"))
+            return EACCES;
         out->path = xstrdup(fake_fs[i].canonical);
         out->fd = -1;
         out->is_dir = fake_fs[i].is_dir;
@@ -94,7 +97,7 @@ static char *plan_text(const struct mount_plan *plan)
 
 int main(void)
 {
-    plan(64);
+    plan(66);
     struct profile p;
     memset(&p, 0, sizeof p);
     struct mount_plan mp = { 0 };
@@ -344,6 +347,19 @@ int main(void)
        "not when a still later rw rule gives it back");
     mount_plan_free(&mp);
 
+    /* a hide below a directory the caller cannot enter: the command
+     * cannot either, nothing to hide; any other rule there stops */
+    profile_reset(&p, ROOT_RO, false, DEV_NONE);
+    add(&p, FS_HIDE, "/home/u/.cache/git/credential", true);
+    ok(mount_plan_build(&mp, &p, fake_resolve, &calls, &err) && mp.n == 1,
+       "a hide the caller cannot reach (EACCES) plans nothing and starts");
+    mount_plan_free(&mp);
+    add(&p, FS_RO, "/home/u/.cache/git/credential", true);
+    ok(!mount_plan_build(&mp, &p, fake_resolve, &calls, &err) && err && strstr(err, "Permission denied"),
+       "a ro rule there is refused, naming the errno");
+    free(err);
+    err = NULL;
+    mount_plan_free(&mp);
     profile_reset(&p, ROOT_RO, false, DEV_NONE);
     return done_testing();
 }
