@@ -261,13 +261,16 @@ if command -v pytest >/dev/null 2>&1; then
     run_sbx audit --report "$work/m.json" -- pytest -n 1 test_many.py
     is "$status" 3 "pytest -n 1: exit 3"
     like "$err" "that reported right after one" "pytest -n 1: the tests that reported after a denial re-run first"
-    like "$err" "call by call: the other" "pytest -n 1: they account for every denial, the others are not re-run"
+    # (whether the first suspects account for every call depends on when
+    # xdist's reports reach the controller: slower under ASan, then groups)
+    like "$err" "denied call(s) under restrictive: re-running there alone the" \
+        "pytest -n 1: the suspects' re-runs, not placement"
     reruns=$(jq -r .per_test.reruns "$work/m.json")
     ok "$([ "$reruns" -ge 4 ] && [ "$reruns" -lt 20 ] && echo 0 || echo 1)" "pytest -n 1: $reruns of 20 tests re-run"
     is "$(jq -r '[.tests[] | select(.verdict != "unaffected") | .name + "=" + .verdict] | sort | join(" ")' "$work/m.json")" \
         "$verdicts" "pytest -n 1: every test's verdict, the same"
-    is "$(jq -r '[.tests[] | .attributed] | unique | join(" ")' "$work/m.json")" "accounted alone" \
-        "record -n 1: each test attributed alone or accounted for"
+    unlike "$(jq -r '[.tests[] | .attributed] | unique | join(" ")' "$work/m.json")" "placed" \
+        "record -n 1: each test attributed by runs alone, none placed"
 else
     for i in $(seq 11); do skip "pytest is not installed for uid $(id -u)"; done
 fi
