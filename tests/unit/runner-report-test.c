@@ -282,6 +282,14 @@ static void test_channel(void)
         p = channel_run(par, 0, true);
         ok(!runner_parser_placeable(p), "pytest under xdist: parallel, not placed");
         runner_parser_free(p);
+        static const char par_threads[] = KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n"
+                                          KEY " 2 threads 9\n" KEY " 3 result passed t.py::a\n"
+                                          KEY " 4 stop 1 t.py::a\n" KEY " 5 end\n";
+        p = channel_run(par_threads, 0, false);
+        size_t nin;
+        ok(runner_parser_channel(p, &why) == RUNNER_CHANNEL_REPORT && !runner_parser_inherited(p, &nin) && !nin,
+           "threads from a parallel runner (xdist's controller): ignored, not a forgery");
+        runner_parser_free(p);
         static const char thr[] = KEY " 0 hello unittest serial\n" KEY " 1 start m.C.test_a\n"
                                   KEY " 2 result passed m.C.test_a\n" KEY " 3 stop 1 m.C.test_a\n"
                                   KEY " 4 start m.C.test_b\n" KEY " 5 threads 41 42\n"
