@@ -22,13 +22,7 @@ runners=${SBX_NODE_RUNNERS:-/var/lib/sbx-ci/node-runners}
 pkg=$runners/node_modules/tcp-port-used
 if ! command -v node >/dev/null 2>&1 || [ ! -f "$pkg/test.js" ] || [ ! -x "$runners/node_modules/.bin/mocha" ]; then
     for i in $(seq 12); do skip "tcp-port-used 1.0.2 and mocha are not installed in $runners (.ci/run installs them)"; done
-    is "$(verdicts unaffected | tr '|' '\n' | grep -c '^waitUntilUsed should reject promise when given an invalid port')" 2 \
-    "issue 34 (a): the invalid-port checks open nothing: unaffected, the hook's late bind not theirs"
-is "$(jq -r '.tests[] | select(.kind == "fixture" and (.name | startswith("check functionality for unused port \"before all\" hook"))) | .under.status + "/" + (.under.observed | tostring) + " " + .against.status' "$work/r.json")" \
-    "passed/true errored" "issue 34 (b): the binding before-all hook, a fixture row: passed under qa, errored under restrictive"
-is "$(verdicts not-observed)" "check functionality for unused port should return true for a used port with default host value in an obj" \
-    "its test never runs under restrictive: not-observed"
-done_testing; exit 0
+    done_testing; exit 0
 fi
 work=$(mktemp -d "$SBX_TOP_BUILDDIR/tests/real-node.XXXXXX" 2>/dev/null) ||
     work=$(mktemp -d "$PWD/real-node.XXXXXX") || exit 1
