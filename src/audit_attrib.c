@@ -72,13 +72,6 @@ bool audit_place_events(const struct ledger_event *events, size_t nevents,
     return place(events, nevents, tests, n, NULL, 0, owner, false);
 }
 
-bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
-                              const struct runner_test *tests, size_t n, const struct runner_span *spans,
-                              size_t nspans, size_t *owner)
-{
-    return place(events, nevents, tests, n, spans, nspans, owner, true);
-}
-
 static int by_test_tid(const void *a, const void *b)
 {
     const struct runner_inherited *x = a, *y = b;
@@ -87,10 +80,10 @@ static int by_test_tid(const void *a, const void *b)
     return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-bool audit_place_events_inherited(const struct ledger_event *events, size_t nevents,
-                                  const struct runner_test *tests, size_t n, const struct runner_span *spans,
-                                  size_t nspans, const struct runner_inherited *inherited, size_t ninh,
-                                  size_t *owner, bool *leftover)
+bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
+                              const struct runner_test *tests, size_t n, const struct runner_span *spans,
+                              size_t nspans, const struct runner_inherited *inherited, size_t ninh,
+                              size_t *owner, bool *leftover)
 {
     if (!place(events, nevents, tests, n, spans, nspans, owner, true))
         return false;

@@ -63,22 +63,18 @@ bool audit_place_events(const struct ledger_event *events, size_t nevents,
  * process), AUDIT_OWNER_BETWEEN between two runs (a class or module
  * fixture), or inside one of spans[0..nspans) (the suite's own time
  * inside a test's run: pytest sets a module's fixture up in the setup of
- * its first test). False only when some call has no position or two runs
- * overlap. */
+ * its first test). With leftover (nevents of them), leftover[e] is true
+ * for a call placed in a test's run but made by a thread of
+ * inherited[0..ninh) for that test: alive before it started, so the call
+ * may be an earlier test's leftover (a server thread still binding) or a
+ * pool's doing the test's work; only a run of the test alone can tell.
+ * False only when some call has no position or two runs overlap. */
 #define AUDIT_OWNER_STARTUP ((size_t)-1)
 #define AUDIT_OWNER_BETWEEN ((size_t)-2)
 bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
                               const struct runner_test *tests, size_t n, const struct runner_span *spans,
-                              size_t nspans, size_t *owner);
-/* As audit_place_events_suite(), and leftover[e] (when given) true for a
- * call placed in a test's run but made by a thread of inherited[0..ninh)
- * for that test: alive before it started, so the call may be an earlier
- * test's leftover (a server thread still binding) or a pool's doing the
- * test's work; only a run of the test alone can tell. */
-bool audit_place_events_inherited(const struct ledger_event *events, size_t nevents,
-                                  const struct runner_test *tests, size_t n, const struct runner_span *spans,
-                                  size_t nspans, const struct runner_inherited *inherited, size_t ninh,
-                                  size_t *owner, bool *leftover);
+                              size_t nspans, const struct runner_inherited *inherited, size_t ninh,
+                              size_t *owner, bool *leftover);
 
 /* Places each event in the test whose thread made it, by the thread's
  * name: libtest (cargo test) runs every test on a thread of its own named

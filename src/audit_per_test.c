@@ -1144,7 +1144,7 @@ static void not_rerun(struct judged_test *t)
  * mine[i] the calls of v[i] (NULL: none), between those made between two
  * tests, *startup whether any was made before the first. With verify
  * (nv of them), a call a thread alive before the test started made in its
- * run (audit_place_events_inherited()) goes to between, and verify[i]
+ * run (audit_place_events_suite()'s leftover) goes to between, and verify[i]
  * says that v[i] must run alone to tell whose it was; without, it is the
  * test's. False, and nothing set, when some cannot be placed so. */
 static bool place_run_verified(const struct ledger *l, const struct runner_parser *p, bool by_thread,
@@ -1162,8 +1162,8 @@ static bool place_run_verified(const struct ledger *l, const struct runner_parse
     bool *leftover = verify ? xcalloc(nevents + 1, sizeof *leftover) : NULL;
     const struct runner_inherited *inh = runner_parser_inherited(p, &ninh);
     if (!(by_thread ? audit_place_events_by_thread(events, nevents, v, nv, owner)
-                    : audit_place_events_inherited(events, nevents, v, nv, spans, nspans, inh, ninh, owner,
-                                                   leftover))) {
+                    : audit_place_events_suite(events, nevents, v, nv, spans, nspans, inh, ninh, owner,
+                                               leftover))) {
         free(owner);
         free(leftover);
         return false;
@@ -1194,6 +1194,14 @@ static bool place_run_verified(const struct ledger *l, const struct runner_parse
     free(owner);
     free(leftover);
     return true;
+}
+
+/* Whether r's run parsed by p can have its denials placed without a
+ * re-run (runner.h's attributions). */
+static bool placeable(const struct runner *r, const struct runner_parser *p)
+{
+    return r->attribution == RUNNER_ATTRIBUTE_PLACED || r->attribution == RUNNER_ATTRIBUTE_THREAD ||
+           (r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placeable(p));
 }
 
 static bool place_run(const struct ledger *l, const struct runner_parser *p, bool by_thread,
@@ -1379,8 +1387,7 @@ static int observe_in_sets(struct reruns *a, struct judged_test *tests, size_t n
          * bisection after */
         struct denial_tally **mine = NULL, *between = NULL;
         bool startup;
-        if (side && (a->r->attribution == RUNNER_ATTRIBUTE_PLACED || a->r->attribution == RUNNER_ATTRIBUTE_THREAD ||
-                     (a->r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placeable(p)))) {
+        if (side && placeable(a->r, p)) {
             mine = xcalloc(nv + 1, sizeof *mine);
             between = denial_tally_new();
             if (!place_run(res.ledger, p, a->r->attribution == RUNNER_ATTRIBUTE_THREAD, mine, between,
@@ -2611,8 +2618,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     if (!sig && total) {
         if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
             sig = attribute_by_unit(&alone, tests, n, names[1]);
-        else if (!((r->attribution == RUNNER_ATTRIBUTE_PLACED || r->attribution == RUNNER_ATTRIBUTE_THREAD ||
-                    (r->attribution == RUNNER_ATTRIBUTE_REPORTED && runner_parser_placeable(parsers[1]))) &&
+        else if (!(placeable(r, parsers[1]) &&
                    attribute_by_placement(&alone, tests, n, parsers[1], names[1], between,
                                           r->attribution == RUNNER_ATTRIBUTE_THREAD, &sig)))
             sig = attribute_by_suspects(&alone, tests, n, ta, na, names[1]);

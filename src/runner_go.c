@@ -70,13 +70,20 @@ static const char *const go_bool_flags[] = {
  * package has been given"); with a package named, even one, -v's output
  * is copied through an io.MultiWriter, a pipe the go process relays, and
  * a position at a denied call proves nothing again. */
+/* Whether flag f (go test's, "-x" or "--x") takes the next argument as
+ * its value: not a boolean flag, no "=value" of its own. */
+static bool go_flag_takes_next(const char *f)
+{
+    return !strchr(f, '=') && !takes_value(go_bool_flags, f[1] == '-' ? f + 1 : f);
+}
+
 static bool go_no_package(char *const argv[], int args)
 {
     for (int i = 2; i < args; i++) {
         const char *f = argv[i];
         if (f[0] != '-')
             return false;
-        if (!strchr(f, '=') && !takes_value(go_bool_flags, f[1] == '-' ? f + 1 : f) && i + 1 < args)
+        if (go_flag_takes_next(f) && i + 1 < args)
             i++;
     }
     return true;
@@ -546,7 +553,7 @@ static bool go_select(char *const argv[], const struct runner_test *const tests[
             continue;
         }
         push(out, f);
-        if (!strchr(f, '=') && !takes_value(go_bool_flags, f[1] == '-' ? f + 1 : f) && argv[i + 1])
+        if (go_flag_takes_next(f) && argv[i + 1])
             push(out, argv[++i]);
     }
     struct strv pattern = {0};

@@ -163,7 +163,7 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
     }
     if (is(w, wlen, "threads")) {
         r->verb = RECORD_THREADS;
-        r->tids = xcalloc(RUNNER_MAX_THREADS, sizeof *r->tids);
+        size_t cap = 0;
         while (s != end) {
             uint64_t tid;
             if (*s++ != ' ' || !number(&s, end, &tid) || !tid || tid > INT32_MAX ||
@@ -173,13 +173,11 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
                 r->ntids = 0;
                 return bad(why, why_size, "a malformed threads record");
             }
+            xgrow((void **)&r->tids, &cap, r->ntids + 1, sizeof *r->tids);
             r->tids[r->ntids++] = (int)tid;
         }
-        if (!r->ntids) {
-            free(r->tids);
-            r->tids = NULL;
+        if (!r->ntids)
             return bad(why, why_size, "a malformed threads record");
-        }
         return true;
     }
     if (is(w, wlen, "suite")) {

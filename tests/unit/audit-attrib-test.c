@@ -84,19 +84,19 @@ int main(void)
     ok(audit_place_events(NULL, 0, t, n, owner), "no call: nothing to place");
 
     /* issue 33: the suite's calls, before the first test and between two */
-    ok(audit_place_events_suite(&between, 1, t, n, NULL, 0, owner) && owner[0] == AUDIT_OWNER_BETWEEN,
+    ok(audit_place_events_suite(&between, 1, t, n, NULL, 0, NULL, 0, owner, NULL) && owner[0] == AUDIT_OWNER_BETWEEN,
        "suite: a call between two tests is the suite's (a class fixture)");
-    ok(audit_place_events_suite(&before, 1, t, n, NULL, 0, owner) && owner[0] == AUDIT_OWNER_STARTUP,
+    ok(audit_place_events_suite(&before, 1, t, n, NULL, 0, NULL, 0, owner, NULL) && owner[0] == AUDIT_OWNER_STARTUP,
        "suite: a call before the first test is the start-up's (an import)");
     struct ledger_event mixed[3] = { before, in_a, between };
-    ok(audit_place_events_suite(mixed, 3, t, n, NULL, 0, owner) && owner[0] == AUDIT_OWNER_STARTUP &&
+    ok(audit_place_events_suite(mixed, 3, t, n, NULL, 0, NULL, 0, owner, NULL) && owner[0] == AUDIT_OWNER_STARTUP &&
            owner[1] == 0 && owner[2] == AUDIT_OWNER_BETWEEN,
        "suite: start-up, test_a's, a fixture's, each in its place");
-    ok(!audit_place_events_suite(&nowhere, 1, t, n, NULL, 0, owner), "suite: a call without a position: none");
+    ok(!audit_place_events_suite(&nowhere, 1, t, n, NULL, 0, NULL, 0, owner, NULL), "suite: a call without a position: none");
     /* a span of the suite's own time inside test_a's run (pytest: a
      * module fixture set up in test_a's setup) */
     struct runner_span span = { in_a.output_pos, in_a.output_pos + 1 };
-    ok(audit_place_events_suite(&in_a, 1, t, n, &span, 1, owner) && owner[0] == AUDIT_OWNER_BETWEEN,
+    ok(audit_place_events_suite(&in_a, 1, t, n, &span, 1, NULL, 0, owner, NULL) && owner[0] == AUDIT_OWNER_BETWEEN,
        "suite: a call in a span of the suite's inside a test's run is the suite's");
     /* a call in test_a's run by a thread alive before test_a started */
     struct runner_inherited inh = { 0, 77 };
@@ -104,11 +104,11 @@ int main(void)
     pair[0].who.tid = 77;
     pair[1].who.tid = 78;
     bool leftover[2] = { false, true };
-    ok(audit_place_events_inherited(pair, 2, t, n, NULL, 0, &inh, 1, owner, leftover) && owner[0] == 0 &&
+    ok(audit_place_events_suite(pair, 2, t, n, NULL, 0, &inh, 1, owner, leftover) && owner[0] == 0 &&
            leftover[0] && owner[1] == 0 && !leftover[1],
        "inherited: an older thread's call in test_a's run is marked leftover, a new thread's is not");
     struct runner_span later = { in_a.output_pos + 1, UINT64_MAX };
-    ok(audit_place_events_suite(&in_a, 1, t, n, &later, 1, owner) && owner[0] == 0,
+    ok(audit_place_events_suite(&in_a, 1, t, n, &later, 1, NULL, 0, owner, NULL) && owner[0] == 0,
        "suite: a call before the span began is the test's");
     bool certain = false;
     is_int(audit_tests_begin(t, n, &certain), pos_after("test_a (m.T.test_a) ... "),
