@@ -989,6 +989,33 @@ enum rerun_outcome { RERUN_DONE, RERUN_CANNOT, RERUN_BOUND, RERUN_STOPPED };
 /* A run of t alone under side's profile: its result there, and under
  * --against its own denials, less its start-up's (added to theirs when
  * given). */
+static bool placeable(const struct runner *r, const struct runner_parser *p);
+static bool place_run(const struct ledger *l, const struct runner_parser *p, bool by_thread,
+                      struct denial_tally **mine, struct denial_tally *between, bool *startup);
+
+/* What a re-run placed in found's own stretch (v, n: the re-run's tests),
+ * or NULL where the runner cannot say (then the calls before its
+ * announcement, or a baseline run, are subtracted instead). */
+static struct denial_tally *own_placed(const struct reruns *a, const struct ledger *l,
+                                       const struct runner_parser *p, const struct runner_test *v,
+                                       size_t n, const struct runner_test *found)
+{
+    if (!placeable(a->r, p))
+        return NULL;
+    struct denial_tally **mine = xcalloc(n + 1, sizeof *mine), *between = denial_tally_new();
+    struct denial_tally *own = NULL;
+    bool startup;
+    if (place_run(l, p, a->r->attribution == RUNNER_ATTRIBUTE_THREAD, mine, between, &startup)) {
+        own = mine[found - v] ? mine[found - v] : denial_tally_new();
+        mine[found - v] = NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        denial_tally_free(mine[i]);
+    free(mine);
+    denial_tally_free(between);
+    return own;
+}
+
 static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int side,
                                     struct denial_tally *theirs, int *sig)
 {
@@ -1060,14 +1087,23 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
         a->inexact = true;
         return RERUN_BOUND;
     }
+    /* A runner that says where each test starts and stops places the
+     * run's denials as the whole run's are: a class's or a module's
+     * teardown after the test stopped (tearDownModule, a fixture's
+     * finalizer) is the suite's, never the test's, though it ran only
+     * because the test did */
+    struct denial_tally *placed = side && found && ledger_total(res.ledger)
+                                      ? own_placed(a, res.ledger, p, v, k, found) : NULL;
     const struct denial_tally *base = NULL;
-    if (side && !*sig && !(found && found->announced_pos) && ledger_total(res.ledger))
+    if (side && !*sig && !placed && !(found && found->announced_pos) && ledger_total(res.ledger))
         base = baseline_of(a, which, sig);
     if (side) {
         struct denial_tally *alone = denial_tally_new(), *own = denial_tally_new();
         bool exact = denial_tally_add(alone, res.ledger);
         bool ambiguous = false;
-        if (found && found->announced_pos) {
+        if (placed) {
+            denial_tally_add_tally(own, placed);
+        } else if (found && found->announced_pos) {
             /* what it made before the runner announced it (setUpClass,
              * the imports) is not its own: exact, no baseline needed */
             struct denial_tally *pre = denial_tally_new();
@@ -1115,6 +1151,7 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
     } else {
         snprintf(what, sizeof what, "%s", found ? test_status_name(found->status) : "no result");
     }
+    denial_tally_free(placed);
     progress(a, which->id, what);
     free(out);
     runner_parser_free(p);

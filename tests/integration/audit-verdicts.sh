@@ -329,6 +329,46 @@ is "$(jq -r '.per_test.reruns' "$work/t.json")" 3 "three runs in all after the w
 is "$(jq -r '.tests[] | select(.name == "test_tear.Then.test_lenient") | .attributed + " " + .denied' "$work/t.json")" \
     "set bind(AF_INET 127.0.0.1:0) x1 -> EPERM" "the lenient test's call placed in the run it got its result in"
 
+
+# ---- a resumed run that hangs between tests, after a result and before
+# the next announcement: in a tearDownClass, or at exit on a thread that
+# is not a daemon (threading._shutdown joins it). The test announced last
+# stays bounded after its result, so each such run stops at that test's
+# bound, never at the whole run's (minutes on CPython's suite).
+cat >common_hang.py <<'PY'
+import socket
+def denied():
+    try:
+        socket.socket().bind(("127.0.0.1", 0)); return False
+    except PermissionError:
+        return True
+PY
+cat >test_between.py <<'PY'
+import threading, time, unittest
+from common_hang import denied
+class A(unittest.TestCase):
+    def test_hang(self):
+        if denied(): time.sleep(600)
+class B(unittest.TestCase):
+    @classmethod
+    def tearDownClass(cls):
+        if denied(): time.sleep(600)
+    def test_1(self): pass
+class C(unittest.TestCase):
+    def test_c(self): pass
+def tearDownModule():
+    if denied(): threading.Thread(target=time.sleep, args=(600,)).start()
+PY
+t0=$(date +%s)
+run_sbx audit --report "$work/b.json" -- python3 -m unittest test_between
+t1=$(date +%s)
+is "$(verdicts "$work/b.json")" \
+    "test_between.A.test_hang=exercised test_between.B.test_1=unaffected test_between.C.test_c=unaffected" \
+    "hangs between tests: every test has its result under restrictive"
+is "$(jq -r '.per_test.stopped_at_test_bound' "$work/b.json")" 3 \
+    "the whole run and each resumed run stopped at the bound of the test announced last"
+if [ $((t1 - t0)) -lt 60 ]; then pass "no run waited for the whole run's bound: $((t1 - t0)) s in all"
+else fail "a run waited for the whole run's bound: $((t1 - t0)) s in all"; fi
 # ---- a test that fails under restrictive only after another test's
 # leftovers, and passes there alone, in a suite whose start-up is denied
 # (CPython's test_logging.BasicConfigTest.test_filename after test_ssl):
