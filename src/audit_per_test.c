@@ -986,12 +986,17 @@ static void set_result(struct judged_test *t, int side, enum test_status status)
 
 enum rerun_outcome { RERUN_DONE, RERUN_CANNOT, RERUN_BOUND, RERUN_STOPPED };
 
-/* A run of t alone under side's profile: its result there, and under
- * --against its own denials, less its start-up's (added to theirs when
- * given). */
 static bool placeable(const struct runner *r, const struct runner_parser *p);
 static bool place_run(const struct ledger *l, const struct runner_parser *p, bool by_thread,
                       struct denial_tally **mine, struct denial_tally *between, bool *startup);
+
+/* mine[0..n), as place_run() fills it, and the array */
+static void free_placed(struct denial_tally **mine, size_t n)
+{
+    for (size_t i = 0; mine && i < n; i++)
+        denial_tally_free(mine[i]);
+    free(mine);
+}
 
 /* What a re-run placed in found's own stretch (v, n: the re-run's tests),
  * or NULL where the runner cannot say (then the calls before its
@@ -1009,13 +1014,14 @@ static struct denial_tally *own_placed(const struct reruns *a, const struct ledg
         own = mine[found - v] ? mine[found - v] : denial_tally_new();
         mine[found - v] = NULL;
     }
-    for (size_t i = 0; i < n; i++)
-        denial_tally_free(mine[i]);
-    free(mine);
+    free_placed(mine, n);
     denial_tally_free(between);
     return own;
 }
 
+/* A run of t alone under side's profile: its result there, and under
+ * --against its own denials, less its start-up's (added to theirs when
+ * given). */
 static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int side,
                                     struct denial_tally *theirs, int *sig)
 {
@@ -1098,11 +1104,11 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
     if (side && !*sig && !placed && !(found && found->announced_pos) && ledger_total(res.ledger))
         base = baseline_of(a, which, sig);
     if (side) {
-        struct denial_tally *alone = denial_tally_new(), *own = denial_tally_new();
+        struct denial_tally *alone = denial_tally_new(), *own = placed ? placed : denial_tally_new();
         bool exact = denial_tally_add(alone, res.ledger);
         bool ambiguous = false;
         if (placed) {
-            denial_tally_add_tally(own, placed);
+            placed = NULL;  /* own, from now on */
         } else if (found && found->announced_pos) {
             /* what it made before the runner announced it (setUpClass,
              * the imports) is not its own: exact, no baseline needed */
@@ -1151,7 +1157,6 @@ static enum rerun_outcome run_alone(struct reruns *a, struct judged_test *t, int
     } else {
         snprintf(what, sizeof what, "%s", found ? test_status_name(found->status) : "no result");
     }
-    denial_tally_free(placed);
     progress(a, which->id, what);
     free(out);
     runner_parser_free(p);
@@ -1356,9 +1361,7 @@ static void set_run_done(struct reruns *a, struct denial_tally **mine, size_t nv
                          struct denial_tally *between, struct test_index *ix, size_t got, size_t k,
                          const char *how)
 {
-    for (size_t i = 0; mine && i < nv; i++)
-        denial_tally_free(mine[i]);
-    free(mine);
+    free_placed(mine, nv);
     denial_tally_free(between);
     free(ix->slot);
     char what[64];
@@ -1607,9 +1610,7 @@ static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, 
         if (t->against && !t->whole_run_entry && mine[t->against - ta])
             set_placed(t, mine[t->against - ta]);
     }
-    for (size_t i = 0; i < na; i++)
-        denial_tally_free(mine[i]);
-    free(mine);
+    free_placed(mine, na);
     a->attributed = true;
     bool suite = startup || denial_tally_total(between) != 0;
     if (by_thread)
