@@ -33,8 +33,12 @@ size_t audit_suspects(const struct ledger_event *events, size_t nevents, const b
 {
     size_t *order = xcalloc(n + 1, sizeof *order);
     size_t reported = 0;
+    /* a test with subtests (go's TestTable) reports before them, and its
+     * run is theirs: it is never the suspect, so a subtest's call is
+     * looked for in the subtests reporting after it (a parent suspected
+     * and re-run accounted for the call, and no subtest was judged on it) */
     for (size_t i = 0; i < n; i++)
-        if (tests[i].reported_pos)
+        if (tests[i].reported_pos && tests[i].kind != RUNNER_TEST_PARENT)
             order[reported++] = i;
     qsort_r(order, reported, sizeof *order, by_report, (void *)tests);
     size_t marked = 0;

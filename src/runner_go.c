@@ -18,6 +18,18 @@
  * (t.Parallel) or has subtests (their results come after their parent's)
  * makes runs overlap, and the audit re-runs suspects as for -json.
  *
+ * One package named (go test ., go test ./pkg; no "..." and no -exec of
+ * the user's): given -v and -exec GO_EXEC, a shell that runs the test
+ * binary with its stdout and stderr opened from /proc/PPID/fd/1, the go
+ * process's own stdout, which is sbx's pipe: the binary then writes its
+ * === RUN lines straight to sbx as with no package named, and the go
+ * process, left only the exit status, prints its "ok PKG" line after
+ * them. The binary, its arguments, its directory and its environment are
+ * go's; only where its output goes changes. Where that open fails (a
+ * profile without /proc), the shell prints GO_RELAYED and runs the binary
+ * as go would: the line makes the positions unplaceable (a test printing
+ * it only costs re-runs), and the audit re-runs suspects.
+ *
  * The channel: go 1.19's test2json reads the test binary's stdout, where
  * a test's own output is printed too, so a test that prints "--- PASS: X"
  * makes an event; a result counts only for a test whose "run" event was
@@ -42,7 +54,16 @@ struct go_package {
     size_t nstarted, cap;
 };
 
+/* -exec's program (split by go's quoted-field rules: no escapes), and
+ * the line it prints where it cannot give the binary sbx's pipe. >>: an
+ * open that never truncates, whatever descriptor 1 is. */
+#define GO_RELAYED "sbx-go-exec: relayed"
+#define GO_EXEC                                                                                    \
+    "sh -c 'if : 2>/dev/null >>/proc/$PPID/fd/1; then exec \"$0\" \"$@\" >>/proc/$PPID/fd/1 2>&1; "   \
+    "fi; echo " GO_RELAYED "; exec \"$0\" \"$@\"'"
+
 struct go_state {
+    bool relayed;              /* GO_RELAYED was printed: positions prove nothing */
     struct go_package *packages;
     size_t npackages, cap_packages;
     struct runner_table by_package;
@@ -89,6 +110,24 @@ static bool go_no_package(char *const argv[], int args)
     return true;
 }
 
+/* Whether argv[2..args) name exactly one package, and no pattern that
+ * may match several ("./..."): go test then runs one test binary. */
+static bool go_one_package(char *const argv[], int args)
+{
+    int named = 0;
+    for (int i = 2; i < args; i++) {
+        const char *f = argv[i];
+        if (f[0] == '-') {
+            if (go_flag_takes_next(f) && i + 1 < args)
+                i++;
+            continue;
+        }
+        if (strstr(f, "...") || ++named > 1)
+            return false;
+    }
+    return named == 1;
+}
+
 static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *notes, char *err, size_t err_size)
 {
     (void)at;
@@ -108,6 +147,9 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
     bool verbose = has_arg(argv, 2, args, "-v") || has_arg(argv, 2, args, "--v") ||
                    has_arg(argv, 2, args, "-v=true") || has_arg(argv, 2, args, "--v=true");
     bool stream = !json && go_no_package(argv, args);
+    bool own_exec = has_arg(argv, 2, args, "-exec") || has_arg(argv, 2, args, "--exec") ||
+                    has_prefix_arg(argv, 2, args, "-exec=") || has_prefix_arg(argv, 2, args, "--exec=");
+    bool direct = !json && !stream && !own_exec && go_one_package(argv, args);
     push_range(out, argv, 0, 2);
     /* -failfast stops at a failure; the tests after it would have no
      * result under the stricter profile: removed */
@@ -119,6 +161,17 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
         push(out, "-v");
         note_add(notes, "added -v: with no package named, go test gives the test binary sbx's own output, "
                         "where each test's === RUN line is written before the test starts");
+    } else if (direct) {
+        if (!verbose)
+            push(out, "-v");
+        push(out, "-exec");
+        push(out, GO_EXEC);
+        note_add(notes, verbose ? "added -exec: the test binary writes to sbx's own output (the go process's "
+                                  "stdout, opened from /proc), where each test's === RUN line is written "
+                                  "before the test starts"
+                                : "added -v and -exec: the test binary writes to sbx's own output (the go "
+                                  "process's stdout, opened from /proc), where each test's === RUN line is "
+                                  "written before the test starts");
     } else if (!json && !stream) {
         push(out, "-json");
         note_add(notes, "added -json: go test's events name each package and test exactly");
@@ -400,7 +453,7 @@ static void go_verbose_line(struct runner_parser *p, char *line)
         if (i == SIZE_MAX)
             return;
         announced_at(p, i, line, line + strlen(line));
-        p->announces_serially = true;
+        p->announces_serially = !gs->relayed;
         const char *slash = strrchr(name, '/');
         if (slash) {
             char *parent = xstrndup(name, (size_t)(slash - name));
@@ -438,6 +491,11 @@ static void go_verbose_line(struct runner_parser *p, char *line)
     }
     if (!strncmp(line, "panic: test timed out after", 27)) {
         g->timed_out = true;
+        return;
+    }
+    if (!strcmp(line, GO_RELAYED)) {
+        gs->relayed = true;
+        p->announces_serially = false;
         return;
     }
     bool failed = !strncmp(line, "FAIL\t", 5);
@@ -542,6 +600,15 @@ static bool go_select(char *const argv[], const struct runner_test *const tests[
         strv_free(&parts);
     }
     push_range(out, argv, 0, 2);
+    /* a test named with its package comes from -json's events: its re-run
+     * keeps -json, which one package named would otherwise not get, so
+     * that the re-run names the test as the run did */
+    int flags_end = 2;
+    while (flags_end < n && strcmp(argv[flags_end], "-args") && strcmp(argv[flags_end], "--args"))
+        flags_end++;
+    if (!bare && !has_arg(argv, 2, flags_end, "-json") && !has_arg(argv, 2, flags_end, "--json") &&
+        !has_arg(argv, 2, flags_end, "-json=true"))
+        push(out, "-json");
     int i = 2;
     for (; argv[i]; i++) {
         const char *f = argv[i];

@@ -37,27 +37,45 @@ if command -v go >/dev/null 2>&1; then
     export GOCACHE="$work/go-forms/.gocache" GOPATH="$work/go-forms/.gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
     go test -count=1 -run '^$' ./... >"$work/go-build.log" 2>&1 || diag "go build: $(tail -n 5 "$work/go-build.log")"
     ok_v="example.com/forms/ok TestHonest=exercised example.com/forms/ok TestLenient=false-green example.com/forms/ok TestPure=unaffected example.com/forms/ok TestSkips=skipped-here"
-    judge "go test (no -v)" 3 "$ok_v" go test ./ok
-    judge "go test -v" 3 "$ok_v" go test -v ./ok
-    judge "go test -run" 3 \
-        "example.com/forms/ok TestHonest=exercised example.com/forms/ok TestLenient=false-green" \
+    # one package named: the test binary writes to sbx's output (-exec),
+    # its === RUN lines place each denial, the tests are named bare
+    ok_bare="TestHonest=exercised TestLenient=false-green TestPure=unaffected TestSkips=skipped-here"
+    judge "go test (no -v)" 3 "$ok_bare" go test ./ok
+    like "$err" "added -v and -exec: the test binary writes to sbx's own output" "go test ./ok: -v and -exec added, said so"
+    like "$err" "each of the 3 denied call(s) under restrictive was made while one test ran, announced before it and reported after it: attributed without re-running" \
+        "go test ./ok: every denial placed by its === RUN line"
+    is "$(jq -r .per_test.reruns "$work/r.json")" 0 "go test ./ok: no re-run"
+    judge "go test -v" 3 "$ok_bare" go test -v ./ok
+    judge "go test -run" 3 "TestHonest=exercised TestLenient=false-green" \
         go test -run 'TestHonest|TestLenient' ./ok
     unlike "$err" "TestForged" "go: a printed '--- FAIL: TestForged' is no test"
+    # a test that prints the line of an -exec that could not reach sbx's
+    # output: the positions prove nothing, the suspects are re-run, the
+    # verdicts the same
+    mkdir -p "$work/go-forms/says"
+    printf 'package says\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestSays(t *testing.T) { fmt.Println("sbx-go-exec: relayed") }\n' \
+        >"$work/go-forms/says/says_test.go"
+    cat "$work/go-forms/ok/"*_test.go | sed 's/^package ok$/package says/' >"$work/go-forms/says/ok_test.go"
+    judge "go: a test printing the relayed line" 3 \
+        "TestHonest=exercised TestLenient=false-green TestPure=unaffected TestSays=unaffected TestSkips=skipped-here" \
+        go test ./says
+    unlike "$err" "attributed without re-running" "go: after the relayed line, no denial placed from positions"
+    isnt "$(jq -r .per_test.reruns "$work/r.json")" 0 "go: after the relayed line, the suspects re-run"
     # a test that panics where it cannot listen: its binary dies there, so
     # the test after it has no result on that side; run alone, the
     # lenient test it hid is the false green it is
     run_sbx audit --report "$work/p.json" -- go test ./panics
-    is "$(jq -r '.tests[] | select(.name == "example.com/forms/panics TestServer") | .verdict' "$work/p.json")" \
+    is "$(jq -r '.tests[] | select(.name == "TestServer") | .verdict' "$work/p.json")" \
         exercised "go: the panicking test: exercised, with its denials"
-    is "$(jq -r '.tests[] | select(.name == "example.com/forms/panics TestServer") | .against.status' "$work/p.json")" \
+    is "$(jq -r '.tests[] | select(.name == "TestServer") | .against.status' "$work/p.json")" \
         failed "go: the panicking test failed there (go test reports the panic as its failure)"
     judge "go: the lenient test after the panic, run as its re-run runs it" 3 \
-        "example.com/forms/panics TestLenient=false-green" go test -run '^TestLenient$' ./panics
+        "TestLenient=false-green" go test -run '^TestLenient$' ./panics
     run_sbx audit --report "$work/e.json" -- go test ./exits
-    is "$(jq -r '.tests[] | select(.name == "example.com/forms/exits TestExits") | .verdict' "$work/e.json")" \
+    is "$(jq -r '.tests[] | select(.name == "TestExits") | .verdict' "$work/e.json")" \
         exercised "go: os.Exit(0) in a test is its failure there: exercised"
     run_sbx audit --report "$work/h.json" -- go test -timeout=3s ./hangs
-    is "$(jq -r '.tests[] | select(.name == "example.com/forms/hangs TestWaits") | .against.status + "/" + .verdict' "$work/h.json")" \
+    is "$(jq -r '.tests[] | select(.name == "TestWaits") | .against.status + "/" + .verdict' "$work/h.json")" \
         "timed-out/exercised" "go: a test that hangs until -timeout: timed out there, exercised"
     judge "go test ./... (the panicking package left out)" 3 "$ok_v" go test ./ok/...
     # no package named: go test leaves the test binary sbx's own output,

@@ -43,7 +43,7 @@ static struct ledger_event at(uint64_t pos)
 
 int main(void)
 {
-    plan(53);
+    plan(57);
     size_t n;
     struct runner_parser *p = parse(output, 5);
     const struct runner_test *t = runner_parser_tests(p, &n);
@@ -186,6 +186,20 @@ int main(void)
     struct ledger_event late = at(99);
     is_int(audit_suspects(&late, 1, NULL, r, 4, 0, fresh), 0,
            "a denial after every result (the runner's own): no suspect");
+    /* go -v: a parent reports before its subtests; a subtest's call is
+     * looked for in them, never in the parent (whose re-run would account
+     * for it and leave the subtest unjudged) */
+    struct runner_test sub[3] = {
+        { .id = "TestTable", .reported_pos = 40, .kind = RUNNER_TEST_PARENT },
+        { .id = "TestTable/pure_case", .reported_pos = 50, .kind = RUNNER_TEST_CASE },
+        { .id = "TestTable/lenient_case", .reported_pos = 60, .kind = RUNNER_TEST_CASE },
+    };
+    bool ss[3] = { false };
+    struct ledger_event in_sub = at(35);
+    is_int(audit_suspects(&in_sub, 1, NULL, sub, 3, 0, ss), 1, "subtests: tier 0 marks one");
+    ok(!ss[0] && ss[1] && !ss[2], "the first subtest to report after the call, not their parent");
+    is_int(audit_suspects(&in_sub, 1, NULL, sub, 3, 1, ss), 1, "subtests: tier 1 marks the next");
+    ok(!ss[0] && ss[2], "the second subtest; the parent never");
 
     /* the tally: the same calls, in any split, whoever made them */
     struct profile prof;

@@ -18,6 +18,10 @@
 #include <unistd.h>
 
 #define CORPUS SBX_ABS_SRCDIR "/tests/corpus/runners/"
+/* runner_go.c's -exec program, as it must reach go test */
+#define GO_EXEC_WANT                                                                               \
+    "sh -c 'if : 2>/dev/null >>/proc/$PPID/fd/1; then exec \"$0\" \"$@\" >>/proc/$PPID/fd/1 2>&1; fi; " \
+    "echo sbx-go-exec: relayed; exec \"$0\" \"$@\"'"
 
 struct expect {
     const char *unit;
@@ -235,6 +239,20 @@ static void test_command(void)
                   "go test -json -count=1 -v ./... -args -x", "added -count=1: go test replays cached results");
     check_command(NULL, (const char *[]){ "go", "test", "-count=2", "-json", NULL },
                   "go test -count=2 -json", "");
+    /* one package named: the test binary is given sbx's own output */
+    check_command(NULL, (const char *[]){ "go", "test", "-run", "X", ".", NULL },
+                  "go test -v -exec " GO_EXEC_WANT " -count=1 -run X .", "added -v and -exec");
+    check_command(NULL, (const char *[]){ "go", "test", "-v", "./pkg", "-args", "-x", "y", NULL },
+                  "go test -exec " GO_EXEC_WANT " -count=1 -v ./pkg -args -x y", "added -exec");
+    /* several, a pattern, the user's own -exec or -json: test2json's events */
+    check_command(NULL, (const char *[]){ "go", "test", "./a", "./b", NULL },
+                  "go test -json -count=1 ./a ./b", "added -json");
+    check_command(NULL, (const char *[]){ "go", "test", "./pkg/...", NULL },
+                  "go test -json -count=1 ./pkg/...", "added -json");
+    check_command(NULL, (const char *[]){ "go", "test", "-exec", "qemu", ".", NULL },
+                  "go test -json -count=1 -exec qemu .", "added -json");
+    check_command(NULL, (const char *[]){ "go", "test", "-exec=qemu", ".", NULL },
+                  "go test -json -count=1 -exec=qemu .", "added -json");
     check_command(NULL, (const char *[]){ "node", "--test", "--test-concurrency=2", "t/", NULL },
                   "node --test --test-reporter=tap --test-concurrency=2 t/", "--test-reporter=tap");
     check_refused((const char *[]){ "node", "--test", "--test-reporter=spec", NULL }, "own reporter");
@@ -285,7 +303,11 @@ static void test_rerun(void)
                 "pytest -k not slow -n 2 test_pt.py::test_odd_ids[a b] -p no:cacheprovider --verbosity=1");
     check_rerun("go", (const char *[]){ "go", "test", "-tags", "net", "-run", "X", "./...", "-args", "-v", NULL },
                 "example.com/corpus", "example.com/corpus TestSub/with_space/deeper",
-                "go test -json -count=1 -tags net -run X -run=^TestSub$/^with_space$/^deeper$ example.com/corpus -args -v");
+                "go test -count=1 -json -tags net -run X -run=^TestSub$/^with_space$/^deeper$ example.com/corpus -args -v");
+    /* a bare name comes from a run that gave the binary sbx's output: so
+     * does its re-run, in the command's one package */
+    check_rerun("go", (const char *[]){ "go", "test", "-count=1", "./pkg", NULL }, NULL, "TestA/sub",
+                "go test -v -exec " GO_EXEC_WANT " -count=1 ./pkg -run=^TestA$/^sub$");
     check_rerun("node", (const char *[]){ "node", "--test", "t/", NULL }, NULL, "parent > child (1)",
                 "node --test --test-reporter=tap --test-name-pattern=^parent$ --test-name-pattern=^child \\(1\\)$ t/");
     check_rerun("prove", (const char *[]){ "prove", "-I", "lib", "-r", "t", NULL }, "t/basic.t", "t/basic.t: fails",
@@ -890,11 +912,11 @@ static void test_interface(void)
     struct runner_test g1 = { .id = "ex.com/p TestA" }, g2 = { .id = "ex.com/p TestB" }, g3 = { .id = "ex.com/q TestC" };
     const struct runner_test *g12[] = { &g1, &g2 }, *g13[] = { &g1, &g3 };
     check_argv(runner_rerun_set_argv(named("go"), (char *const[]){ "go", "test", "./...", NULL }, g12, 2),
-               "go test -json -count=1 -run=^(TestA|TestB)$ ex.com/p", "go: a group of one package");
+               "go test -count=1 -json -run=^(TestA|TestB)$ ex.com/p", "go: a group of one package");
     ok(!runner_rerun_set_argv(named("go"), (char *const[]){ "go", "test", "./...", NULL }, g13, 2),
        "go: no group across packages");
     check_argv(runner_baseline_argv(named("go"), (char *const[]){ "go", "test", "-v", "./...", NULL }, &g1),
-               "go test -json -count=1 -v -run=^$ ex.com/p", "go: the baseline runs TestMain and no test");
+               "go test -count=1 -json -v -run=^$ ex.com/p", "go: the baseline runs TestMain and no test");
     struct runner_test s1 = { .id = "a.t: x", .unit = "t/a.t" }, s2 = { .id = "b.t: y", .unit = "t/b.t" },
                        s3 = { .id = "a.t: z", .unit = "t/a.t" };
     const struct runner_test *s123[] = { &s1, &s2, &s3 };
@@ -951,6 +973,38 @@ static void test_announced(void)
     runner_parser_free(p);
 }
 
+/* go test with one package named: the binary's -v lines, straight to
+ * sbx's pipe, place each denial; the shell's line for an -exec that could
+ * not open the go process's stdout (the lines then came through go)
+ * makes them unplaceable, wherever it comes, even from a test. */
+static void test_go_direct(void)
+{
+    const char *suggestion;
+    const struct runner *r = runner_by_name("go", &suggestion);
+    const char *direct = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\n"
+                         "PASS\nok  \texample.com/g\t0.004s\n";
+    const char *relayed = "sbx-go-exec: relayed\n=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\n"
+                          "ok  \texample.com/g\t0.004s\n";
+    const char *printed = "=== RUN   TestA\nsbx-go-exec: relayed\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n"
+                          "--- PASS: TestB (0.00s)\nok  \texample.com/g\t0.004s\n";
+    struct { const char *text, *what; bool placeable; size_t tests; } cases[] = {
+        { direct, "the binary's own lines place denials", true, 2 },
+        { relayed, "lines relayed by go place none", false, 1 },
+        { printed, "the shell's line printed by a test: none placed, the rest as before", false, 2 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct runner_parser *p = runner_parser_new(r);
+        runner_parser_feed(p, cases[k].text, strlen(cases[k].text));
+        runner_parser_finish(p, false);
+        size_t n;
+        const struct runner_test *t = runner_parser_tests(p, &n);
+        ok(runner_parser_placeable(p) == cases[k].placeable, "go, one package: %s", cases[k].what);
+        ok(n == cases[k].tests && t[0].status == TEST_PASSED && !strcmp(t[0].id, "TestA"),
+           "go, one package: %zu test(s), named bare, passed (got %zu)", cases[k].tests, n);
+        runner_parser_free(p);
+    }
+}
+
 int main(void)
 {
     test_detect();
@@ -962,5 +1016,6 @@ int main(void)
     test_js();
     test_interface();
     test_announced();
+    test_go_direct();
     return done_testing();
 }
