@@ -147,8 +147,12 @@ static bool cmd_go(char *const argv[], int at, struct strv *out, struct strv *no
     bool verbose = has_arg(argv, 2, args, "-v") || has_arg(argv, 2, args, "--v") ||
                    has_arg(argv, 2, args, "-v=true") || has_arg(argv, 2, args, "--v=true");
     bool stream = !json && go_no_package(argv, args);
+    /* the user's -exec (an emulator, a remote runner), on the command
+     * line or in GOFLAGS, is theirs: never replaced */
+    const char *goflags = getenv("GOFLAGS");
     bool own_exec = has_arg(argv, 2, args, "-exec") || has_arg(argv, 2, args, "--exec") ||
-                    has_prefix_arg(argv, 2, args, "-exec=") || has_prefix_arg(argv, 2, args, "--exec=");
+                    has_prefix_arg(argv, 2, args, "-exec=") || has_prefix_arg(argv, 2, args, "--exec=") ||
+                    (goflags && strstr(goflags, "-exec"));
     bool direct = !json && !stream && !own_exec && go_one_package(argv, args);
     push_range(out, argv, 0, 2);
     /* -failfast stops at a failure; the tests after it would have no

@@ -253,6 +253,10 @@ static void test_command(void)
                   "go test -json -count=1 -exec qemu .", "added -json");
     check_command(NULL, (const char *[]){ "go", "test", "-exec=qemu", ".", NULL },
                   "go test -json -count=1 -exec=qemu .", "added -json");
+    setenv("GOFLAGS", "-mod=mod -exec=qemu-arm", 1);
+    check_command(NULL, (const char *[]){ "go", "test", ".", NULL }, "go test -json -count=1 .",
+                  "added -json");
+    unsetenv("GOFLAGS");
     check_command(NULL, (const char *[]){ "node", "--test", "--test-concurrency=2", "t/", NULL },
                   "node --test --test-reporter=tap --test-concurrency=2 t/", "--test-reporter=tap");
     check_refused((const char *[]){ "node", "--test", "--test-reporter=spec", NULL }, "own reporter");
