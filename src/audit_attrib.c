@@ -203,6 +203,82 @@ static int by_id(const void *a, const void *b, void *data)
     return c ? c : (i < k ? -1 : i > k);
 }
 
+static const char *no_dot_slash(const char *p)
+{
+    while (p[0] == '.' && p[1] == '/')
+        for (p += 2; *p == '/'; p++)
+            ;
+    return p;
+}
+
+static bool same_script(const char *arg, const char *unit)
+{
+    arg = no_dot_slash(arg);
+    unit = no_dot_slash(unit);
+    if (!*unit)
+        return false;
+    if (!strcmp(arg, unit))
+        return true;
+    size_t a = strlen(arg), u = strlen(unit);
+    return a > u && arg[a - u - 1] == '/' && !strcmp(arg + a - u, unit);
+}
+
+bool audit_argv_runs(const char *argv, size_t len, const char *unit)
+{
+    if (!argv || !len || argv[len - 1] != '\0')
+        return false;
+    const char *end = argv + len;
+    /* automake's harness runs each test through its driver with
+     * "--test-name NAME" (test-driver, tap-driver.sh: every driver gets
+     * it, before the "--" that starts the test's own command) */
+    for (const char *a = argv + strlen(argv) + 1; a < end && strcmp(a, "--"); a += strlen(a) + 1) {
+        if (!strncmp(a, "--test-name=", 12))
+            return same_script(a + 12, unit);
+        if (!strcmp(a, "--test-name"))
+            return a + strlen(a) + 1 < end && same_script(a + strlen(a) + 1, unit);
+    }
+    if (same_script(argv, unit))
+        return true;
+    for (const char *a = argv + strlen(argv) + 1; a < end; a += strlen(a) + 1)
+        if (a[0] != '-')
+            return same_script(a, unit);
+    return false;
+}
+
+/* How many of units[0..n) argv runs (two: more than one), the one in *which */
+static size_t scripts_run(const char *argv, size_t len, const char *const *units, size_t n, size_t *which)
+{
+    size_t found = 0;
+    for (size_t u = 0; u < n && found < 2; u++)
+        if (audit_argv_runs(argv, len, units[u])) {
+            *which = u;
+            found++;
+        }
+    return found;
+}
+
+bool audit_place_events_by_argv(const struct ledger_event *events, size_t nevents,
+                                const char *(*argv_of)(const void *data, uint16_t idx, size_t *len),
+                                const void *data, const char *const *units, size_t nunits,
+                                size_t *unit_of)
+{
+    for (size_t e = 0; e < nevents; e++) {
+        size_t len = 0, which = 0, found = 0;
+        const char *self = argv_of(data, events[e].who.argv, &len);
+        if (self)
+            found = scripts_run(self, len, units, nunits, &which);
+        if (!found) {
+            const char *parent = argv_of(data, events[e].who.parent_argv, &len);
+            if (parent)
+                found = scripts_run(parent, len, units, nunits, &which);
+        }
+        if (found != 1)
+            return false;
+        unit_of[e] = which;
+    }
+    return true;
+}
+
 bool audit_place_events_by_thread(const struct ledger_event *events, size_t nevents,
                                   const struct runner_test *tests, size_t n, size_t *owner)
 {

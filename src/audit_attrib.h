@@ -93,6 +93,32 @@ bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
 bool audit_place_events_by_thread(const struct ledger_event *events, size_t nevents,
                                   const struct runner_test *tests, size_t n, size_t *owner);
 
+/* prove and make check run each script in a process of its own: perl
+ * t/a.t, or the script itself (the kernel makes its #! line "sh t/a.t",
+ * a binary is argv[0]), and what the script starts is its child. With
+ * the callers' command lines recorded (ledger_set_record_argv()),
+ * unit_of[e] is the index in units[0..nunits) of the script that the
+ * caller's process runs, or else the one its parent runs.
+ * audit_argv_runs() says what "runs" is. False when some event's caller
+ * and its parent run none, or when one runs more than one (a unit "a.t"
+ * and a unit "t/a.t" for "/x/t/a.t"): then nothing is placed. Limit: the
+ * command line is what a process says it runs (it can rewrite it), so a
+ * script that makes its process name another script has its calls
+ * charged to that one. */
+bool audit_place_events_by_argv(const struct ledger_event *events, size_t nevents,
+                                const char *(*argv_of)(const void *data, uint16_t idx, size_t *len),
+                                const void *data, const char *const *units, size_t nunits,
+                                size_t *unit_of);
+/* Whether the command line argv[0..len) (NUL-ended arguments) runs unit:
+ * it names it with "--test-name" (automake's harness gives it to the
+ * driver that runs each test: the test's command may exec another
+ * program, whose parent the driver is), else its program (argv[0]) is
+ * it, or its first operand (the first argument after argv[0] that is not
+ * an option: perl's, sh's script) is; "./" in front does not count, and
+ * an absolute or longer path counts when it ends in "/UNIT" (make check
+ * in a VPATH build runs $(srcdir)/t/a.t). */
+bool audit_argv_runs(const char *argv, size_t len, const char *unit);
+
 /* Where the tests of a run begin in its output: the first announcement
  * when every test that reported was announced (*certain: a call before it
  * was made before any test ran), else the first result line (*certain

@@ -436,6 +436,9 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
         /* each denial's place in the output (with a reporter: in its
          * records), to join with the results' */
         .output_position = capture_position, .output_position_data = cap,
+        /* prove, make check: each script runs in a process of its own,
+         * which its command line names (attribute_by_process) */
+        .caller_argv = r->attribution == RUNNER_ATTRIBUTE_UNIT,
         .report_fd = capture_report_fd(cap) > 2 ? capture_report_fd(cap) : 0,
         .report_fd_at = RUNNER_REPORT_FD,
         .stop_at = clock && clock->own ? clock_stop_at : NULL, .stop_at_data = clock,
@@ -1182,6 +1185,21 @@ static void not_rerun(struct judged_test *t)
     t->j.unobserved_against = true;
 }
 
+/* l's rows by their id (LEDGER_MAX_ROW_IDS of them), *have[id] where one
+ * is; both to free. */
+static struct ledger_entry *rows_by_id(const struct ledger *l, bool **have)
+{
+    struct ledger_entry *rows = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *rows);
+    *have = xcalloc(LEDGER_MAX_ROW_IDS, sizeof **have);
+    size_t cursor = 0;
+    struct ledger_entry e;
+    while (ledger_next(l, &cursor, &e)) {
+        rows[e.id] = e;
+        (*have)[e.id] = true;
+    }
+    return rows;
+}
+
 /* One run's denials placed in its tests' runs (audit_place_events_suite()):
  * mine[i] the calls of v[i] (NULL: none), between those made between two
  * tests, *startup whether any was made before the first. With verify
@@ -1210,14 +1228,8 @@ static bool place_run_verified(const struct ledger *l, const struct runner_parse
         free(leftover);
         return false;
     }
-    struct ledger_entry *rows = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *rows);
-    bool *have_row = xcalloc(LEDGER_MAX_ROW_IDS, sizeof *have_row);
-    size_t cursor = 0;
-    struct ledger_entry e;
-    while (ledger_next(l, &cursor, &e)) {
-        rows[e.id] = e;
-        have_row[e.id] = true;
-    }
+    bool *have_row;
+    struct ledger_entry *rows = rows_by_id(l, &have_row);
     *startup = false;
     for (size_t k = 0; k < nevents; k++) {
         *startup = *startup || owner[k] == AUDIT_OWNER_STARTUP;
@@ -1519,6 +1531,99 @@ static int observe(struct reruns *a, struct judged_test *tests, size_t n)
     }
     free(set);
     return sig;
+}
+
+static const char *ledger_argv_of(const void *l, uint16_t idx, size_t *len)
+{
+    return ledger_argv(l, idx, len);
+}
+
+/* prove and make check run each script in a process of its own: each
+ * denial is the script's whose process made it, or whose child did, by
+ * their command lines (audit_place_events_by_argv), and every test of a
+ * script gets that script's calls, without a re-run. False, and nothing
+ * set, when some call cannot be placed so (prove's own, a daemon a
+ * script left that runs something else, a line the table had no room
+ * for): then attribute_by_unit() re-runs the scripts. */
+static bool attribute_by_process(struct reruns *a, struct judged_test *tests, size_t n,
+                                 const struct runner_parser *pa, const char *against)
+{
+    const struct ledger *l = a->whole;
+    const struct ledger_event *events;
+    size_t nevents = ledger_events(l, &events), na;
+    if (!nevents || ledger_events_dropped(l) || ledger_unlisted(l))
+        return false;
+    /* the run's scripts, once each (a script's tests come one after
+     * another; one named twice apart matches twice: nothing placed) */
+    const struct runner_test *ta = runner_parser_tests(pa, &na);
+    const char **units = xcalloc(na + 1, sizeof *units);
+    size_t nunits = 0;
+    for (size_t i = 0; i < na; i++)
+        if (ta[i].unit && (!nunits || strcmp(units[nunits - 1], ta[i].unit)))
+            units[nunits++] = ta[i].unit;
+    size_t *unit_of = xcalloc(nevents, sizeof *unit_of);
+    bool placed = audit_place_events_by_argv(events, nevents, ledger_argv_of, l, units, nunits, unit_of);
+    /* every test to judge has its script among them */
+    size_t *test_unit = xcalloc(n + 1, sizeof *test_unit);
+    for (size_t i = 0, last = SIZE_MAX; placed && i < n; i++) {
+        if (tests[i].alone || !needs_attribution(&tests[i].j))
+            continue;
+        const struct runner_test *which = tests[i].against ? tests[i].against : tests[i].under;
+        if (!which->unit) {
+            placed = false;
+            break;
+        }
+        if (last == SIZE_MAX || strcmp(units[last], which->unit))
+            for (last = 0; last < nunits && strcmp(units[last], which->unit); last++)
+                ;
+        if (last == nunits) {
+            placed = false;
+            break;
+        }
+        test_unit[i] = last;
+    }
+    if (!placed) {
+        free(units);
+        free(unit_of);
+        free(test_unit);
+        return false;
+    }
+    struct denial_tally **mine = xcalloc(nunits + 1, sizeof *mine);
+    bool *have_row;
+    struct ledger_entry *rows = rows_by_id(l, &have_row);
+    for (size_t e = 0; e < nevents; e++) {
+        if (events[e].row >= LEDGER_MAX_ROW_IDS || !have_row[events[e].row])
+            continue;
+        size_t u = unit_of[e];
+        denial_tally_add_entry(mine[u] ? mine[u] : (mine[u] = denial_tally_new()), &rows[events[e].row], 1);
+    }
+    free(rows);
+    free(have_row);
+    struct denial_tally *none = denial_tally_new();
+    size_t scripts = 0;
+    for (size_t u = 0; u < nunits; u++)
+        scripts += mine[u] != NULL;
+    for (size_t i = 0; i < n; i++) {
+        struct judged_test *t = &tests[i];
+        if (t->alone || !needs_attribution(&t->j))
+            continue;
+        t->by_unit = true;
+        set_placed(t, mine[test_unit[i]] ? mine[test_unit[i]] : none);
+    }
+    denial_tally_free(none);
+    free_placed(mine, nunits);
+    free(units);
+    free(unit_of);
+    free(test_unit);
+    a->attributed = true;
+    /* every call was a script's: the runner's start-up made none */
+    denial_tally_free(a->startup);
+    a->startup = denial_tally_new();
+    a->startup_certain = true;
+    fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made by the process of "
+            "one script (%zu of them) or by its child, as their command lines name it: attributed "
+            "without re-running\n", (unsigned long long)ledger_total(l), against, scripts);
+    return true;
 }
 
 /* prove and make check re-run a script, not one test: every test of a
@@ -2317,7 +2422,8 @@ static void row_note(const struct judged_test *t, const struct reruns *a, char *
         snprintf(note, len, "%s", t->whole_run_entry ? " (the whole run's)"
                  : " (the whole run's: this runner cannot run one test)");
     else if (t->by_unit && t->denied_text[0])
-        snprintf(note, len, " (its script's: the runner re-runs a script, not one test)");
+        snprintf(note, len, t->placed ? " (its script's: made by its process or a child of it)"
+                                      : " (its script's: the runner re-runs a script, not one test)");
     else if (t->by_suite)
         snprintf(note, len, " (the suite's start-up's or a fixture's: it failed with them)");
 }
@@ -2654,8 +2760,10 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
     phase_end(&phases[PHASE_OBSERVE], &alone);
     phase_begin(&phases[PHASE_ATTRIBUTE], &alone);
     if (!sig && total) {
-        if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE)
-            sig = attribute_by_unit(&alone, tests, n, names[1]);
+        if (r->kind == RUNNER_PROVE || r->kind == RUNNER_AUTOMAKE) {
+            if (!attribute_by_process(&alone, tests, n, parsers[1], names[1]))
+                sig = attribute_by_unit(&alone, tests, n, names[1]);
+        }
         else if (!(placeable(r, parsers[1]) &&
                    attribute_by_placement(&alone, tests, n, parsers[1], names[1], between,
                                           r->attribution == RUNNER_ATTRIBUTE_THREAD, &sig)))

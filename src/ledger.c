@@ -2,6 +2,8 @@
 
 #include "ledger.h"
 
+#include "ledger_argv.h"
+
 #include "fix.h"
 #include "landlock_meta.h"
 #include "landlock_net.h"
@@ -119,7 +121,10 @@ struct ledger {
         int pidfd;          /* -1: empty */
         pid_t inner_pid;
         int depth;
+        uint16_t argv;      /* its command line (argvs), read with its status */
     } parents[8];
+    /* ledger_set_record_argv(): the callers' command lines; NULL: off */
+    struct argv_table *argvs;
     size_t next_parent;     /* round-robin replacement */
 };
 
@@ -186,6 +191,7 @@ void ledger_free(struct ledger *l)
     refusals_free(l->refusals);
     free(l->rows);
     free(l->events);
+    argv_table_free(l->argvs);
     seccomp_notify_free(l->req, l->resp);
     free(l);
 }
@@ -193,7 +199,7 @@ void ledger_free(struct ledger *l)
 size_t ledger_memory_bytes(const struct ledger *l)
 {
     size_t n = sizeof *l + l->caprows * sizeof *l->rows + l->nrules * sizeof *l->rules +
-               LEDGER_MAX_EVENTS * sizeof *l->events;
+               LEDGER_MAX_EVENTS * sizeof *l->events + argv_table_memory(l->argvs);
     for (size_t i = 0; i < l->nrules; i++)
         n += strlen(l->rules[i].syscall) + 1;
     return n;
@@ -905,13 +911,42 @@ static bool pidfd_alive(int pidfd)
     return poll(&p, 1, 0) == 0;
 }
 
+/* /proc/PID/cmdline, interned: 0 when unreadable or empty (a zombie, a
+ * kernel thread) or when not asked for. */
+static uint16_t read_argv(struct ledger *l, pid_t pid)
+{
+    if (!l->argvs)
+        return 0;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+    size_t n = 0;
+    char *text = read_file_text(path, LEDGER_ARGV_MAX + 1, &n);
+    if (!text)
+        return 0;
+    uint16_t idx = argv_table_intern(l->argvs, text, n);
+    free(text);
+    return idx;
+}
+
+void ledger_set_record_argv(struct ledger *l)
+{
+    if (!l->argvs)
+        l->argvs = argv_table_new();
+}
+
+const char *ledger_argv(const struct ledger *l, uint16_t idx, size_t *len)
+{
+    return l ? argv_table_get(l->argvs, idx, len) : NULL;
+}
+
 /* The pid, as seen in its own innermost namespace, of the process that
  * has pid host_pid here, and how deep that namespace is; false when that
  * cannot be told for sure. *cached: it was known and alive. A pidfd that is still alive after the status
  * was read proves the status was that process's (a pid is not reused
  * before its process has exited), and keeps proving it for later calls:
  * the entry serves until the process exits. */
-static bool parent_ids(struct ledger *l, pid_t host_pid, pid_t *inner, int *depth, bool *cached)
+static bool parent_ids(struct ledger *l, pid_t host_pid, pid_t *inner, int *depth, uint16_t *argv,
+                       bool *cached)
 {
     const size_t n = sizeof l->parents / sizeof l->parents[0];
     *cached = false;
@@ -922,6 +957,7 @@ static bool parent_ids(struct ledger *l, pid_t host_pid, pid_t *inner, int *dept
         if (pidfd_alive(p->pidfd)) {
             *inner = p->inner_pid;
             *depth = p->depth;
+            *argv = p->argv;
             *cached = true;
             return true;
         }
@@ -932,7 +968,10 @@ static bool parent_ids(struct ledger *l, pid_t host_pid, pid_t *inner, int *dept
     if (pidfd < 0)
         return false;
     struct proc_status st;
-    if (!read_status(host_pid, &st) || !pidfd_alive(pidfd)) {
+    /* both read while the pidfd says the process is the one it opened */
+    bool read = read_status(host_pid, &st);
+    uint16_t its_argv = read ? read_argv(l, host_pid) : 0;
+    if (!read || !pidfd_alive(pidfd)) {
         close(pidfd);
         return false;
     }
@@ -940,9 +979,10 @@ static bool parent_ids(struct ledger *l, pid_t host_pid, pid_t *inner, int *dept
     if (p->pidfd >= 0)
         close(p->pidfd);
     *p = (struct parent_entry){ .host_pid = host_pid, .pidfd = pidfd,
-                                .inner_pid = st.inner_tgid, .depth = st.depth };
+                                .inner_pid = st.inner_tgid, .depth = st.depth, .argv = its_argv };
     *inner = p->inner_pid;
     *depth = p->depth;
+    *argv = p->argv;
     return true;
 }
 
@@ -976,18 +1016,21 @@ static void read_caller(struct ledger *l, pid_t tid, pid_t *host_tgid, struct le
     who->tid = st.inner_tid;
     who->tgid = st.inner_tgid;
     read_comm(tid, who->comm, sizeof who->comm);
+    who->argv = read_argv(l, tid);
     if (st.ppid <= 0)
         return;
     pid_t inner;
     int depth;
     bool known;
-    if (!parent_ids(l, st.ppid, &inner, &depth, &known))
+    uint16_t parent_argv;
+    if (!parent_ids(l, st.ppid, &inner, &depth, &parent_argv, &known))
         return;
     if (!known) {
         struct proc_status again;
         if (!read_status(tid, &again) || again.ppid != st.ppid)
             return;
     }
+    who->parent_argv = parent_argv;
     /* getppid() says 0 for a parent outside the caller's namespace (sbx
      * itself, for the sandbox's init) */
     if (depth == st.depth)

@@ -32,7 +32,7 @@
  * denials of the others are counted (threads_unlisted_count). */
 #define LEDGER_MAX_THREADS 8
 /* Denials kept one by one, in the order they were answered: the first
- * ones; later ones are counted (ledger_events_dropped()). 40 bytes each,
+ * ones; later ones are counted (ledger_events_dropped()). 56 bytes each,
  * allocated once. */
 #define LEDGER_MAX_EVENTS 8192
 /* The row of an event the table had no room for (ledger_unlisted()). */
@@ -59,6 +59,9 @@ struct ledger_caller {
     char comm[16];      /* the thread's name at the call (15 bytes at most,
                          * raw: any byte but NUL; a forked child keeps its
                          * parent thread's name until it execs) */
+    /* With ledger_set_record_argv(): the command lines of its process and
+     * of its parent (ledger_argv()); 0 when not recorded or unreadable */
+    uint16_t argv, parent_argv;
 };
 
 /* One caller of a row. */
@@ -153,6 +156,19 @@ void ledger_set_connect_hook(struct ledger *l, ledger_connect_hook *fn, void *da
 /* Before ledger_start(): each denial also records fn(data), read while
  * the caller waits in the call (capture_position()). */
 void ledger_set_output_position(struct ledger *l, uint64_t (*fn)(void *), void *data);
+
+/* Before ledger_start(): each denial also records the command line of
+ * the caller's process and of its parent (ledger_caller.argv,
+ * .parent_argv), read from /proc while the caller waits in the call (the
+ * parent's while a pidfd proves it is the same process): `sbx audit` for
+ * a runner that runs each script in a process of its own (prove, make
+ * check). Two small reads more per denial, one for a parent already
+ * seen. The bytes are what the process says it runs. */
+void ledger_set_record_argv(struct ledger *l);
+/* Command line number idx (ledger_caller.argv): its arguments, each
+ * ending in NUL, *len bytes in all (ledger_argv.h bounds them); NULL for
+ * 0 or when none was recorded. */
+const char *ledger_argv(const struct ledger *l, uint16_t idx, size_t *len);
 
 /* Answers notify_fd (owned from now on) in a thread of the ledger's own,
  * until every filtered process has exited or ledger_stop(). What the

@@ -46,7 +46,8 @@ enum runner_attribution {
      * (unittest): the output's positions place a denial in its test */
     RUNNER_ATTRIBUTE_PLACED,
     /* the runner re-runs a script, not a test (prove, make check): a
-     * test's denials are its script's */
+     * test's denials are its script's, the one whose process made them
+     * (by command line, audit_place_events_by_argv) or its re-run's */
     RUNNER_ATTRIBUTE_UNIT,
     /* the runner runs each test on a thread named after it (libtest):
      * the caller's thread name places a denial in its test

@@ -13,7 +13,9 @@
  *
  * The channel: a TAP script's stdout is its TAP, so a script can print
  * any result it likes; prove and automake re-run a script, not one test,
- * so a test's denials are its script's (RUNNER_ATTRIBUTE_UNIT). */
+ * so a test's denials are its script's (RUNNER_ATTRIBUTE_UNIT): found by
+ * the command line of the process that made each (audit_attrib.h's
+ * audit_place_events_by_argv), else by re-running the scripts. */
 #include "config.h"
 
 #include "runner_impl.h"

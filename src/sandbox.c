@@ -72,6 +72,7 @@ struct ledger_hookup {
     const void *part;            /* the backend's part of the plan */
     uint64_t (*output_position)(void *);
     void *output_position_data;
+    bool caller_argv;            /* ledger_set_record_argv() */
     bool observe;                /* the listener is the write observer's (seccomp_observe.h) */
     const char *home, *project;  /* for its fixes */
 };
@@ -100,6 +101,8 @@ static void ledger_attach(struct supervisor *s, int fd)
         h->backend->ledger(h->part, h->res->ledger);
     if (h->output_position)
         ledger_set_output_position(h->res->ledger, h->output_position, h->output_position_data);
+    if (h->caller_argv)
+        ledger_set_record_argv(h->res->ledger);
     if (h->res->egress) {
         ledger_set_address_namer(h->res->ledger, egress_name_of, h->res->egress);
         ledger_set_address_passes(h->res->ledger, egress_direct_passes, h->res->egress);
@@ -277,6 +280,7 @@ int sandbox_run(const struct sandbox_request *req, struct sandbox_result *res)
         .profile = plan.profile, .res = res,
         .backend = plan.backend, .part = plan.part,
         .output_position = req->output_position, .output_position_data = req->output_position_data,
+        .caller_argv = req->caller_argv,
         .observe = plan.seccomp.observe.len > 0 || plan.seccomp.observing, .home = plan.home,
         .project = cli_project() ? cli_project()->root : NULL,
     };

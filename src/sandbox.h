@@ -40,6 +40,9 @@ struct sandbox_request {
      * for each denial (ledger_set_output_position()). */
     uint64_t (*output_position)(void *data);
     void *output_position_data;
+    /* each denial also records its caller's and its parent's command
+     * lines (ledger_set_record_argv()): `sbx audit` of prove, make check */
+    bool caller_argv;
     /* > 2: a descriptor of the caller's that the command gets, at number
      * report_fd_at, inheritable (`sbx audit`'s result channel, capture.h:
      * the runner's reporter writes each test's records there, where the

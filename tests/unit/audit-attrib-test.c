@@ -7,6 +7,7 @@
 #include "../tap.h"
 
 #include "audit_attrib.h"
+#include "ledger_argv.h"
 #include "runner.h"
 
 #include <errno.h>
@@ -36,6 +37,11 @@ static uint64_t pos_after(const char *needle)
     return (uint64_t)(strstr(output, needle) - output) + strlen(needle);
 }
 
+static const char *argv_of_table(const void *t, uint16_t idx, size_t *len)
+{
+    return argv_table_get(t, idx, len);
+}
+
 static struct ledger_event at(uint64_t pos)
 {
     return (struct ledger_event){ .output_pos = pos, .row = 0 };
@@ -43,7 +49,6 @@ static struct ledger_event at(uint64_t pos)
 
 int main(void)
 {
-    plan(57);
     size_t n;
     struct runner_parser *p = parse(output, 5);
     const struct runner_test *t = runner_parser_tests(p, &n);
@@ -200,6 +205,58 @@ int main(void)
     ok(!ss[0] && ss[1] && !ss[2], "the first subtest to report after the call, not their parent");
     is_int(audit_suspects(&in_sub, 1, NULL, sub, 3, 1, ss), 1, "subtests: tier 1 marks the next");
     ok(!ss[0] && ss[2], "the second subtest; the parent never");
+
+    /* prove, make check: a call is the script's whose process (or whose
+     * child) made it, by the command lines */
+#define ARGV(lit) lit, sizeof lit
+    ok(audit_argv_runs(ARGV("/usr/bin/perl\0t/a.t"), "t/a.t"), "argv: perl's operand is the script");
+    ok(audit_argv_runs(ARGV("/usr/bin/perl\0-w\0-Ilib\0t/a.t"), "t/a.t"), "argv: after perl's switches");
+    ok(audit_argv_runs(ARGV("/bin/sh\0./t/a.t"), "t/a.t"), "argv: a #! line's operand, ./ in front");
+    ok(audit_argv_runs(ARGV("./tests/unit/x-test\0--flag"), "tests/unit/x-test"), "argv: a binary is argv[0]");
+    ok(audit_argv_runs(ARGV("/bin/sh\0/src/proj/t/a.t"), "t/a.t"), "argv: a VPATH build's absolute path");
+    ok(!audit_argv_runs(ARGV("/bin/sh\0/src/proj/at/a.t"), "t/a.t"), "argv: a longer name is not it");
+    ok(!audit_argv_runs(ARGV("/usr/bin/perl\0/usr/bin/prove\0t/a.t"), "t/a.t"),
+       "argv: prove itself, naming the script as its argument, does not run it");
+    ok(audit_argv_runs(ARGV("/bin/bash\0../test-driver\0--test-name\0t/a.t\0--log-file\0t/a.log\0--\0./t/a.t"),
+                       "t/a.t"),
+       "argv: automake's driver runs the test its --test-name names");
+    ok(!audit_argv_runs(ARGV("/bin/bash\0../test-driver\0--test-name\0t/b.t\0--\0./t/a.t"), "t/a.t"),
+       "argv: and no other (the command after -- is the test's own)");
+    ok(audit_argv_runs(ARGV("/bin/sh\0./tap-driver.sh\0--test-name=t/a.t\0--\0perl\0t/a.t"), "t/a.t"),
+       "argv: --test-name=NAME too");
+    ok(!audit_argv_runs(ARGV("/bin/sh\0x\0--\0--test-name\0t/a.t"), "t/a.t"),
+       "argv: a --test-name after -- is the test's argument, not the driver's");
+    ok(!audit_argv_runs(ARGV("/bin/sh\0x\0--test-name"), "t/a.t"), "argv: --test-name without its name: none");
+    ok(!audit_argv_runs(ARGV("perl\0-e\0code"), "t/a.t"), "argv: perl -e runs no script");
+    ok(!audit_argv_runs("t/a.t", 5, "t/a.t"), "argv: bytes without their NUL are refused");
+    ok(!audit_argv_runs(ARGV("/bin/sh\0t/a.t"), ""), "argv: an empty unit is no script");
+    {
+        struct argv_table *tab = argv_table_new();
+        uint16_t perl_a = argv_table_intern(tab, ARGV("/usr/bin/perl\0t/a.t"));
+        uint16_t perl_b = argv_table_intern(tab, ARGV("/usr/bin/perl\0t/b.t"));
+        uint16_t sh_c = argv_table_intern(tab, ARGV("sh\0-c\0nc -l 0"));
+        uint16_t prove = argv_table_intern(tab, ARGV("/usr/bin/perl\0/usr/bin/prove\0t/"));
+        uint16_t vpath = argv_table_intern(tab, ARGV("/bin/sh\0/x/t/a.t"));
+        const char *units[] = { "t/a.t", "t/b.t" }, *twins[] = { "a.t", "t/a.t" };
+        struct ledger_event pe[3] = { { .who = { .argv = perl_b } },
+                                      { .who = { .argv = sh_c, .parent_argv = perl_a } },
+                                      { .who = { .argv = perl_a, .parent_argv = perl_b } } };
+        size_t unit_of[3] = { 9, 9, 9 };
+        ok(audit_place_events_by_argv(pe, 3, argv_of_table, tab, units, 2, unit_of) && unit_of[0] == 1 &&
+               unit_of[1] == 0 && unit_of[2] == 0,
+           "by argv: the caller's script, else its parent's; the caller's first");
+        struct ledger_event own = { .who = { .argv = prove, .parent_argv = 0 } };
+        ok(!audit_place_events_by_argv(&own, 1, argv_of_table, tab, units, 2, unit_of),
+           "by argv: prove's own call places nothing");
+        struct ledger_event unread = { .who = { .argv = 0, .parent_argv = 0 } };
+        ok(!audit_place_events_by_argv(&unread, 1, argv_of_table, tab, units, 2, unit_of),
+           "by argv: a caller whose lines were not read places nothing");
+        struct ledger_event both = { .who = { .argv = vpath } };
+        ok(!audit_place_events_by_argv(&both, 1, argv_of_table, tab, twins, 2, unit_of),
+           "by argv: a line that runs two units (a.t, t/a.t) places nothing");
+        argv_table_free(tab);
+    }
+#undef ARGV
 
     /* the tally: the same calls, in any split, whoever made them */
     struct profile prof;

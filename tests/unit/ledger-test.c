@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "ledger.h"
+#include "ledger_argv.h"
 #include "profile.h"
 #include "../tap.h"
 
@@ -237,7 +238,6 @@ static void test_families(void)
 
 int main(void)
 {
-    plan(49);
 
     struct ledger *l = new_ledger();
     is_int(ledger_total(l), 0, "a new ledger is empty");
@@ -339,5 +339,37 @@ int main(void)
     test_whole_names();
     test_threads();
     test_families();
+    /* the callers' command lines: each kept once, bounded */
+    struct argv_table *tab = argv_table_new();
+    uint16_t a = argv_table_intern(tab, "perl\0t/a.t", 11), b = argv_table_intern(tab, "perl\0t/b.t", 11);
+    ok(a && b && a != b && argv_table_intern(tab, "perl\0t/a.t", 11) == a,
+       "argv table: one number per distinct line, the same again for the same");
+    size_t len = 0;
+    const char *got = argv_table_get(tab, b, &len);
+    ok(got && len == 11 && !memcmp(got, "perl\0t/b.t", 11), "argv table: its bytes back");
+    ok(!argv_table_get(tab, 0, &len) && !argv_table_get(tab, 999, &len), "argv table: 0 or a number never given: none");
+    ok(argv_table_intern(tab, "", 0) == 0, "argv table: an empty line (a zombie's) is 0");
+    char big[LEDGER_ARGV_MAX + 100];
+    memset(big, 'x', sizeof big);
+    big[10] = '\0';
+    big[sizeof big - 1] = '\0';
+    uint16_t cut = argv_table_intern(tab, big, sizeof big);
+    got = argv_table_get(tab, cut, &len);
+    ok(got && len == 11, "argv table: a line past the bound is cut at the end of its last whole argument");
+    memset(big, 'y', sizeof big);
+    cut = argv_table_intern(tab, big, sizeof big);
+    got = argv_table_get(tab, cut, &len);
+    ok(got && len == LEDGER_ARGV_MAX, "argv table: one argument past the bound is cut at the bound");
+    size_t added = 0;
+    for (int i = 0; i < LEDGER_MAX_ARGVS + 10; i++) {
+        char line[32];
+        int n = snprintf(line, sizeof line, "sh%c%d", 0, i);
+        added += argv_table_intern(tab, line, (size_t)n + 1) != 0;
+    }
+    ok(added == LEDGER_MAX_ARGVS - 4, "argv table: full at %d lines, later ones are 0 (%zu added)",
+       LEDGER_MAX_ARGVS, added);
+    ok(argv_table_intern(tab, "perl\0t/a.t", 11) == a, "argv table: a line kept is still found once full");
+    argv_table_free(tab);
+
     return done_testing();
 }
