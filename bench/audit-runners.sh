@@ -3,7 +3,7 @@
 # Performance): run by bench.sh (BENCH_PARTS "audit-runners"), as the
 # calling user, offline.
 #
-# For each family (cargo, node --test, jest, vitest, mocha, pytest,
+# For each family (cargo, node --test, jest, vitest, mocha, pytest, pytest -n 2,
 # unittest, go test with a package named and with none, prove, ctest)
 # a generated suite of 200 tests, first
 # with 5 of them denied (every 40th test listens on 127.0.0.1:0 and
@@ -21,7 +21,7 @@
 set -u
 export LC_ALL=C
 SBX=${SBX:?set SBX to the sbx binary}
-RUNNERS=${BENCH_AUDIT_RUNNERS:-cargo node jest vitest mocha pytest unittest go go-here prove ctest}
+RUNNERS=${BENCH_AUDIT_RUNNERS:-cargo node jest vitest mocha pytest pytest-n unittest go go-here prove ctest}
 DENIED=${BENCH_AUDIT_DENIED:-5 200}
 NODE_RUNNERS=${SBX_NODE_RUNNERS:-/var/lib/sbx-ci/node-runners}
 N=200
@@ -108,17 +108,24 @@ py_suite() {
         fi
     done
 }
-gen_pytest() {
-    local py
+# pytest_with DIR DENIED MODULES [ARG...]: the first python that imports
+# MODULES runs the suite with pytest, with ARGs
+pytest_with() {
+    local py dir=$1 denied=$2 modules=$3
+    shift 3
     for py in python3 /usr/bin/python3; do
-        if "$py" -c 'import pytest' 2>/dev/null; then
-            py_suite "$2" >"$1/test_bench.py"
-            echo "$py -m pytest -q -p no:cacheprovider test_bench.py"
+        if "$py" -c "import $modules" 2>/dev/null; then
+            py_suite "$denied" >"$dir/test_bench.py"
+            echo "$py -m pytest -q -p no:cacheprovider $* test_bench.py"
             return 0
         fi
     done
     return 1
 }
+gen_pytest() { pytest_with "$1" "$2" pytest; }
+# pytest-xdist's two workers: each worker's run of a test, by its own
+# clock, places the denials (runner_python.c)
+gen_pytest-n() { pytest_with "$1" "$2" "pytest, xdist" -n 2; }
 gen_unittest() {
     py_suite "$2" >"$1/test_bench.py"
     echo "python3 -m unittest test_bench"

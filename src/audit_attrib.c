@@ -203,6 +203,99 @@ static int by_id(const void *a, const void *b, void *data)
     return c ? c : (i < k ? -1 : i > k);
 }
 
+static int by_worker_begin(const void *a, const void *b)
+{
+    const struct runner_worker_run *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->begin_ns < y->begin_ns ? -1 : x->begin_ns > y->begin_ns;
+}
+
+bool audit_place_events_by_worker(const struct ledger_event *events, size_t nevents,
+                                  const struct runner_worker_run *runs, size_t nruns,
+                                  const struct runner_worker_span *spans, size_t nspans,
+                                  const struct runner_inherited *inherited, size_t ninh,
+                                  size_t *owner, bool *leftover)
+{
+    if (!nruns)
+        return false;
+    struct runner_worker_run *v = xmalloc(nruns * sizeof *v);
+    memcpy(v, runs, nruns * sizeof *v);
+    qsort(v, nruns, sizeof *v, by_worker_begin);
+    /* a worker runs one test at a time */
+    for (size_t i = 1; i < nruns; i++)
+        if (v[i].pid == v[i - 1].pid && v[i].begin_ns < v[i - 1].end_ns) {
+            free(v);
+            return false;
+        }
+    size_t *own = xcalloc(nevents + 1, sizeof *own);
+    bool *left = xcalloc(nevents + 1, sizeof *left);
+    bool placed = true;
+    for (size_t e = 0; e < nevents && placed; e++) {
+        const struct ledger_caller *who = &events[e].who;
+        uint64_t ns = events[e].ns;
+        /* the worker: the caller's process, or its parent */
+        int worker = 0;
+        for (int k = 0; k < 2 && !worker; k++) {
+            int pid = k ? who->ppid : who->tgid;
+            if (pid <= 0)
+                continue;
+            size_t lo = 0, hi = nruns;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (v[mid].pid < pid)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < nruns && v[lo].pid == pid)
+                worker = pid;
+        }
+        if (!worker) {
+            placed = false;
+            break;
+        }
+        /* its last run begun at or before the call */
+        size_t lo = 0, hi = nruns;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (v[mid].pid < worker || (v[mid].pid == worker && v[mid].begin_ns <= ns))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (!lo || v[lo - 1].pid != worker) {
+            own[e] = AUDIT_OWNER_STARTUP;
+            continue;
+        }
+        const struct runner_worker_run *run = &v[lo - 1];
+        if (ns > run->end_ns) {
+            own[e] = AUDIT_OWNER_BETWEEN;
+            continue;
+        }
+        bool suite = false;
+        for (size_t k = 0; k < nspans && !suite; k++)
+            suite = spans[k].pid == worker && spans[k].begin_ns <= ns && ns <= spans[k].end_ns;
+        if (suite) {
+            own[e] = AUDIT_OWNER_BETWEEN;
+            continue;
+        }
+        own[e] = run->test;
+        if (who->tgid == worker)
+            for (size_t k = 0; k < ninh && !left[e]; k++)
+                left[e] = inherited[k].test == run->test && inherited[k].tid == who->tid;
+    }
+    if (placed) {
+        memcpy(owner, own, nevents * sizeof *owner);
+        if (leftover)
+            memcpy(leftover, left, nevents * sizeof *leftover);
+    }
+    free(own);
+    free(left);
+    free(v);
+    return placed;
+}
+
 static const char *no_dot_slash(const char *p)
 {
     while (p[0] == '.' && p[1] == '/')

@@ -93,6 +93,24 @@ bool audit_place_events_suite(const struct ledger_event *events, size_t nevents,
 bool audit_place_events_by_thread(const struct ledger_event *events, size_t nevents,
                                   const struct runner_test *tests, size_t n, size_t *owner);
 
+/* A parallel runner's workers (pytest-xdist): each event in the run,
+ * by the worker's own clock (runner_parser_worker_runs()), that the
+ * worker whose process made the call, or whose child did, ran when the
+ * call was made (begin <= event ns <= end: the call came after the
+ * worker read begin and was answered before it read end). owner[e] as
+ * audit_place_events_suite(): the test's index, AUDIT_OWNER_STARTUP
+ * before the worker's first run (its collection), AUDIT_OWNER_BETWEEN
+ * between two runs or in one of the worker's spans (a broad fixture).
+ * leftover[e] for a call of one of the threads alive in the worker at the
+ * run's begin (inherited, by the run's test). False, and nothing placed,
+ * when a call's process and its parent are no worker (the controller's,
+ * a grandchild's) or one worker's runs overlap. */
+bool audit_place_events_by_worker(const struct ledger_event *events, size_t nevents,
+                                  const struct runner_worker_run *runs, size_t nruns,
+                                  const struct runner_worker_span *spans, size_t nspans,
+                                  const struct runner_inherited *inherited, size_t ninh,
+                                  size_t *owner, bool *leftover);
+
 /* prove and make check run each script in a process of its own: perl
  * t/a.t, or the script itself (the kernel makes its #! line "sh t/a.t",
  * a binary is argv[0]), and what the script starts is its child. With

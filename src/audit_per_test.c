@@ -1209,7 +1209,7 @@ static struct ledger_entry *rows_by_id(const struct ledger *l, bool **have)
  * test's. False, and nothing set, when some cannot be placed so. */
 static bool place_run_verified(const struct ledger *l, const struct runner_parser *p, bool by_thread,
                                struct denial_tally **mine, struct denial_tally *between, bool *startup,
-                               bool *verify)
+                               bool *verify, struct denial_tally *startup_calls)
 {
     size_t nv, nspans;
     const struct runner_test *v = runner_parser_tests(p, &nv);
@@ -1221,7 +1221,12 @@ static bool place_run_verified(const struct ledger *l, const struct runner_parse
     size_t *owner = xcalloc(nevents + 1, sizeof *owner), ninh;
     bool *leftover = verify ? xcalloc(nevents + 1, sizeof *leftover) : NULL;
     const struct runner_inherited *inh = runner_parser_inherited(p, &ninh);
+    size_t nruns, nwspans;
+    const struct runner_worker_run *runs = runner_parser_worker_runs(p, &nruns);
+    const struct runner_worker_span *wspans = runner_parser_worker_spans(p, &nwspans);
     if (!(by_thread ? audit_place_events_by_thread(events, nevents, v, nv, owner)
+          : nruns   ? audit_place_events_by_worker(events, nevents, runs, nruns, wspans, nwspans, inh, ninh,
+                                                   owner, leftover)
                     : audit_place_events_suite(events, nevents, v, nv, spans, nspans, inh, ninh, owner,
                                                leftover))) {
         free(owner);
@@ -1233,9 +1238,13 @@ static bool place_run_verified(const struct ledger *l, const struct runner_parse
     *startup = false;
     for (size_t k = 0; k < nevents; k++) {
         *startup = *startup || owner[k] == AUDIT_OWNER_STARTUP;
-        if (owner[k] == AUDIT_OWNER_STARTUP || events[k].row >= LEDGER_MAX_ROW_IDS ||
-            !have_row[events[k].row])
+        if (events[k].row >= LEDGER_MAX_ROW_IDS || !have_row[events[k].row])
             continue;
+        if (owner[k] == AUDIT_OWNER_STARTUP) {
+            if (startup_calls)
+                denial_tally_add_entry(startup_calls, &rows[events[k].row], 1);
+            continue;
+        }
         struct denial_tally *to = between;
         if (leftover && leftover[k])
             verify[owner[k]] = true;
@@ -1261,7 +1270,7 @@ static bool placeable(const struct runner *r, const struct runner_parser *p)
 static bool place_run(const struct ledger *l, const struct runner_parser *p, bool by_thread,
                       struct denial_tally **mine, struct denial_tally *between, bool *startup)
 {
-    return place_run_verified(l, p, by_thread, mine, between, startup, NULL);
+    return place_run_verified(l, p, by_thread, mine, between, startup, NULL, NULL);
 }
 
 static void set_placed(struct judged_test *t, const struct denial_tally *mine)
@@ -1699,7 +1708,11 @@ static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, 
     const struct runner_test *ta = runner_parser_tests(pa, &na);
     struct denial_tally **mine = xcalloc(na + 1, sizeof *mine);
     bool startup, *verify = xcalloc(na + 1, sizeof *verify);
-    if (!place_run_verified(a->whole, pa, by_thread, mine, between, &startup, verify)) {
+    size_t nruns;
+    runner_parser_worker_runs(pa, &nruns);
+    struct denial_tally *startup_calls = denial_tally_new();
+    if (!place_run_verified(a->whole, pa, by_thread, mine, between, &startup, verify, startup_calls)) {
+        denial_tally_free(startup_calls);
         free(mine);
         free(verify);
         return false;
@@ -1718,10 +1731,25 @@ static bool attribute_by_placement(struct reruns *a, struct judged_test *tests, 
     free_placed(mine, na);
     a->attributed = true;
     bool suite = startup || denial_tally_total(between) != 0;
+    bool by_worker = !by_thread && nruns;
+    if (by_worker) {
+        /* the workers' clocks say which calls came before any test ran
+         * in their process: the start-up's, exactly */
+        denial_tally_free(a->startup);
+        a->startup = startup_calls;
+        a->startup_certain = true;
+        startup_calls = NULL;
+    }
+    denial_tally_free(startup_calls);
     if (by_thread)
         fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made by a thread "
                 "named after one test (libtest runs each test on a thread of that name): attributed "
                 "without re-running\n", (unsigned long long)ledger_total(a->whole), against);
+    else if (by_worker)
+        fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made by a worker, or "
+                "its child, while it ran one test, by the worker's own clock%s: attributed without "
+                "re-running\n", (unsigned long long)ledger_total(a->whole), against,
+                suite ? ", or by the suite itself before or between a worker's tests" : "");
     else
         fprintf(stderr, "sbx: audit: each of the %llu denied call(s) under %s was made while one test "
                 "ran, announced before it and reported after it%s: attributed without re-running\n",

@@ -256,6 +256,9 @@ enum runner_channel runner_parser_channel(const struct runner_parser *p, const c
  * test -v streamed). The positions then place a denial in its test
  * (audit_attrib.h), unless runs overlap. */
 bool runner_parser_placeable(const struct runner_parser *p);
+/* ... or a parallel runner's verified channel that gave a worker's run of
+ * every test it started (runner_parser_worker_runs()): then the workers'
+ * clocks place a denial (audit_place_events_by_worker()), not positions. */
 /* Positions of the result channel, [begin, end). */
 struct runner_span {
     uint64_t begin, end;
@@ -271,6 +274,21 @@ struct runner_inherited {
     int tid;      /* in the sandbox's PID namespace (ledger_caller.tid) */
 };
 const struct runner_inherited *runner_parser_inherited(const struct runner_parser *p, size_t *n);
+/* A parallel runner's workers (pytest-xdist): each test's run in one, by
+ * the worker's own clock (runner_report.h's ran records), and the suite's
+ * own time there (its span records). The threads alive in the worker at
+ * a run's begin are runner_parser_inherited()'s, under the run's test. */
+struct runner_worker_run {
+    size_t test;                /* its index in runner_parser_tests() */
+    int pid;                    /* the worker (ledger_caller.tgid) */
+    uint64_t begin_ns, end_ns;  /* CLOCK_MONOTONIC, as ledger_event.ns */
+};
+struct runner_worker_span {
+    int pid;
+    uint64_t begin_ns, end_ns;
+};
+const struct runner_worker_run *runner_parser_worker_runs(const struct runner_parser *p, size_t *n);
+const struct runner_worker_span *runner_parser_worker_spans(const struct runner_parser *p, size_t *n);
 
 /* The command that runs exactly test t of the run of argv (the user's
  * command, before runner_command()), reporting flags included; NULL when

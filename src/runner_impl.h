@@ -147,6 +147,10 @@ struct runner_parser {
     struct runner_span *suite_spans; /* runner_parser_suite_spans() */
     struct runner_inherited *inherited; /* runner_parser_inherited() */
     size_t ninherited, cap_inherited;
+    struct runner_worker_run *worker_runs;    /* runner_parser_worker_runs() */
+    size_t nworker_runs, cap_worker_runs;
+    struct runner_worker_span *worker_spans;  /* runner_parser_worker_spans() */
+    size_t nworker_spans, cap_worker_spans;
     size_t nsuite_spans, cap_suite_spans;
     struct runner_parser *fallback; /* the output's parser, for the fallback */
 };

@@ -424,6 +424,8 @@ void runner_parser_free(struct runner_parser *p)
     free(p->tests);
     free(p->suite_spans);
     free(p->inherited);
+    free(p->worker_runs);
+    free(p->worker_spans);
     free(p->announcing);
     free(p->entries);
     free(p->by_key.slots);

@@ -67,6 +67,21 @@ static bool word(const char **s, const char *end, const char **w, size_t *wlen)
     return true;
 }
 
+/* One more thread id in r (threads, ran records); false, r's ids
+ * dropped, for a malformed one or one past RUNNER_MAX_THREADS. */
+static bool add_tid(struct runner_record *r, uint64_t tid, bool parsed, size_t *cap)
+{
+    if (!parsed || !tid || tid > INT32_MAX || r->ntids == RUNNER_MAX_THREADS) {
+        free(r->tids);
+        r->tids = NULL;
+        r->ntids = 0;
+        return false;
+    }
+    xgrow((void **)&r->tids, cap, r->ntids + 1, sizeof *r->tids);
+    r->tids[r->ntids++] = (int)tid;
+    return true;
+}
+
 static bool is(const char *w, size_t wlen, const char *lit)
 {
     return wlen == strlen(lit) && !memcmp(w, lit, wlen);
@@ -165,19 +180,53 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
         r->verb = RECORD_THREADS;
         size_t cap = 0;
         while (s != end) {
-            uint64_t tid;
-            if (*s++ != ' ' || !number(&s, end, &tid) || !tid || tid > INT32_MAX ||
-                r->ntids == RUNNER_MAX_THREADS) {
-                free(r->tids);
-                r->tids = NULL;
-                r->ntids = 0;
+            uint64_t tid = 0;
+            bool parsed = *s++ == ' ' && number(&s, end, &tid);
+            if (!add_tid(r, tid, parsed, &cap))
                 return bad(why, why_size, "a malformed threads record");
-            }
-            xgrow((void **)&r->tids, &cap, r->ntids + 1, sizeof *r->tids);
-            r->tids[r->ntids++] = (int)tid;
         }
         if (!r->ntids)
             return bad(why, why_size, "a malformed threads record");
+        return true;
+    }
+    if (is(w, wlen, "ran") || is(w, wlen, "span")) {
+        bool ran = is(w, wlen, "ran");
+        for (int i = 0; i < 3; i++)
+            if (s == end || *s++ != ' ' || !number(&s, end, &r->n[i]))
+                return bad(why, why_size, ran ? "a malformed ran record" : "a malformed span record");
+        if (!r->n[0] || r->n[0] > INT32_MAX || r->n[1] > r->n[2])
+            return bad(why, why_size, ran ? "a malformed ran record" : "a malformed span record");
+        if (!ran) {
+            if (s != end)
+                return bad(why, why_size, "a malformed span record");
+            r->verb = RECORD_SPAN;
+            return true;
+        }
+        /* TIDS: "-", or ids joined by commas */
+        if (s == end || *s++ != ' ')
+            return bad(why, why_size, "a malformed ran record");
+        if (s < end && *s == '-') {
+            s++;
+        } else {
+            size_t cap = 0;
+            for (;;) {
+                uint64_t tid = 0;
+                bool parsed = number(&s, end, &tid);
+                if (!add_tid(r, tid, parsed, &cap))
+                    return bad(why, why_size, "a malformed ran record");
+                if (s == end || *s != ',')
+                    break;
+                s++;
+            }
+        }
+        r->verb = RECORD_RAN;
+        r->text = id_of(s, end);
+        if (!r->text) {
+            free(r->tids);
+            r->tids = NULL;
+            r->ntids = 0;
+            return bad(why, why_size, "a record with a malformed test id");
+        }
         return true;
     }
     if (is(w, wlen, "suite")) {
@@ -256,6 +305,7 @@ struct report_state {
     char why[256];
     size_t running;        /* serial: the test between its start and stop */
     unsigned char *phase;  /* per test of the table: enum phase */
+    bool *ran;             /* per test: a worker's ran record came (parallel) */
     size_t nphase;
 };
 
@@ -291,6 +341,8 @@ static unsigned char *phase_of(struct report_state *rs, size_t i)
             n *= 2;
         rs->phase = xrealloc(rs->phase, n);
         memset(rs->phase + rs->nphase, PHASE_NONE, n - rs->nphase);
+        rs->ran = xrealloc(rs->ran, n * sizeof *rs->ran);
+        memset(rs->ran + rs->nphase, 0, (n - rs->nphase) * sizeof *rs->ran);
         rs->nphase = n;
     }
     return &rs->phase[i];
@@ -392,6 +444,32 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
             xgrow((void **)&p->inherited, &p->cap_inherited, p->ninherited + 1, sizeof *p->inherited);
             p->inherited[p->ninherited++] = (struct runner_inherited){ rs->running, r->tids[k] };
         }
+        return;
+    case RECORD_RAN:
+        /* a worker's own account of one test's run: only a parallel
+         * runner has workers, and a test runs once */
+        if (!rs->parallel)
+            return forged(rs, "a worker's ran record from a serial runner");
+        i = test_started(p, NULL, r->text);
+        if (i == SIZE_MAX)
+            return;
+        phase_of(rs, i);  /* sizes ran[] too */
+        if (rs->ran[i])
+            return forged(rs, "a second ran record for %.100s", r->text);
+        rs->ran[i] = true;
+        xgrow((void **)&p->worker_runs, &p->cap_worker_runs, p->nworker_runs + 1, sizeof *p->worker_runs);
+        p->worker_runs[p->nworker_runs++] =
+            (struct runner_worker_run){ i, (int)r->n[0], r->n[1], r->n[2] };
+        for (size_t k = 0; k < r->ntids; k++) {
+            xgrow((void **)&p->inherited, &p->cap_inherited, p->ninherited + 1, sizeof *p->inherited);
+            p->inherited[p->ninherited++] = (struct runner_inherited){ i, r->tids[k] };
+        }
+        return;
+    case RECORD_SPAN:
+        if (!rs->parallel)
+            return forged(rs, "a worker's span record from a serial runner");
+        xgrow((void **)&p->worker_spans, &p->cap_worker_spans, p->nworker_spans + 1, sizeof *p->worker_spans);
+        p->worker_spans[p->nworker_spans++] = (struct runner_worker_span){ (int)r->n[0], r->n[1], r->n[2] };
         return;
     case RECORD_SUITE:
         if (rs->parallel)
@@ -542,6 +620,7 @@ void report_free(struct runner_parser *p)
     if (rs) {
         free(rs->line);
         free(rs->phase);
+        free(rs->ran);
         free(rs);
     }
     p->report = NULL;
@@ -553,7 +632,33 @@ bool runner_parser_placeable(const struct runner_parser *p)
 {
     if (!p->report)
         return p->announces_serially;
-    return p->report->channel == RUNNER_CHANNEL_REPORT && p->report->hello && !p->report->parallel;
+    const struct report_state *rs = p->report;
+    if (rs->channel != RUNNER_CHANNEL_REPORT || !rs->hello)
+        return false;
+    if (!rs->parallel)
+        return true;
+    /* a worker's run of every test that started or has a result: a
+     * call of a test without one (its worker died) has no run to be
+     * placed in, and may be in no other */
+    if (!p->nworker_runs)
+        return false;
+    for (size_t i = 0; i < p->n; i++)
+        if ((i < rs->nphase && rs->phase[i] != PHASE_NONE) || p->entries[i].has_result)
+            if (i >= rs->nphase || !rs->ran[i])
+                return false;
+    return true;
+}
+
+const struct runner_worker_run *runner_parser_worker_runs(const struct runner_parser *p, size_t *n)
+{
+    *n = p->nworker_runs;
+    return p->worker_runs;
+}
+
+const struct runner_worker_span *runner_parser_worker_spans(const struct runner_parser *p, size_t *n)
+{
+    *n = p->nworker_spans;
+    return p->worker_spans;
 }
 
 const struct runner_inherited *runner_parser_inherited(const struct runner_parser *p, size_t *n)

@@ -14,6 +14,8 @@
  *   KEY SEQ suite begin|end
  *   KEY SEQ threads TID...
  *   KEY SEQ count RUN FAILED SKIPPED
+ *   KEY SEQ ran PID BEGIN END TIDS ID
+ *   KEY SEQ span PID BEGIN END
  *   KEY SEQ end
  *
  * KEY is the run's random key (RUNNER_KEY_LEN hexadecimal digits), which
@@ -33,7 +35,19 @@
  * sandbox's PID namespace) alive in the runner's process when the test
  * started, other than the one running it: a server thread an earlier test
  * left behind, a pool. A call one of them makes during the test may not be
- * the test's (runner_parser_inherited()). At most RUNNER_MAX_THREADS. */
+ * the test's (runner_parser_inherited()). At most RUNNER_MAX_THREADS.
+ *
+ * "ran" and "span" come from a parallel runner's workers (pytest-xdist),
+ * relayed by the controller's reporter after the fact: a worker (process
+ * PID in the sandbox's PID namespace) ran test ID from BEGIN, read before
+ * its setup, to END, read after its teardown, both CLOCK_MONOTONIC
+ * nanoseconds read in the worker, with the threads TIDS ("-" for none,
+ * else comma-separated) alive in it at BEGIN besides the one running the
+ * test; a span is the suite's own time in that worker (a broad fixture's
+ * setup or teardown). A denied call waits in the kernel until the ledger
+ * has read its time (ledger_event.ns), so a call the worker made while
+ * the test ran lies between its BEGIN and its END, however late the
+ * record arrives (runner_parser_worker_runs()). */
 #define RUNNER_MAX_THREADS 1024
 #ifndef SBX_RUNNER_REPORT_H
 #define SBX_RUNNER_REPORT_H
@@ -53,6 +67,8 @@ enum runner_record_verb {
     RECORD_END,
     RECORD_SUITE,
     RECORD_THREADS,
+    RECORD_RAN,
+    RECORD_SPAN,
 };
 
 struct runner_record {
@@ -63,8 +79,9 @@ struct runner_record {
     bool fixture;             /* RECORD_START: written as "fixture" (a hook's run) */
     bool parallel;            /* RECORD_HELLO: tests may run side by side (pytest-xdist) */
     uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds;
-                               * SUITE: n[0] 1 at its begin, 0 at its end */
-    int *tids;                /* THREADS: the thread ids (owned) */
+                               * SUITE: n[0] 1 at its begin, 0 at its end;
+                               * RAN, SPAN: the worker's pid, begin, end */
+    int *tids;                /* THREADS, RAN: the thread ids (owned) */
     size_t ntids;
 };
 

@@ -115,8 +115,10 @@ Try 'sbx help run'." "sbx run refuses --against-timeout"
 # call observed nothing: the test is not-observed, never "made none" and
 # so unaffected (make bench found it: vitest, every test denied, under
 # load). The test listens in its first two runs (qa, restrictive) and
-# hangs in its third, its re-run alone there. Under xdist (-n 1): a
-# serial pytest's denials are placed by sbx's reporter, with no re-run.
+# hangs in its third, its re-run alone there. Under xdist (-n 1), with
+# the call made by a grandchild of the worker: a serial pytest's denials
+# are placed by sbx's reporter, a worker's or its child's by the worker's
+# clock, with no re-run; a grandchild's are found by re-runs.
 # (the python pytest runs under: python3 on PATH may be another one)
 py=python3
 command -v pytest >/dev/null 2>&1 && py=$(sed -n '1s/^#! *//p' "$(command -v pytest)")
@@ -124,16 +126,16 @@ case $py in */python*) ;; *) py=python3 ;; esac
 if "$py" -c 'import pytest' 2>/dev/null; then
     mkdir -p "$work/hang-alone" && cd "$work/hang-alone" || exit 1
     cat >test_hang.py <<'PY'
-import os, socket, time
+import os, subprocess, sys, time
 def test_listens_then_hangs():
     n = int(open("runs").read()) if os.path.exists("runs") else 0
     open("runs", "w").write(str(n + 1))
     if n >= 2:
         time.sleep(600)
-    try:
-        socket.socket().bind(("127.0.0.1", 0))
-    except PermissionError:
-        pass
+    # the bind in a grandchild, its failure swallowed
+    code = "import socket\ntry:\n    socket.socket().bind(('127.0.0.1', 0))\nexcept PermissionError:\n    pass\n"
+    subprocess.run([sys.executable, "-c",
+                    "import subprocess, sys; subprocess.run([sys.executable, '-c', %r])" % code], check=True)
 PY
     run_sbx audit --against-timeout 3s --report "$work/h.json" -- "$py" -m pytest -q -n 1 -p no:cacheprovider test_hang.py
     is "$(jq -r '.tests[0].verdict' "$work/h.json")" not-observed \

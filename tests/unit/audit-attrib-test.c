@@ -258,6 +258,39 @@ int main(void)
     }
 #undef ARGV
 
+    /* xdist's workers: a call in the run its worker had then, by the
+     * worker's clock */
+    {
+        struct runner_worker_run wr[3] = { { 0, 21, 100, 200 }, { 1, 22, 150, 300 }, { 2, 21, 250, 400 } };
+        struct runner_worker_span wsp[1] = { { 21, 110, 120 } };
+        struct runner_inherited winh[1] = { { 2, 77 } };
+        struct ledger_event we[7] = {
+            { .ns = 160, .who = { .tid = 21, .tgid = 21, .ppid = 1 } },   /* a, in worker 21 */
+            { .ns = 160, .who = { .tid = 22, .tgid = 22, .ppid = 1 } },   /* b, at the same time in 22 */
+            { .ns = 260, .who = { .tid = 90, .tgid = 90, .ppid = 22 } },  /* b's child */
+            { .ns = 115, .who = { .tid = 21, .tgid = 21, .ppid = 1 } },   /* a module fixture's, in a's run */
+            { .ns = 50, .who = { .tid = 21, .tgid = 21, .ppid = 1 } },    /* 21's collection */
+            { .ns = 220, .who = { .tid = 21, .tgid = 21, .ppid = 1 } },   /* 21 between a and c */
+            { .ns = 300, .who = { .tid = 77, .tgid = 21, .ppid = 1 } },   /* a thread alive at c's begin */
+        };
+        size_t wo[7];
+        bool wl[7];
+        ok(audit_place_events_by_worker(we, 7, wr, 3, wsp, 1, winh, 1, wo, wl), "workers: every call placed");
+        ok(wo[0] == 0 && wo[1] == 1 && wo[2] == 1, "workers: by the worker's run then; a child's by its parent");
+        ok(wo[3] == AUDIT_OWNER_BETWEEN && wo[4] == AUDIT_OWNER_STARTUP && wo[5] == AUDIT_OWNER_BETWEEN,
+           "workers: a span's is the suite's; before the first run the start-up's; between runs the suite's");
+        ok(wo[6] == 2 && wl[6] && !wl[0], "workers: a thread alive at the run's begin: to be verified alone");
+        struct ledger_event ctl = { .ns = 160, .who = { .tid = 5, .tgid = 5, .ppid = 1 } };
+        ok(!audit_place_events_by_worker(&ctl, 1, wr, 3, wsp, 1, winh, 1, wo, wl),
+           "workers: a call of no worker (the controller's) places nothing");
+        struct ledger_event deep = { .ns = 160, .who = { .tid = 95, .tgid = 95, .ppid = 90 } };
+        ok(!audit_place_events_by_worker(&deep, 1, wr, 3, wsp, 1, winh, 1, wo, wl),
+           "workers: nor does a grandchild's");
+        struct runner_worker_run overlap[2] = { { 0, 21, 100, 200 }, { 1, 21, 150, 300 } };
+        ok(!audit_place_events_by_worker(we, 1, overlap, 2, NULL, 0, NULL, 0, wo, wl),
+           "workers: one worker's runs that overlap place nothing");
+    }
+
     /* the tally: the same calls, in any split, whoever made them */
     struct profile prof;
     memset(&prof, 0, sizeof prof);

@@ -239,6 +239,16 @@ static void test_channel(void)
         { KEY " 0 hello pytest serial\n" KEY " 1 suite end\n", "", "a suite end where none had begun" },
         { KEY " 0 hello unittest serial\n" KEY " 1 threads 7\n", "", "a threads record outside a test" },
         { KEY " 0 hello pytest parallel\n" KEY " 1 suite begin\n", "", "a suite record from a parallel runner" },
+        { KEY " 0 hello pytest serial\n" KEY " 1 ran 7 10 20 - t.py::a\n", "",
+          "a worker's ran record from a serial runner" },
+        { KEY " 0 hello pytest serial\n" KEY " 1 span 7 10 20\n", "", "a worker's span record from a serial runner" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 ran 7 10 20 - t.py::a\n" KEY " 2 ran 7 30 40 - t.py::a\n", "",
+          "a second ran record for t.py::a" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 ran 7 30 20 - t.py::a\n", "", "a malformed ran record" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 ran 0 10 20 - t.py::a\n", "", "a malformed ran record" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 ran 7 10 20 5,,6 t.py::a\n", "", "a malformed ran record" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 ran 7 10 20 -\n", "", "a malformed test id" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 span 7 10\n", "", "a malformed span record" },
         { KEY " 0 hello pytest serial\n" KEY " 1 suite begin\n" KEY " 2 end\n", "",
           "the reporter's end inside the suite's own time" },
     };
@@ -488,6 +498,34 @@ static void test_fixture_records(void)
     p = run_of("pytest", KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n" KEY " 2 result passed t.py::a\n"
                KEY " 3 stop 1 t.py::a\n", 0, NULL, false);
     ok(!runner_parser_placeable(p), "a parallel channel: not placed");
+    runner_parser_free(p);
+    /* xdist's workers: each test's run by the worker's clock, relayed by
+     * the controller; placed once every test started has one */
+    static const char workers[] =
+        KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n" KEY " 2 start t.py::b\n"
+        KEY " 3 result passed t.py::a\n" KEY " 4 ran 21 100 200 31,32 t.py::a\n" KEY " 5 span 21 110 120\n"
+        KEY " 6 stop 1 t.py::a\n" KEY " 7 result passed t.py::b\n" KEY " 8 ran 22 150 300 - t.py::b\n"
+        KEY " 9 stop 1 t.py::b\n" KEY " 10 end\n";
+    p = run_of("pytest", workers, 0, NULL, false);
+    size_t nr, nsp, ninh, nt;
+    const struct runner_worker_run *wr = runner_parser_worker_runs(p, &nr);
+    const struct runner_worker_span *ws = runner_parser_worker_spans(p, &nsp);
+    const struct runner_inherited *wi = runner_parser_inherited(p, &ninh);
+    const struct runner_test *wt = runner_parser_tests(p, &nt);
+    ok(runner_parser_channel(p, &why) == RUNNER_CHANNEL_REPORT && runner_parser_placeable(p),
+       "workers: every test ran in a worker, the channel intact: placed");
+    ok(nr == 2 && nt == 2 && !strcmp(wt[wr[0].test].id, "t.py::a") && wr[0].pid == 21 && wr[0].begin_ns == 100 &&
+           wr[0].end_ns == 200 && !strcmp(wt[wr[1].test].id, "t.py::b") && wr[1].pid == 22,
+       "workers: each run's test, worker, begin and end");
+    ok(nsp == 1 && ws[0].pid == 21 && ws[0].begin_ns == 110 && ws[0].end_ns == 120, "workers: the suite's span");
+    ok(ninh == 2 && wi[0].tid == 31 && wi[1].tid == 32 && !strcmp(wt[wi[0].test].id, "t.py::a"),
+       "workers: the threads alive at a run's begin, under its test");
+    runner_parser_free(p);
+    static const char lost[] =
+        KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n" KEY " 2 start t.py::b\n"
+        KEY " 3 ran 21 100 200 - t.py::a\n" KEY " 4 result passed t.py::b\n" KEY " 5 end\n";
+    p = run_of("pytest", lost, 0, NULL, false);
+    ok(!runner_parser_placeable(p), "workers: a test with a result and no run (its worker died): nothing placed");
     runner_parser_free(p);
 }
 
