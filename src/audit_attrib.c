@@ -215,10 +215,14 @@ bool audit_place_events_by_worker(const struct ledger_event *events, size_t neve
                                   const struct runner_worker_run *runs, size_t nruns,
                                   const struct runner_worker_span *spans, size_t nspans,
                                   const struct runner_inherited *inherited, size_t ninh,
-                                  size_t *owner, bool *leftover)
+                                  int controller, size_t *owner, bool *leftover)
 {
     if (!nruns)
         return false;
+    uint64_t first_begin = UINT64_MAX;
+    for (size_t i = 0; i < nruns; i++)
+        if (runs[i].begin_ns < first_begin)
+            first_begin = runs[i].begin_ns;
     struct runner_worker_run *v = xmalloc(nruns * sizeof *v);
     memcpy(v, runs, nruns * sizeof *v);
     qsort(v, nruns, sizeof *v, by_worker_begin);
@@ -234,6 +238,10 @@ bool audit_place_events_by_worker(const struct ledger_event *events, size_t neve
     for (size_t e = 0; e < nevents && placed; e++) {
         const struct ledger_caller *who = &events[e].who;
         uint64_t ns = events[e].ns;
+        if (controller && who->tgid == controller) {
+            own[e] = ns < first_begin ? AUDIT_OWNER_STARTUP : AUDIT_OWNER_BETWEEN;
+            continue;
+        }
         /* the worker: the caller's process, or its parent */
         int worker = 0;
         for (int k = 0; k < 2 && !worker; k++) {

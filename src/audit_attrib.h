@@ -102,14 +102,16 @@ bool audit_place_events_by_thread(const struct ledger_event *events, size_t neve
  * before the worker's first run (its collection), AUDIT_OWNER_BETWEEN
  * between two runs or in one of the worker's spans (a broad fixture).
  * leftover[e] for a call of one of the threads alive in the worker at the
- * run's begin (inherited, by the run's test). False, and nothing placed,
- * when a call's process and its parent are no worker (the controller's,
- * a grandchild's) or one worker's runs overlap. */
+ * run's begin (inherited, by the run's test). A call of the controller
+ * (its pid, 0: none; it runs no test) is the start-up's before the first
+ * run of any worker began, else the suite's. False, and nothing placed,
+ * when a call's process and its parent are no worker and not the
+ * controller (a grandchild's) or one worker's runs overlap. */
 bool audit_place_events_by_worker(const struct ledger_event *events, size_t nevents,
                                   const struct runner_worker_run *runs, size_t nruns,
                                   const struct runner_worker_span *spans, size_t nspans,
                                   const struct runner_inherited *inherited, size_t ninh,
-                                  size_t *owner, bool *leftover);
+                                  int controller, size_t *owner, bool *leftover);
 
 /* prove and make check run each script in a process of its own: perl
  * t/a.t, or the script itself (the kernel makes its #! line "sh t/a.t",

@@ -1226,7 +1226,7 @@ static bool place_run_verified(const struct ledger *l, const struct runner_parse
     const struct runner_worker_span *wspans = runner_parser_worker_spans(p, &nwspans);
     if (!(by_thread ? audit_place_events_by_thread(events, nevents, v, nv, owner)
           : nruns   ? audit_place_events_by_worker(events, nevents, runs, nruns, wspans, nwspans, inh, ninh,
-                                                   owner, leftover)
+                                                   runner_parser_controller(p), owner, leftover)
                     : audit_place_events_suite(events, nevents, v, nv, spans, nspans, inh, ninh, owner,
                                                leftover))) {
         free(owner);

@@ -289,6 +289,9 @@ struct runner_worker_span {
 };
 const struct runner_worker_run *runner_parser_worker_runs(const struct runner_parser *p, size_t *n);
 const struct runner_worker_span *runner_parser_worker_spans(const struct runner_parser *p, size_t *n);
+/* The process that hands the tests to the workers and runs none (xdist's
+ * controller: runner_report.h's controller record); 0 when not said. */
+int runner_parser_controller(const struct runner_parser *p);
 
 /* The command that runs exactly test t of the run of argv (the user's
  * command, before runner_command()), reporting flags included; NULL when

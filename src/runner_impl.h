@@ -151,6 +151,7 @@ struct runner_parser {
     size_t nworker_runs, cap_worker_runs;
     struct runner_worker_span *worker_spans;  /* runner_parser_worker_spans() */
     size_t nworker_spans, cap_worker_spans;
+    int controller_pid;                       /* runner_parser_controller(); 0: none */
     size_t nsuite_spans, cap_suite_spans;
     struct runner_parser *fallback; /* the output's parser, for the fallback */
 };

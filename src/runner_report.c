@@ -189,6 +189,13 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
             return bad(why, why_size, "a malformed threads record");
         return true;
     }
+    if (is(w, wlen, "controller")) {
+        if (s == end || *s++ != ' ' || !number(&s, end, &r->n[0]) || s != end || !r->n[0] ||
+            r->n[0] > INT32_MAX)
+            return bad(why, why_size, "a malformed controller record");
+        r->verb = RECORD_CONTROLLER;
+        return true;
+    }
     if (is(w, wlen, "ran") || is(w, wlen, "span")) {
         bool ran = is(w, wlen, "ran");
         for (int i = 0; i < 3; i++)
@@ -471,6 +478,13 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
         xgrow((void **)&p->worker_spans, &p->cap_worker_spans, p->nworker_spans + 1, sizeof *p->worker_spans);
         p->worker_spans[p->nworker_spans++] = (struct runner_worker_span){ (int)r->n[0], r->n[1], r->n[2] };
         return;
+    case RECORD_CONTROLLER:
+        if (!rs->parallel)
+            return forged(rs, "a controller record from a serial runner");
+        if (p->controller_pid)
+            return forged(rs, "a second controller record");
+        p->controller_pid = (int)r->n[0];
+        return;
     case RECORD_SUITE:
         if (rs->parallel)
             return forged(rs, "a suite record from a parallel runner");
@@ -653,6 +667,11 @@ const struct runner_worker_run *runner_parser_worker_runs(const struct runner_pa
 {
     *n = p->nworker_runs;
     return p->worker_runs;
+}
+
+int runner_parser_controller(const struct runner_parser *p)
+{
+    return p->controller_pid;
 }
 
 const struct runner_worker_span *runner_parser_worker_spans(const struct runner_parser *p, size_t *n)

@@ -16,6 +16,7 @@
  *   KEY SEQ count RUN FAILED SKIPPED
  *   KEY SEQ ran PID BEGIN END TIDS ID
  *   KEY SEQ span PID BEGIN END
+ *   KEY SEQ controller PID
  *   KEY SEQ end
  *
  * KEY is the run's random key (RUNNER_KEY_LEN hexadecimal digits), which
@@ -69,6 +70,7 @@ enum runner_record_verb {
     RECORD_THREADS,
     RECORD_RAN,
     RECORD_SPAN,
+    RECORD_CONTROLLER,
 };
 
 struct runner_record {
@@ -80,7 +82,8 @@ struct runner_record {
     bool parallel;            /* RECORD_HELLO: tests may run side by side (pytest-xdist) */
     uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds;
                                * SUITE: n[0] 1 at its begin, 0 at its end;
-                               * RAN, SPAN: the worker's pid, begin, end */
+                               * RAN, SPAN: the worker's pid, begin, end;
+                               * CONTROLLER: n[0] its pid */
     int *tids;                /* THREADS, RAN: the thread ids (owned) */
     size_t ntids;
 };

@@ -194,9 +194,13 @@ PY
     like "$err" "was made by a worker, or its child, while it ran one test, by the worker's own clock" \
         "pytest -n 2: placed by the workers' clocks"
     is "$(jq -r .per_test.reruns "$work/px.json")" 0 "pytest -n 2: no re-run"
-    # the suite's own calls in a worker: at import (each worker's
-    # collection), in a module fixture; a thread a test left binds during
-    # a later test of its worker: run alone, that test is cleared
+    # the suite's own calls: a conftest's at import (in the controller,
+    # which runs no test, and in each worker), the test module's at import
+    # (each worker's collection), a module fixture's; a thread a test left
+    # binds during a later test of its worker: run alone, that test is
+    # cleared
+    mkdir -p pw && cd pw || exit 1
+    printf 'import socket\ntry:\n    socket.socket().bind(("127.0.0.1", 0))\nexcept PermissionError:\n    pass\n' >conftest.py
     cat >test_pw.py <<'PY'
 import socket, threading, time, pytest
 
@@ -237,12 +241,14 @@ PY
     is "$status" 0 "pytest -n 2, only the suite's calls and a leftover thread's: trustworthy, exit 0"
     is "$(jq -r '[.tests[] | .verdict] | unique | join(" ")' "$work/pw.json")" unaffected \
         "pytest -n 2: every test unaffected, none charged the suite's calls"
-    is "$(jq -r .per_test.startup_denied "$work/pw.json")" "bind(AF_INET 127.0.0.1:0) x2 -> EPERM" \
-        "pytest -n 2: each worker's import-time call is the start-up's"
+    is "$(jq -r .per_test.startup_denied "$work/pw.json")" "bind(AF_INET 127.0.0.1:0) x5 -> EPERM" \
+        "pytest -n 2: the conftest's calls (controller, two workers) and the module's (two workers): the start-up's"
     like "$err" "ran while threads alive before them made denied calls" \
         "pytest -n 2: the leftover thread's call sends its test to a run alone"
+    like "$err" "by the worker's own clock, or by the suite itself" "pytest -n 2, the suite's calls: still placed"
+    cd "$work" || exit 1
 else
-    for i in $(seq 13); do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
+    for i in $(seq 14); do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
 fi
 
 # A denial made between two tests' lines, by a class fixture, is the

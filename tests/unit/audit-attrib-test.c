@@ -275,19 +275,24 @@ int main(void)
         };
         size_t wo[7];
         bool wl[7];
-        ok(audit_place_events_by_worker(we, 7, wr, 3, wsp, 1, winh, 1, wo, wl), "workers: every call placed");
+        ok(audit_place_events_by_worker(we, 7, wr, 3, wsp, 1, winh, 1, 0, wo, wl), "workers: every call placed");
         ok(wo[0] == 0 && wo[1] == 1 && wo[2] == 1, "workers: by the worker's run then; a child's by its parent");
         ok(wo[3] == AUDIT_OWNER_BETWEEN && wo[4] == AUDIT_OWNER_STARTUP && wo[5] == AUDIT_OWNER_BETWEEN,
            "workers: a span's is the suite's; before the first run the start-up's; between runs the suite's");
         ok(wo[6] == 2 && wl[6] && !wl[0], "workers: a thread alive at the run's begin: to be verified alone");
         struct ledger_event ctl = { .ns = 160, .who = { .tid = 5, .tgid = 5, .ppid = 1 } };
-        ok(!audit_place_events_by_worker(&ctl, 1, wr, 3, wsp, 1, winh, 1, wo, wl),
-           "workers: a call of no worker (the controller's) places nothing");
+        ok(!audit_place_events_by_worker(&ctl, 1, wr, 3, wsp, 1, winh, 1, 0, wo, wl),
+           "workers: a call of no worker, the controller not named, places nothing");
+        struct ledger_event ctl2[2] = { { .ns = 50, .who = { .tid = 5, .tgid = 5, .ppid = 1 } },
+                                        { .ns = 250, .who = { .tid = 6, .tgid = 5, .ppid = 1 } } };
+        ok(audit_place_events_by_worker(ctl2, 2, wr, 3, wsp, 1, winh, 1, 5, wo, wl) &&
+               wo[0] == AUDIT_OWNER_STARTUP && wo[1] == AUDIT_OWNER_BETWEEN,
+           "workers: the controller's calls: the start-up's before any run, the suite's after");
         struct ledger_event deep = { .ns = 160, .who = { .tid = 95, .tgid = 95, .ppid = 90 } };
-        ok(!audit_place_events_by_worker(&deep, 1, wr, 3, wsp, 1, winh, 1, wo, wl),
+        ok(!audit_place_events_by_worker(&deep, 1, wr, 3, wsp, 1, winh, 1, 5, wo, wl),
            "workers: nor does a grandchild's");
         struct runner_worker_run overlap[2] = { { 0, 21, 100, 200 }, { 1, 21, 150, 300 } };
-        ok(!audit_place_events_by_worker(we, 1, overlap, 2, NULL, 0, NULL, 0, wo, wl),
+        ok(!audit_place_events_by_worker(we, 1, overlap, 2, NULL, 0, NULL, 0, 0, wo, wl),
            "workers: one worker's runs that overlap place nothing");
     }
 

@@ -249,6 +249,10 @@ static void test_channel(void)
         { KEY " 0 hello pytest parallel\n" KEY " 1 ran 7 10 20 5,,6 t.py::a\n", "", "a malformed ran record" },
         { KEY " 0 hello pytest parallel\n" KEY " 1 ran 7 10 20 -\n", "", "a malformed test id" },
         { KEY " 0 hello pytest parallel\n" KEY " 1 span 7 10\n", "", "a malformed span record" },
+        { KEY " 0 hello pytest serial\n" KEY " 1 controller 7\n", "", "a controller record from a serial runner" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 controller 7\n" KEY " 2 controller 8\n", "",
+          "a second controller record" },
+        { KEY " 0 hello pytest parallel\n" KEY " 1 controller 0\n", "", "a malformed controller record" },
         { KEY " 0 hello pytest serial\n" KEY " 1 suite begin\n" KEY " 2 end\n", "",
           "the reporter's end inside the suite's own time" },
     };
@@ -502,10 +506,10 @@ static void test_fixture_records(void)
     /* xdist's workers: each test's run by the worker's clock, relayed by
      * the controller; placed once every test started has one */
     static const char workers[] =
-        KEY " 0 hello pytest parallel\n" KEY " 1 start t.py::a\n" KEY " 2 start t.py::b\n"
-        KEY " 3 result passed t.py::a\n" KEY " 4 ran 21 100 200 31,32 t.py::a\n" KEY " 5 span 21 110 120\n"
-        KEY " 6 stop 1 t.py::a\n" KEY " 7 result passed t.py::b\n" KEY " 8 ran 22 150 300 - t.py::b\n"
-        KEY " 9 stop 1 t.py::b\n" KEY " 10 end\n";
+        KEY " 0 hello pytest parallel\n" KEY " 1 controller 20\n" KEY " 2 start t.py::a\n" KEY " 3 start t.py::b\n"
+        KEY " 4 result passed t.py::a\n" KEY " 5 ran 21 100 200 31,32 t.py::a\n" KEY " 6 span 21 110 120\n"
+        KEY " 7 stop 1 t.py::a\n" KEY " 8 result passed t.py::b\n" KEY " 9 ran 22 150 300 - t.py::b\n"
+        KEY " 10 stop 1 t.py::b\n" KEY " 11 end\n";
     p = run_of("pytest", workers, 0, NULL, false);
     size_t nr, nsp, ninh, nt;
     const struct runner_worker_run *wr = runner_parser_worker_runs(p, &nr);
@@ -518,6 +522,7 @@ static void test_fixture_records(void)
            wr[0].end_ns == 200 && !strcmp(wt[wr[1].test].id, "t.py::b") && wr[1].pid == 22,
        "workers: each run's test, worker, begin and end");
     ok(nsp == 1 && ws[0].pid == 21 && ws[0].begin_ns == 110 && ws[0].end_ns == 120, "workers: the suite's span");
+    is_int(runner_parser_controller(p), 20, "workers: the controller's pid");
     ok(ninh == 2 && wi[0].tid == 31 && wi[1].tid == 32 && !strcmp(wt[wi[0].test].id, "t.py::a"),
        "workers: the threads alive at a run's begin, under its test");
     runner_parser_free(p);
