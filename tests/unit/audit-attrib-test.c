@@ -291,8 +291,8 @@ int main(void)
         struct ledger_event deep = { .ns = 160, .who = { .tid = 95, .tgid = 95, .ppid = 90 } };
         ok(!audit_place_events_by_worker(&deep, 1, wr, 3, wsp, 1, winh, 1, 5, wo, wl),
            "workers: nor does a grandchild's");
-        struct runner_worker_run overlap[2] = { { 0, 21, 100, 200 }, { 1, 21, 150, 300 } };
-        ok(!audit_place_events_by_worker(we, 1, overlap, 2, NULL, 0, NULL, 0, 0, wo, wl),
+        struct runner_worker_run overlapping[2] = { { 0, 21, 100, 200 }, { 1, 21, 150, 300 } };
+        ok(!audit_place_events_by_worker(we, 1, overlapping, 2, NULL, 0, NULL, 0, 0, wo, wl),
            "workers: one worker's runs that overlap place nothing");
     }
 

@@ -516,7 +516,8 @@ static void test_fixture_records(void)
     const struct runner_worker_span *ws = runner_parser_worker_spans(p, &nsp);
     const struct runner_inherited *wi = runner_parser_inherited(p, &ninh);
     const struct runner_test *wt = runner_parser_tests(p, &nt);
-    ok(runner_parser_channel(p, &why) == RUNNER_CHANNEL_REPORT && runner_parser_placeable(p),
+    const char *channel_why;
+    ok(runner_parser_channel(p, &channel_why) == RUNNER_CHANNEL_REPORT && runner_parser_placeable(p),
        "workers: every test ran in a worker, the channel intact: placed");
     ok(nr == 2 && nt == 2 && !strcmp(wt[wr[0].test].id, "t.py::a") && wr[0].pid == 21 && wr[0].begin_ns == 100 &&
            wr[0].end_ns == 200 && !strcmp(wt[wr[1].test].id, "t.py::b") && wr[1].pid == 22,
