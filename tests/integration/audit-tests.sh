@@ -247,8 +247,31 @@ PY
         "pytest -n 2: the leftover thread's call sends its test to a run alone"
     like "$err" "by the worker's own clock, or by the suite itself" "pytest -n 2, the suite's calls: still placed"
     cd "$work" || exit 1
+    # a test that runs pytest in its own process (as pytester does): the
+    # reporter's worker half is in the worker's session only, so the
+    # outer test keeps its run, and its call is placed
+    mkdir -p nested/inner && cd nested || exit 1
+    printf 'def test_inner():\n    assert True\n' >inner/test_in.py
+    cat >test_outer.py <<'PY'
+import socket, pytest
+
+def test_nested():
+    assert pytest.main(["-q", "-p", "no:cacheprovider", "inner/test_in.py"]) == 0
+    try:
+        socket.socket().bind(("127.0.0.1", 0))
+    except PermissionError:
+        pass
+
+def test_pure():
+    pass
+PY
+    run_sbx audit --report "$work/nested.json" -- pytest -n 2 test_outer.py
+    like "$err" "  false-green                passed / passed: test_outer.py::test_nested; denied: bind(" \
+        "pytest -n 2, a pytest run inside a test: the outer test's call found"
+    is "$(jq -r .per_test.reruns "$work/nested.json")" 0 "pytest -n 2, a pytest inside a test: placed, no re-run"
+    cd "$work" || exit 1
 else
-    for i in $(seq 14); do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
+    for i in $(seq 16); do skip "pytest with pytest-xdist is not installed for uid $(id -u)"; done
 fi
 
 # A denial made between two tests' lines, by a class fixture, is the
