@@ -418,15 +418,21 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
     unsigned flags = CAPTURE_MERGED | (quiet ? CAPTURE_QUIET : 0);
     char key[RUNNER_KEY_LEN + 1];
     size_t greeting_len = 0;
-    char *greeting = NULL;
+    char *greeting = NULL, **keyed = NULL;
     if (report) {
         new_key(key);
         greeting = runner_report_greeting(r, key, &greeting_len);
+        /* node --test: each worker writes itself, the key on its command
+         * line (no greeting: the runner's own process runs no code of sbx's) */
+        if (!greeting && (keyed = runner_report_keyed(r, argv, key)))
+            argv = keyed;
     }
-    struct capture *cap = greeting ? capture_start_report(feed_sink, &s, flags, greeting, greeting_len)
-                                   : capture_start(feed_sink, &s, flags);
+    struct capture *cap = greeting || keyed ? capture_start_report(feed_sink, &s, flags, greeting, greeting_len)
+                                            : capture_start(feed_sink, &s, flags);
     if (greeting)
         runner_parser_expect_report(s.parser, key);
+    else if (keyed)
+        runner_parser_expect_clock(s.parser, key);
     free(greeting);
     thread_names_sink = &s;
     ledger_thread_test_hook = test_of_thread;
@@ -444,6 +450,7 @@ static struct runner_parser *run_side(const struct runner *r, const struct profi
         .stop_at = clock && clock->own ? clock_stop_at : NULL, .stop_at_data = clock,
     };
     *status = sandbox_run(&req, res);
+    runner_argv_free(keyed);
     ledger_thread_test_hook = NULL;
     thread_names_sink = NULL;
     capture_stop(cap);
@@ -3026,7 +3033,7 @@ int audit_per_test(const struct runner *r, char *const *command, const char *cwd
         json_object_object_add(pt, "unattributed", json_object_new_string(unattributed_text));
         json_object_object_add(pt, "results_from",
                                json_object_new_string(channel_seen.fallback ? "output-fallback"
-                                                      : rc.report ? "reporter" : "output"));
+                                                      : rc.report && runner_has_reporter(r) ? "reporter" : "output"));
         json_object_object_add(pt, "channel_forged",
                                channel_seen.forged ? json_object_new_string(channel_seen.forged_why) : NULL);
         json_object_object_add(pt, "reruns", json_object_new_int64((int64_t)alone.started));

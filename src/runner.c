@@ -230,11 +230,19 @@ char *runner_report_greeting(const struct runner *r, const char *key, size_t *le
     return r->ops && r->ops->greeting ? r->ops->greeting(key, len) : NULL;
 }
 
+char **runner_report_keyed(const struct runner *r, char *const argv[], const char *key)
+{
+    if (!r->ops && runner_of_kind(r->kind))
+        r = runner_of_kind(r->kind);
+    return r->ops && r->ops->keyed ? r->ops->keyed(argv, key) : NULL;
+}
+
 bool runner_has_reporter(const struct runner *r)
 {
     if (!r->ops && runner_of_kind(r->kind))
         r = runner_of_kind(r->kind);
-    return r->ops && r->ops->add_reporter;
+    /* node --test's clock gives no results: they are its TAP's, with it or without */
+    return r->ops && r->ops->add_reporter && !r->ops->keyed;
 }
 
 void runner_argv_free(char **argv)

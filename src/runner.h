@@ -106,8 +106,16 @@ struct runner_command {
  * the key (RUNNER_KEY_LEN hexadecimal digits, a new one per run). Owned,
  * *len its length; NULL when r has no reporter. */
 char *runner_report_greeting(const struct runner *r, const char *key, size_t *len);
-/* Whether sbx has a reporter for r at all (where runner_command() could
- * not add it, the output is the fallback). */
+/* For a runner whose workers write to the channel themselves (node
+ * --test: runner_report.h's worker records), whose reporter cannot read
+ * a greeting: argv (a runner_command() made with .report) with the run's
+ * key in its place, owned; NULL for every other runner. The key is then
+ * on the command line, where the suite's code can read it: it stops a
+ * blind write to the channel, not a test that sets out to forge one. */
+char **runner_report_keyed(const struct runner *r, char *const argv[], const char *key);
+/* Whether sbx has a result reporter for r at all (where runner_command()
+ * could not add it, the output is the fallback); not node --test's clock,
+ * which only says when each test ran. */
 bool runner_has_reporter(const struct runner *r);
 /* False with err filled when the command cannot report per test as given
  * (an argument that hides the per-test lines or replays a previous run,
@@ -229,6 +237,13 @@ void runner_parser_free(struct runner_parser *p);
  * `key`: its results come from runner_parser_feed_report() only, and the
  * output fed is kept for the fallback. Called before anything is fed. */
 void runner_parser_expect_report(struct runner_parser *p, const char *key);
+/* The run's workers write their runs' times to the channel (a runner
+ * with runner_report_keyed()): the results still come from the output;
+ * the channel's worker records only give runner_parser_worker_runs()
+ * and the controller, once runner_parser_finish() has read the table,
+ * and placement is off where one is missing, malformed or names a test
+ * the output does not. Called before anything is fed. */
+void runner_parser_expect_clock(struct runner_parser *p, const char *key);
 /* The result channel's bytes (capture.h stream 3), as they arrive. */
 void runner_parser_feed_report(struct runner_parser *p, const void *bytes, size_t len);
 /* Where the results came from, after runner_parser_finish(). */

@@ -53,6 +53,10 @@ struct runner_ops {
     bool (*carries_reporter)(char *const argv[]);
     /* The greeting written to the channel (runner_report_greeting()). */
     char *(*greeting)(const char *key, size_t *len);
+    /* Instead of a greeting (runner_report_keyed()): argv, a command
+     * add_reporter() made, with key in place; its workers write to the
+     * channel themselves (runner_parser_expect_clock()). */
+    char **(*keyed)(char *const argv[], const char *key);
     /* The line fed so far is unterminated (optional): the id of the
      * test it announces, allocated, or NULL. unittest writes "name (id)
      * ... " and flushes before the test runs; the line ends only with
@@ -86,6 +90,10 @@ char *runner_npm_script(const char *name, char *why, size_t why_size);
  * the characters [A-Za-z0-9/._+-]); NULL with why filled otherwise. */
 char *runner_program_interpreter(const char *program, const char *interp, char **script, char *why,
                                  size_t why_size);
+/* What `program flag` prints first (node --version: "v20.20.2"), program
+ * found in PATH; false when it cannot be run, fails or says nothing
+ * within a few seconds (runner_npm.c). */
+bool runner_program_version(const char *program, const char *flag, char *out, size_t out_size);
 
 /* ---- the parser: shared state and the table of tests (runner_parse.c) ---- */
 
@@ -161,6 +169,9 @@ struct runner_parser {
  * in its place (the finish is then done) */
 bool report_finish(struct runner_parser *p, bool killed);
 void report_free(struct runner_parser *p);
+/* the workers' runs (runner_parser_expect_clock) looked up in the table,
+ * once the output has ended */
+void report_resolve(struct runner_parser *p);
 
 uint64_t runner_hash(uint64_t h, const char *s);
 void runner_table_grow(struct runner_table *t, size_t count, uint64_t (*hash_of)(void *, size_t), void *ctx);

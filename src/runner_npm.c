@@ -2,10 +2,12 @@
  * pnpm NAME): read from ./package.json, so that `npm test` is judged by
  * the runner its script starts (issue 25); and the interpreter of a
  * program found in PATH (pytest's #! line, so that sbx's reporter can run
- * in it). The runners' reads of files (everything else in runner*.c is
- * pure); the files are untrusted: bounded, parsed by json-c or taken
- * only in the plainest form, and a script that is not plain words is
- * not taken apart. */
+ * in it); and what a program says its version is (node --version, so
+ * that sbx's clock is given only to a node that takes it). The runners'
+ * reads of files and their one run of a program (everything else in
+ * runner*.c is pure); the files and the answer are untrusted: bounded,
+ * parsed by json-c or taken only in the plainest form, and a script that
+ * is not plain words is not taken apart. */
 #include "config.h"
 
 #include "runner_impl.h"
@@ -13,9 +15,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PACKAGE_JSON_MAX (4u << 20)
@@ -116,4 +123,60 @@ char *runner_program_interpreter(const char *program, const char *interp, char *
         return NULL;
     }
     return out;
+}
+
+/* The program's first line of output, run as `program flag` with
+ * nothing on its stdin and its stderr dropped, within
+ * VERSION_TIMEOUT_MS (then killed). */
+#define VERSION_TIMEOUT_MS 5000
+
+bool runner_program_version(const char *program, const char *flag, char *out, size_t out_size)
+{
+    int fds[2];
+    if (!out_size || pipe2(fds, O_CLOEXEC) < 0)
+        return false;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = { (char *)program, (char *)flag, NULL };
+    pid_t pid;
+    int rc = posix_spawnp(&pid, program, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (rc) {
+        close(fds[0]);
+        return false;
+    }
+    size_t got = 0;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = VERSION_TIMEOUT_MS - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+        struct pollfd pf = { fds[0], POLLIN, 0 };
+        if (left <= 0 || got + 1 >= out_size)
+            break;
+        int n = poll(&pf, 1, (int)left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        ssize_t r = read(fds[0], out + got, out_size - 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fds[0]);
+    /* still running after the bound, or printing without end */
+    kill(pid, SIGKILL);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    out[got] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    return got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

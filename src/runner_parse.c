@@ -373,6 +373,7 @@ void runner_parser_finish(struct runner_parser *p, bool killed)
             if (k != SIZE_MAX && p->tests[k].kind == RUNNER_TEST_CASE)
                 p->tests[k].kind = RUNNER_TEST_PARENT;
         }
+    report_resolve(p);
     p->finished = true;
 }
 

@@ -137,17 +137,32 @@ static bool bad(char *why, size_t why_size, const char *what)
     return false;
 }
 
+/* r emptied; "KEY ": past the key, at the sequence number; NULL with why
+ * filled. */
+static const char *after_key(struct runner_record *r, const char *line, size_t len, const char *key, char *why,
+                             size_t why_size)
+{
+    memset(r, 0, sizeof *r);
+    size_t klen = strlen(key);
+    if (memchr(line, '\0', len)) {
+        bad(why, why_size, "a record holds a NUL byte");
+        return NULL;
+    }
+    if (len < klen + 1 || memcmp(line, key, klen) || line[klen] != ' ') {
+        bad(why, why_size, "a record without the run's key");
+        return NULL;
+    }
+    return line + klen + 1;
+}
+
+static bool record_body(const char *s, const char *end, struct runner_record *r, char *why, size_t why_size);
+
 bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t seq,
                          struct runner_record *r, char *why, size_t why_size)
 {
-    memset(r, 0, sizeof *r);
-    const char *s = line, *end = line + len, *w;
-    size_t wlen, klen = strlen(key);
-    if (memchr(line, '\0', len))
-        return bad(why, why_size, "a record holds a NUL byte");
-    if (len < klen + 1 || memcmp(line, key, klen) || line[klen] != ' ')
-        return bad(why, why_size, "a record without the run's key");
-    s += klen + 1;
+    const char *s = after_key(r, line, len, key, why, why_size), *end = line + len;
+    if (!s)
+        return false;
     uint64_t n;
     if (!number(&s, end, &n))
         return bad(why, why_size, "a record without its sequence number");
@@ -157,6 +172,36 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
         return false;
     }
     r->seq = n;
+    return record_body(s, end, r, why, why_size);
+}
+
+bool runner_worker_record_parse(const char *line, size_t len, const char *key, int *pid,
+                                struct runner_record *r, char *why, size_t why_size)
+{
+    const char *s = after_key(r, line, len, key, why, why_size), *end = line + len;
+    if (!s)
+        return false;
+    uint64_t writer;
+    if (!number(&s, end, &writer) || !writer || writer > INT32_MAX || s == end || *s++ != ':' ||
+        !number(&s, end, &r->seq))
+        return bad(why, why_size, "a worker's record without its pid and sequence number");
+    *pid = (int)writer;
+    if (!record_body(s, end, r, why, why_size))
+        return false;
+    /* a worker speaks for itself only */
+    bool ran = r->verb == RECORD_RAN;
+    if ((ran && r->n[0] != writer) || (!ran && r->verb != RECORD_CONTROLLER && r->verb != RECORD_UNIT)) {
+        runner_record_free(r);
+        return bad(why, why_size, ran ? "a worker's ran record for another process"
+                                      : "a worker's record of a kind only a reporter writes");
+    }
+    return true;
+}
+
+static bool record_body(const char *s, const char *end, struct runner_record *r, char *why, size_t why_size)
+{
+    const char *w;
+    size_t wlen;
     if (!word(&s, end, &w, &wlen))
         return bad(why, why_size, "a record without its verb");
     if (is(w, wlen, "hello")) {
@@ -188,6 +233,11 @@ bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t
         if (!r->ntids)
             return bad(why, why_size, "a malformed threads record");
         return true;
+    }
+    if (is(w, wlen, "unit")) {
+        r->verb = RECORD_UNIT;
+        r->text = id_of(s, end);
+        return r->text ? true : bad(why, why_size, "a malformed unit record");
     }
     if (is(w, wlen, "controller")) {
         if (s == end || *s++ != ' ' || !number(&s, end, &r->n[0]) || s != end || !r->n[0] ||
@@ -314,12 +364,27 @@ struct report_state {
     unsigned char *phase;  /* per test of the table: enum phase */
     bool *ran;             /* per test: a worker's ran record came (parallel) */
     size_t nphase;
+    /* workers that write themselves (runner_parser_expect_clock) */
+    bool clock;
+    struct clock_writer {
+        int pid;
+        uint64_t next;     /* its next record's number */
+        char *unit;        /* its last unit record's, or NULL */
+    } *writers;
+    size_t nwriters, cap_writers;
+    struct clock_run {     /* a ran record, its id not yet looked up */
+        int pid;
+        uint64_t begin_ns, end_ns;
+        char *unit, *id;
+        int *tids;
+        size_t ntids;
+    } *pending;
+    size_t npending, cap_pending;
+    bool unplaced;         /* a ran record names no test of the output's */
 };
 
-void runner_parser_expect_report(struct runner_parser *p, const char *key)
+static struct report_state *report_state_new(struct runner_parser *p, const char *key)
 {
-    if (p->report || p->fed)
-        return;
     struct report_state *rs = xcalloc(1, sizeof *rs);
     snprintf(rs->key, sizeof rs->key, "%s", key);
     rs->running = SIZE_MAX;
@@ -327,7 +392,22 @@ void runner_parser_expect_report(struct runner_parser *p, const char *key)
     rs->cap = 256;
     rs->line = xmalloc(rs->cap);
     p->report = rs;
+    return rs;
+}
+
+void runner_parser_expect_report(struct runner_parser *p, const char *key)
+{
+    if (p->report || p->fed)
+        return;
+    report_state_new(p, key);
     p->fallback = runner_parser_new(p->r);
+}
+
+void runner_parser_expect_clock(struct runner_parser *p, const char *key)
+{
+    if (p->report || p->fed)
+        return;
+    report_state_new(p, key)->clock = true;
 }
 
 static void forged(struct report_state *rs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -502,9 +582,62 @@ static void apply(struct runner_parser *p, struct report_state *rs, struct runne
             p->suite_spans[p->nsuite_spans - 1].end = rs->fed;
         }
         return;
+    case RECORD_UNIT:
+        return forged(rs, "a worker's unit record from the reporter");
     case RECORD_HELLO:
         return;
     }
+}
+
+/* A worker's record (runner_report.h): in its writer's sequence; a ran
+ * record kept until the output's table is complete (report_resolve()). */
+static void clock_record(struct runner_parser *p, struct report_state *rs)
+{
+    struct runner_record r;
+    char why[200];
+    int pid;
+    if (!runner_worker_record_parse(rs->line, rs->len, rs->key, &pid, &r, why, sizeof why)) {
+        forged(rs, "%s", why);
+        return;
+    }
+    size_t w = 0;
+    while (w < rs->nwriters && rs->writers[w].pid != pid)
+        w++;
+    if (w == rs->nwriters) {
+        if (w == RUNNER_MAX_WORKERS) {
+            runner_record_free(&r);
+            return forged(rs, "records from more than %d workers", RUNNER_MAX_WORKERS);
+        }
+        xgrow((void **)&rs->writers, &rs->cap_writers, w + 1, sizeof *rs->writers);
+        rs->writers[rs->nwriters++] = (struct clock_writer){ pid, 0, NULL };
+    }
+    if (r.seq != rs->writers[w].next) {
+        forged(rs, "worker %d's record %llu came where %llu was due", pid, (unsigned long long)r.seq,
+               (unsigned long long)rs->writers[w].next);
+    } else if (r.verb == RECORD_CONTROLLER) {
+        rs->writers[w].next++;
+        if (p->controller_pid && p->controller_pid != (int)r.n[0])
+            forged(rs, "workers that name two controllers, %d and %llu", p->controller_pid,
+                   (unsigned long long)r.n[0]);
+        else
+            p->controller_pid = (int)r.n[0];
+    } else if (r.verb == RECORD_UNIT) {
+        rs->writers[w].next++;
+        free(rs->writers[w].unit);
+        rs->writers[w].unit = r.text;
+        r.text = NULL;
+    } else if (rs->npending >= 4 * (size_t)RUNNER_MAX_TESTS) {
+        forged(rs, "more than %d ran records", 4 * RUNNER_MAX_TESTS);
+    } else {
+        rs->writers[w].next++;
+        xgrow((void **)&rs->pending, &rs->cap_pending, rs->npending + 1, sizeof *rs->pending);
+        const char *unit = rs->writers[w].unit;
+        rs->pending[rs->npending++] =
+            (struct clock_run){ pid, r.n[1], r.n[2], unit ? xstrdup(unit) : NULL, r.text, r.tids, r.ntids };
+        r.text = NULL;
+        r.tids = NULL;
+    }
+    runner_record_free(&r);
 }
 
 static void record(struct runner_parser *p, struct report_state *rs)
@@ -515,6 +648,8 @@ static void record(struct runner_parser *p, struct report_state *rs)
         forged(rs, "a record longer than %d bytes", RUNNER_MAX_LINE);
         return;
     }
+    if (rs->clock)
+        return clock_record(p, rs);
     if (!runner_record_parse(rs->line, rs->len, rs->key, rs->seq, &r, why, sizeof why)) {
         forged(rs, "%s", why);
         return;
@@ -578,10 +713,53 @@ static void drop_unreported(struct runner_parser *p)
     tests_reindex(p);
 }
 
+static void clock_free(struct report_state *rs)
+{
+    for (size_t k = 0; k < rs->npending; k++) {
+        free(rs->pending[k].unit);
+        free(rs->pending[k].id);
+        free(rs->pending[k].tids);
+    }
+    free(rs->pending);
+    rs->pending = NULL;
+    rs->npending = 0;
+}
+
+void report_resolve(struct runner_parser *p)
+{
+    struct report_state *rs = p->report;
+    if (!rs || !rs->clock)
+        return;
+    for (size_t k = 0; k < rs->npending && rs->channel == RUNNER_CHANNEL_REPORT && !rs->unplaced; k++) {
+        const struct clock_run *c = &rs->pending[k];
+        size_t i = find_test(p, c->unit, c->id, false);
+        if (i == SIZE_MAX) {
+            /* a test the output does not name (an id node spells
+             * otherwise, a node --test a test runs itself): its calls
+             * would be placed in no row */
+            rs->unplaced = true;
+            break;
+        }
+        phase_of(rs, i);
+        rs->ran[i] = true;
+        xgrow((void **)&p->worker_runs, &p->cap_worker_runs, p->nworker_runs + 1, sizeof *p->worker_runs);
+        p->worker_runs[p->nworker_runs++] = (struct runner_worker_run){ i, c->pid, c->begin_ns, c->end_ns };
+        for (size_t t = 0; t < c->ntids; t++) {
+            xgrow((void **)&p->inherited, &p->cap_inherited, p->ninherited + 1, sizeof *p->inherited);
+            p->inherited[p->ninherited++] = (struct runner_inherited){ i, c->tids[t] };
+        }
+    }
+    clock_free(rs);
+}
+
 bool report_finish(struct runner_parser *p, bool killed)
 {
     struct report_state *rs = p->report;
     struct runner_parser *fb = p->fallback;
+    /* workers that write themselves: the output is the results' (read
+     * as usual), the channel's runs are looked up once it has ended */
+    if (rs->clock)
+        return false;
     runner_parser_finish(fb, killed);
     /* an unterminated last record is no record: the reporter writes each
      * whole, so the process died while writing it */
@@ -635,6 +813,10 @@ void report_free(struct runner_parser *p)
         free(rs->line);
         free(rs->phase);
         free(rs->ran);
+        clock_free(rs);
+        for (size_t w = 0; w < rs->nwriters; w++)
+            free(rs->writers[w].unit);
+        free(rs->writers);
         free(rs);
     }
     p->report = NULL;
@@ -642,11 +824,39 @@ void report_free(struct runner_parser *p)
     p->fallback = NULL;
 }
 
+/* Workers that write themselves: a run of every test that ran, looked
+ * up in the output's table. A row may have none where it ran no code of
+ * its own: a parent (node's describe block; a test with subtests has its
+ * own stretches), and, for node --test, a test skipped (test.skip): node
+ * ends every test that started with its signal, skipped or not. jest's
+ * and vitest's clocks give every test a run, an empty one where it never
+ * ran: a test there can start and then be skipped (ctx.skip()), and its
+ * calls would otherwise fall in no run. A file's row (its process died,
+ * its tests' results lost) sends the run back to re-runs, as does a
+ * result without a run (its worker died, or spelt its name otherwise). */
+static bool clock_placeable(const struct runner_parser *p, const struct report_state *rs)
+{
+    if (rs->channel != RUNNER_CHANNEL_REPORT || rs->unplaced || !p->nworker_runs)
+        return false;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->tests[i].kind == RUNNER_TEST_FIXTURE)
+            return false;
+        if (p->tests[i].kind == RUNNER_TEST_PARENT ||
+            (p->r->kind == RUNNER_NODE && p->entries[i].has_result && p->tests[i].status == TEST_SKIPPED))
+            continue;
+        if (i >= rs->nphase || !rs->ran[i])
+            return false;
+    }
+    return true;
+}
+
 bool runner_parser_placeable(const struct runner_parser *p)
 {
     if (!p->report)
         return p->announces_serially;
     const struct report_state *rs = p->report;
+    if (rs->clock)
+        return clock_placeable(p, rs);
     if (rs->channel != RUNNER_CHANNEL_REPORT || !rs->hello)
         return false;
     if (!rs->parallel)
@@ -695,7 +905,7 @@ const struct runner_span *runner_parser_suite_spans(const struct runner_parser *
 enum runner_channel runner_parser_channel(const struct runner_parser *p, const char **why)
 {
     *why = NULL;
-    if (!p->report)
+    if (!p->report || p->report->clock)
         return RUNNER_CHANNEL_OUTPUT;
     if (p->report->channel != RUNNER_CHANNEL_REPORT)
         *why = p->report->why;

@@ -48,8 +48,30 @@
  * setup or teardown). A denied call waits in the kernel until the ledger
  * has read its time (ledger_event.ns), so a call the worker made while
  * the test ran lies between its BEGIN and its END, however late the
- * record arrives (runner_parser_worker_runs()). */
+ * record arrives (runner_parser_worker_runs()).
+ *
+ * A runner whose workers cannot be reached by one reporter (node --test:
+ * each test file's process is spawned by the runner, which sbx cannot
+ * add code to) has its workers write to the channel themselves, each
+ * its own sequence (runner_parser_expect_clock()):
+ *
+ *   KEY PID:SEQ controller PID
+ *   KEY PID:SEQ unit UNIT
+ *   KEY PID:SEQ ran PID BEGIN END TIDS ID
+ *
+ * PID is the writer's process, SEQ counts its own records from 0 with no
+ * gap, a ran record's PID is the writer's, and every controller record
+ * names the same process. A unit record says whose file the writer's
+ * next runs are (jest: the test file's path, which jest's JSON names its
+ * tests by; encoded as an ID); without one, none. A test may have several ran records (a parent
+ * test's stretches around its subtests). The results still come from
+ * the output (node's TAP): the records only place denials. Each record
+ * is written whole with one write() of less than RUNNER_WORKER_LINE
+ * bytes: Linux queues a write that small on an AF_UNIX stream socket as
+ * one buffer, so the writers' records do not interleave. */
 #define RUNNER_MAX_THREADS 1024
+#define RUNNER_WORKER_LINE 4000
+#define RUNNER_MAX_WORKERS 4096
 #ifndef SBX_RUNNER_REPORT_H
 #define SBX_RUNNER_REPORT_H
 
@@ -71,13 +93,15 @@ enum runner_record_verb {
     RECORD_RAN,
     RECORD_SPAN,
     RECORD_CONTROLLER,
+    RECORD_UNIT,
 };
 
 struct runner_record {
     enum runner_record_verb verb;
     uint64_t seq;
     enum test_status status;  /* RECORD_RESULT */
-    char *text;               /* START, RESULT, STOP: the decoded id; HELLO: the runner's name (owned) */
+    char *text;               /* START, RESULT, STOP, RAN: the decoded id; UNIT: the unit; HELLO: the
+                               * runner's name (owned) */
     bool fixture;             /* RECORD_START: written as "fixture" (a hook's run) */
     bool parallel;            /* RECORD_HELLO: tests may run side by side (pytest-xdist) */
     uint64_t n[3];            /* COUNT: run, failed, skipped; STOP: n[0] the microseconds;
@@ -94,6 +118,11 @@ struct runner_record {
  * left empty. */
 bool runner_record_parse(const char *line, size_t len, const char *key, uint64_t seq,
                          struct runner_record *r, char *why, size_t why_size);
+/* A worker's record (KEY PID:SEQ ...): only controller, unit and ran
+ * records, a ran record for PID itself. *pid the writer, r->seq its number (the
+ * caller checks it against the writer's count). */
+bool runner_worker_record_parse(const char *line, size_t len, const char *key, int *pid,
+                                struct runner_record *r, char *why, size_t why_size);
 void runner_record_free(struct runner_record *r);
 
 #endif

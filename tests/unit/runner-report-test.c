@@ -535,11 +535,206 @@ static void test_fixture_records(void)
     runner_parser_free(p);
 }
 
+/* ---- workers that write themselves (node --test's clock) ---- */
+
+static const char node_tap[] =
+    "TAP version 13\n"
+    "# Subtest: parent\n"
+    "    # Subtest: child\n"
+    "    ok 1 - child\n"
+    "    1..1\n"
+    "ok 1 - parent\n"
+    "# Subtest: suite\n"
+    "    # Subtest: inner\n"
+    "    ok 1 - inner\n"
+    "    1..1\n"
+    "ok 2 - suite\n"
+    "# Subtest: skipped\n"
+    "ok 3 - skipped # SKIP\n"
+    "# Subtest: lenient\n"
+    "ok 4 - lenient\n"
+    "1..4\n";
+
+/* two files' processes, 31 and 32, their records interleaved */
+static const char node_clock[] =
+    KEY " 31:0 controller 30\n"
+    KEY " 32:0 controller 30\n"
+    KEY " 31:1 ran 31 100 110 - parent\n"
+    KEY " 32:1 ran 32 105 300 - lenient\n"
+    KEY " 31:2 ran 31 110 150 - parent > child\n"
+    KEY " 31:3 ran 31 150 160 - parent\n"
+    KEY " 31:4 ran 31 170 180 - suite > inner\n";
+
+static struct runner_parser *clock_run(const char *tap, const char *records, size_t split)
+{
+    struct runner_parser *p = runner_parser_new(named("node"));
+    runner_parser_expect_clock(p, KEY);
+    size_t len = strlen(records);
+    runner_parser_feed_report(p, records, split);
+    runner_parser_feed(p, tap, strlen(tap));
+    runner_parser_feed_report(p, records + split, len - split);
+    runner_parser_finish(p, false);
+    return p;
+}
+
+static bool clock_placed(const char *records, const char *tap)
+{
+    struct runner_parser *p = clock_run(tap ? tap : node_tap, records, strlen(records) / 2);
+    bool placed = runner_parser_placeable(p);
+    runner_parser_free(p);
+    return placed;
+}
+
+static void test_worker_records(void)
+{
+    struct runner_record r;
+    char why[200];
+    int pid = 0;
+#define WPARSE(line) runner_worker_record_parse(line, strlen(line), KEY, &pid, &r, why, sizeof why)
+    ok(WPARSE(KEY " 31:4 ran 31 100 200 - a > b") && pid == 31 && r.seq == 4 && r.verb == RECORD_RAN &&
+           r.n[0] == 31 && !strcmp(r.text, "a > b"), "worker record: its writer, its number, the run");
+    runner_record_free(&r);
+    ok(WPARSE(KEY " 31:0 controller 30") && r.verb == RECORD_CONTROLLER && r.n[0] == 30, "worker record: the controller");
+    runner_record_free(&r);
+    ok(!WPARSE(KEY " 31:1 ran 32 100 200 - a") && strstr(why, "another process"),
+       "refused: a ran record for another process (%s)", why);
+    static const char *const bad[] = {
+        KEY " 31:1 start a", KEY " 31:1 result passed a", KEY " 31:1 hello node parallel", KEY " 31:1 end",
+        KEY " 31:1 span 31 1 2", KEY " 31 ran 31 1 2 - a", KEY " 0:1 ran 0 1 2 - a", KEY " 31:x ran 31 1 2 - a",
+        KEY " 99999999999:1 controller 3", "fedcba9876543210fedcba9876543210 31:1 controller 3",
+        KEY " 31:1 ran 31 2 1 - a", KEY " 31:1 ran 31 1 2 -", KEY " 31:01 controller 3",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ok(!WPARSE(bad[i]), "refused: %s (%s)", bad[i] + strlen(KEY), why);
+        runner_record_free(&r);
+    }
+#undef WPARSE
+
+    /* a run: the results are the output's, every split the same */
+    for (size_t split = 0; split <= strlen(node_clock); split += 37) {
+        struct runner_parser *p = clock_run(node_tap, node_clock, split);
+        const char *cwhy;
+        size_t nr, nt;
+        const struct runner_worker_run *wr = runner_parser_worker_runs(p, &nr);
+        const struct runner_test *t = runner_parser_tests(p, &nt);
+        char *sum = summary(p);
+        if (split == 0) {
+            is_str(sum, "parent > child=passed parent=passed suite > inner=passed suite=passed skipped=skipped "
+                        "lenient=passed", "clock: the results are the output's");
+            ok(runner_parser_channel(p, &cwhy) == RUNNER_CHANNEL_OUTPUT && !cwhy, "clock: the channel is the output's");
+            ok(nr == 5 && !strcmp(t[wr[0].test].id, "parent") && wr[0].pid == 31 && wr[0].begin_ns == 100 &&
+                   wr[0].end_ns == 110 && !strcmp(t[wr[1].test].id, "lenient") && wr[1].pid == 32 &&
+                   !strcmp(t[wr[2].test].id, "parent > child") && !strcmp(t[wr[3].test].id, "parent"),
+               "clock: each stretch, its test and process, a parent's two");
+            is_int(runner_parser_controller(p), 30, "clock: the controller the workers name");
+        }
+        ok(runner_parser_placeable(p), "clock, split at %zu: every test that ran has a run: placed", split);
+        free(sum);
+        runner_parser_free(p);
+    }
+
+    /* what turns placement off, the results left as the output gives them */
+    ok(!clock_placed(KEY " 31:0 controller 30\n" KEY " 31:1 ran 31 100 110 - parent\n"
+                     KEY " 31:2 ran 31 110 150 - parent > child\n", NULL),
+       "clock: a test that ran (lenient, suite > inner) without a run: not placed");
+    char *extra = xasprintf("%s" KEY " 32:2 ran 32 400 500 - not in the output\n", node_clock);
+    ok(!clock_placed(extra, NULL), "clock: a run of a test the output does not name: not placed");
+    free(extra);
+    extra = xasprintf("%s" KEY " 32:3 ran 32 400 500 - lenient\n", node_clock);
+    ok(!clock_placed(extra, NULL), "clock: a writer's record out of its sequence: not placed");
+    free(extra);
+    extra = xasprintf("%s" KEY " 33:0 controller 29\n", node_clock);
+    ok(!clock_placed(extra, NULL), "clock: workers that name two controllers: not placed");
+    free(extra);
+    extra = xasprintf("%sok 9 - lenient\n", node_clock);
+    ok(!clock_placed(extra, NULL), "clock: a line that is no record: not placed");
+    free(extra);
+    extra = xasprintf("%s" KEY " 31:5 start x\n", node_clock);
+    ok(!clock_placed(extra, NULL), "clock: a reporter's verb from a worker: not placed");
+    free(extra);
+    ok(!clock_placed("", NULL), "clock: a channel that stayed silent (an old node): not placed");
+    /* a file whose process died: node's row for the file stands for its
+     * lost tests */
+    char *dead = xasprintf("%s# Subtest: /p/t.test.js\nnot ok 5 - /p/t.test.js\n  ---\n  exitCode: 1\n  ...\n",
+                           node_tap);
+    ok(!clock_placed(node_clock, dead), "clock: a file's process that died: not placed");
+    free(dead);
+    struct runner_parser *p = clock_run(node_tap, KEY " 31:0 controller 30\n" KEY " 31:1 start x\n", 0);
+    char *sum = summary(p);
+    is_str(sum, "parent > child=passed parent=passed suite > inner=passed suite=passed skipped=skipped "
+                "lenient=passed", "clock: a forged channel leaves the output's results as they are");
+    free(sum);
+    runner_parser_free(p);
+    /* jest's clock: a unit record names the file its runs are in; every
+     * test needs a run there, an empty one for a skipped test, which may
+     * have started and run code before it skipped itself */
+    static const char jest_doc[] =
+        "{\"numPassedTests\":1,\"numFailedTests\":0,\"numPendingTests\":1,\"numTotalTests\":2,"
+        "\"testResults\":[{\"name\":\"/p/a.test.js\",\"status\":\"passed\",\"assertionResults\":["
+        "{\"fullName\":\"group lenient\",\"status\":\"passed\"},{\"fullName\":\"skips\",\"status\":\"pending\"}]}]}\n";
+    static const char jest_runs[] =
+        KEY " 41:0 unit /p/a.test.js\n" KEY " 41:1 ran 41 100 200 - group lenient\n";
+    struct runner_parser *jp = runner_parser_new(named("jest"));
+    runner_parser_expect_clock(jp, KEY);
+    runner_parser_feed_report(jp, jest_runs, strlen(jest_runs));
+    runner_parser_feed(jp, jest_doc, strlen(jest_doc));
+    runner_parser_finish(jp, false);
+    size_t jn, jr;
+    const struct runner_test *jt = runner_parser_tests(jp, &jn);
+    const struct runner_worker_run *jw = runner_parser_worker_runs(jp, &jr);
+    ok(jr == 1 && jn == 2 && !strcmp(jt[jw[0].test].id, "group lenient") && !strcmp(jt[jw[0].test].unit, "/p/a.test.js"),
+       "jest clock: a run, looked up by its file and its id");
+    ok(!runner_parser_placeable(jp), "jest clock: a skipped test without a run: not placed");
+    runner_parser_free(jp);
+    char *with_skip = xasprintf("%s" KEY " 41:2 ran 41 200 200 - skips\n", jest_runs);
+    jp = runner_parser_new(named("jest"));
+    runner_parser_expect_clock(jp, KEY);
+    runner_parser_feed_report(jp, with_skip, strlen(with_skip));
+    runner_parser_feed(jp, jest_doc, strlen(jest_doc));
+    runner_parser_finish(jp, false);
+    ok(runner_parser_placeable(jp), "jest clock: every test with a run, an empty one for the skipped: placed");
+    runner_parser_free(jp);
+    free(with_skip);
+    static const char jest_no_unit[] = KEY " 41:0 ran 41 100 200 - group lenient\n" KEY " 41:1 ran 41 200 200 - skips\n";
+    jp = runner_parser_new(named("jest"));
+    runner_parser_expect_clock(jp, KEY);
+    runner_parser_feed_report(jp, jest_no_unit, strlen(jest_no_unit));
+    runner_parser_feed(jp, jest_doc, strlen(jest_doc));
+    runner_parser_finish(jp, false);
+    ok(!runner_parser_placeable(jp), "jest clock: runs without their file name no test: not placed");
+    runner_parser_free(jp);
+    char *bad_unit = xasprintf("%s" KEY " 31:5 unit \n", node_clock);
+    ok(!clock_placed(bad_unit, NULL), "clock: a malformed unit record: not placed");
+    free(bad_unit);
+
+    /* writers: many, each its own count; one too many turns it off
+     * (node_clock's two, after the others) */
+    for (int extra_writers = RUNNER_MAX_WORKERS - 2; extra_writers <= RUNNER_MAX_WORKERS - 1; extra_writers++) {
+        struct strv recs = { 0 };
+        for (int w = 0; w < extra_writers; w++)
+            strv_push(&recs, xasprintf(KEY " %d:0 controller 30\n", w + 100));
+        strv_push(&recs, xstrdup(node_clock));
+        size_t total = 0;
+        for (size_t i = 0; i < recs.n; i++)
+            total += strlen(recs.v[i]);
+        char *all = xmalloc(total + 1), *o = all;
+        *o = '\0';
+        for (size_t i = 0; i < recs.n; i++)
+            o = stpcpy(o, recs.v[i]);
+        bool fits = extra_writers + 2 <= RUNNER_MAX_WORKERS;
+        ok(clock_placed(all, NULL) == fits, "clock: %d writers: %s", extra_writers + 2,
+           fits ? "placed" : "too many, not placed");
+        free(all);
+        strv_free(&recs);
+    }
+}
+
 int main(void)
 {
     test_record();
     test_channel();
     test_fixture_records();
+    test_worker_records();
     test_command();
     return done_testing();
 }
