@@ -31,9 +31,12 @@
  * then missing, and the audit sees no test). */
 #include "config.h"
 
+#include "json_bytes.h"
 #include "runner_impl.h"
+#include "runner_report.h"
 
 #include <json-c/json.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -730,6 +733,12 @@ static void mocha_finish(struct runner_parser *p)
 
 /* ---- sbx's result reporter, for mocha (runner_report.h) ---- */
 
+/* A test's id as a record holds it (runner_report.h): a backslash doubled,
+ * a control byte as \xHH, NUL (which no record holds) as '?'. */
+#define JS_ESC                                                                                     \
+    "  const esc = (s) => String(s).replace(/[\\\\\\x00-\\x1f\\x7f]/g, (c) =>\n"                          \
+    "    c === '\\\\' ? '\\\\\\\\' : c === '\\0' ? '?' : '\\\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));\n"
+
 /* mocha's JSON names each test once every test has ended, with nothing
  * that says when it ran, so each denial had to be found by re-runs, and
  * a hook's (a before hook's timer binding after its test ended) was
@@ -749,8 +758,7 @@ static const char mocha_reporter_code[] =
     "  // test's and hook's run on the result channel, never on the output.\n"
     "  const fs = await imp('node:fs'), path = await imp('node:path'), url = await imp('node:url');\n"
     "  let seq = 0, live = true;\n"
-    "  const esc = (s) => String(s).replace(/[\\\\\\x00-\\x1f\\x7f]/g, (c) =>\n"
-    "    c === '\\\\' ? '\\\\\\\\' : c === '\\0' ? '?' : '\\\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));\n"
+    JS_ESC
     "  const emit = (...words) => {\n"
     "    if (!live) return;\n"
     "    const line = Buffer.from([key, String(seq++), ...words].join(' ') + '\\n');\n"
@@ -919,23 +927,448 @@ static bool mocha_reporter(struct strv *out, struct strv *notes)
     return true;
 }
 
+/* ---- sbx's clock, for node --test (runner_report.h's worker records) ---- */
+
+/* node --test prints each file's results when that file's process has
+ * ended, so the output says nothing of when a test ran, and each denial
+ * had to be found by re-runs (19.7 x the two runs with 5 of 200 tests
+ * denied, 84.5 x with all). Each file runs in a process node spawns with
+ * the runner's own node options (process.execArgv, less --test and its
+ * kind), so an --import given to the runner is loaded first in every
+ * file's process, and only there: node 20's runner process loads none.
+ *
+ * There it registers a root-level beforeEach hook, which node runs before
+ * every test of the file (subtests, describe's its) ahead of the file's
+ * own hooks, and ends the test's run when the test's AbortSignal fires,
+ * which node does once the test and its afterEach hooks are over, passed,
+ * failed or skipped (t.skip() skips the afterEach hooks, not the abort).
+ * Each stretch goes to the result channel as a ran record, read with
+ * CLOCK_MONOTONIC (process.hrtime.bigint()) as the ledger reads each
+ * denied call's: a call the process made while the test ran lies between
+ * the two. A parent test's run is cut where each subtest runs, so the
+ * subtest's calls are the subtest's; a test that starts while another
+ * that is not its parent runs (a concurrency option) makes two runs of
+ * one process overlap, and placement refuses (audit_attrib.h). Calls
+ * outside every run (loading the file, describe's body, before/after
+ * hooks) are the suite's.
+ *
+ * Where it acts: a process whose environment has NODE_TEST_CONTEXT (node
+ * sets it for the files' processes) and whose parent is a node --test (its
+ * command line's node options hold --test): not in a helper a test
+ * forks (it inherits both execArgv and the environment) nor in a node
+ * --test a test runs. The id is t.fullName (node 20.16, 22.3), the path
+ * node's TAP gives; on an older node it writes nothing, and re-runs place
+ * the calls. The key arrives in the module's URL, after '#': node reads a
+ * data: URL's body without its fragment. The limits: a file that never
+ * loads node:test gets an empty root (node prints "1..0" for it); a
+ * timer a test left behind that makes a call while a later test runs is
+ * charged to the later one, as with mocha. */
+#define NODE_CLOCK_IMPORT "--import=data:text/javascript;base64,"
+#define NODE_CLOCK_KEY "#sbx-key="
+#define NODE_CLOCK_KEY_LEN 9 /* strlen(NODE_CLOCK_KEY) */
+/* What both clocks start with: the key, from the module's URL; emit(),
+ * which writes one record whole, in this process's own sequence. */
+#define JS_CLOCK_HEAD                                                                              \
+    "const key = new URL(import.meta.url).hash.slice(" JS_STR(NODE_CLOCK_KEY_LEN) ");\n"           \
+    "const fs = /^[0-9a-f]{" JS_STR(RUNNER_KEY_LEN) "}$/.test(key) ? await import('node:fs') : null;\n" \
+    "const pid = process.pid;\n"                                                                   \
+    "let seq = 0, live = fs !== null;\n"                                                           \
+    JS_ESC                                                                                         \
+    "const emit = (words) => {\n"                                                                  \
+    "  if (!live) return;\n"                                                                       \
+    "  const line = Buffer.from(key + ' ' + pid + ':' + seq + ' ' + words + '\\n');\n"              \
+    "  // one write, small enough that no other writer's bytes come between\n"                     \
+    "  try {\n"                                                                                    \
+    "    live = line.length < " JS_STR(RUNNER_WORKER_LINE) " && fs.writeSync(" JS_STR(RUNNER_REPORT_FD) ", line) === line.length;\n" \
+    "  } catch (e) {\n"                                                                            \
+    "    live = false;\n"                                                                          \
+    "  }\n"                                                                                        \
+    "  seq++;\n"                                                                                   \
+    "};\n"
+
+static const char node_clock_code[] =
+    "// sbx audit's clock for node --test (runner_node.c): a ran record per\n"
+    "// stretch of each test's run, on descriptor " JS_STR(RUNNER_REPORT_FD) ".\n"
+    JS_CLOCK_HEAD
+    "let spawned = false;\n"
+    "try {\n"
+    "  const a = live && process.env.NODE_TEST_CONTEXT ?\n"
+    "    fs.readFileSync('/proc/' + process.ppid + '/cmdline', 'latin1').split('\\0') : [];\n"
+    "  for (let i = 1; i < a.length && a[i].startsWith('-'); i++) if (a[i] === '--test') spawned = true;\n"
+    "} catch (e) {}\n"
+    "if (spawned) {\n"
+    "  const { beforeEach } = await import('node:test');\n"
+    "  emit('controller ' + process.ppid);\n"
+    "  const ran = (run, end) => emit('ran ' + pid + ' ' + run.begin + ' ' + end + ' - ' + esc(run.name));\n"
+    "  const open = [];\n"
+    "  beforeEach((t) => {\n"
+    "    const at = process.hrtime.bigint();\n"
+    "    try {\n"
+    "      if (typeof t.fullName !== 'string' || typeof t.name !== 'string' || !t.signal) {\n"
+    "        live = false;\n"
+    "        return;\n"
+    "      }\n"
+    "      const top = open[open.length - 1], run = { name: t.fullName, begin: at, parent: null };\n"
+    "      // a subtest: its parent's stretch ends where it starts\n"
+    "      if (top && top.begin !== null && run.name === top.name + ' > ' + t.name) {\n"
+    "        ran(top, at);\n"
+    "        top.begin = null;\n"
+    "        run.parent = top;\n"
+    "      }\n"
+    "      open.push(run);\n"
+    "      t.signal.addEventListener('abort', () => {\n"
+    "        const end = process.hrtime.bigint(), i = open.lastIndexOf(run);\n"
+    "        if (i >= 0) open.splice(i, 1);\n"
+    "        if (run.begin !== null) ran(run, end);\n"
+    "        // and goes on where it ends\n"
+    "        if (run.parent && open[open.length - 1] === run.parent) run.parent.begin = end;\n"
+    "      }, { once: true });\n"
+    "    } catch (e) {\n"
+    "      live = false;\n"
+    "    }\n"
+    "  });\n"
+    "}\n";
+
+/* jest: each test file runs in a test environment, a class jest loads by
+ * require() from the file its testEnvironment names (jest-environment-node
+ * by default, jest-environment-jsdom), in the process that runs the file:
+ * jest's own with one file or --runInBand, else one of its workers, all of
+ * which get NODE_OPTIONS. The clock catches that require (Module._load)
+ * and hands jest a subclass of the environment whose handleTestEvent,
+ * which jest-circus calls with each of its events, reads the clock at a
+ * test's test_start (before its beforeEach hooks) and at its test_done
+ * (after its afterEach hooks), and writes the run with the test's file
+ * (a unit record, the path jest's JSON names) and its id (its describe
+ * blocks' names and its own, joined by spaces: jest's fullName); a test
+ * jest skips (test.skip, test.todo, -t) starts and is skipped at once: an
+ * empty run, so that every test has one. A test.concurrent test's
+ * function starts before its test_start, while another test runs: at
+ * one, the clock stops writing, and the file's tests have no runs
+ * (re-runs decide); so it does where a test starts while another has not
+ * ended. An environment of another name, a
+ * test runner other than jest-circus: no runs either. */
+static const char jest_clock_code[] =
+    "// sbx audit's clock for jest (runner_node.c): a ran record per test's\n"
+    "// run, on descriptor " JS_STR(RUNNER_REPORT_FD) ".\n"
+    JS_CLOCK_HEAD
+    "if (live) {\n"
+    "  const { default: Module } = await import('node:module');\n"
+    "  const paths = new WeakMap(), open = new Map(), made = new Map(), seen = new WeakSet();\n"
+    "  let unit = null;\n"
+    "  const id = (test) => {\n"
+    "    const names = [];\n"
+    "    for (let b = test; b && b.parent; b = b.parent) names.unshift(b.name);\n"
+    "    return names.join(' ');\n"
+    "  };\n"
+    "  const clock = (path, event) => {\n"
+    "    const t = event && event.test;\n"
+    "    if (!t || typeof path !== 'string') return;\n"
+    "    if (event.name === 'test_start') {\n"
+    "      // one that started and never ended: its calls are in no run\n"
+    "      if (t.concurrent || open.size) live = false;\n"
+    "      open.set(t, process.hrtime.bigint());\n"
+    "    } else if (open.has(t) && ['test_done', 'test_skip', 'test_todo'].includes(event.name)) {\n"
+    "      // a skipped test's run is empty: every test has one\n"
+    "      const begin = open.get(t), end = event.name === 'test_done' ? process.hrtime.bigint() : begin;\n"
+    "      open.delete(t);\n"
+    "      if (path !== unit) emit('unit ' + esc(unit = path));\n"
+    "      emit('ran ' + pid + ' ' + begin + ' ' + end + ' - ' + esc(id(t)));\n"
+    "    }\n"
+    "  };\n"
+    "  const wrap = (Env) => {\n"
+    "    if (!made.has(Env)) {\n"
+    "      class SbxClock extends Env {\n"
+    "        constructor(config, context, ...rest) {\n"
+    "          super(config, context, ...rest);\n"
+    "          paths.set(this, context && context.testPath);\n"
+    "        }\n"
+    "        handleTestEvent(event, state) {\n"
+    "          try {\n"
+    "            clock(paths.get(this), event);\n"
+    "          } catch (e) {\n"
+    "            live = false;\n"
+    "          }\n"
+    "          return typeof super.handleTestEvent === 'function' ? super.handleTestEvent(event, state) : undefined;\n"
+    "        }\n"
+    "      }\n"
+    "      made.set(Env, SbxClock);\n"
+    "    }\n"
+    "    return made.get(Env);\n"
+    "  };\n"
+    "  const load = Module._load;\n"
+    "  Module._load = function (request, ...rest) {\n"
+    "    const m = load.call(this, request, ...rest);\n"
+    "    try {\n"
+    "      if (typeof request === 'string' && request.includes('jest-environment') && m &&\n"
+    "          typeof m === 'object' && !seen.has(m)) {\n"
+    "        seen.add(m);\n"
+    "        for (const k of ['default', 'TestEnvironment']) {\n"
+    "          const c = m[k];\n"
+    "          if (typeof c === 'function' && c.prototype && typeof c.prototype.getVmContext === 'function')\n"
+    "            m[k] = wrap(c);\n"
+    "        }\n"
+    "      }\n"
+    "    } catch (e) {}\n"
+    "    return m;\n"
+    "  };\n"
+    "}\n";
+
+/* vitest: each test file runs in one of vitest's workers, a process (the
+ * default pool, forks) started as node .../vitest/dist/workers/NAME.js,
+ * which gets NODE_OPTIONS. There the clock imports vitest's own entry
+ * from beside that file, the module the worker's runner comes from, and
+ * wraps its TestRunner's onBeforeRunTask and onAfterRunTask, which
+ * @vitest/runner calls as a test starts (before its beforeEach hooks) and
+ * as it ends (after its afterEach hooks, its retries), and its
+ * onAfterRetryTask, called at the end of each attempt: the only end a test
+ * that skips itself (ctx.skip()) gets. It writes each stretch with the
+ * test's file (a unit record, the path vitest's JSON names) and its id
+ * (its suites' names and its own, joined by spaces, as the JSON's
+ * fullName); a test not run (skip, todo, a -t that leaves it out) gets an
+ * empty run, so that every test has one (runner_report.c asks that of
+ * jest and vitest: a test skipped after it started has its calls in its
+ * run). A concurrent test (test.concurrent, sequence.concurrent), or one
+ * that started and never ended, stops the clock; so does a worker thread
+ * (pool threads), whose records share their process's pid and sequence
+ * with the others' and collide; re-runs decide. */
+static const char vitest_clock_code[] =
+    "// sbx audit's clock for vitest (runner_node.c): a ran record per test's\n"
+    "// run, on descriptor " JS_STR(RUNNER_REPORT_FD) ".\n"
+    JS_CLOCK_HEAD
+    "const worker = process.argv[1] || '';\n"
+    "if (live && /[\\\\/]vitest[\\\\/]dist[\\\\/]workers[\\\\/][^\\\\/]+\\.js$/.test(worker)) {\n"
+    "  let Runner = null;\n"
+    "  try {\n"
+    "    const { pathToFileURL } = await import('node:url');\n"
+    "    const entry = new URL('../index.js', pathToFileURL(fs.realpathSync(worker)));\n"
+    "    Runner = (await import(entry.href)).TestRunner;\n"
+    "    // before 4.1 it was vitest/runners' VitestTestRunner (4.1 warns on that import)\n"
+    "    if (typeof Runner !== 'function')\n"
+    "      Runner = (await import(new URL('./runners.js', entry).href)).VitestTestRunner;\n"
+    "  } catch (e) {}\n"
+    "  const p = typeof Runner === 'function' ? Runner.prototype : null;\n"
+    "  if (p && typeof p.onBeforeRunTask === 'function' && typeof p.onAfterRunTask === 'function') {\n"
+    "    const before = p.onBeforeRunTask, after = p.onAfterRunTask, retried = p.onAfterRetryTask, open = new Map();\n"
+    "    let unit = null;\n"
+    "    const id = (test) => {\n"
+    "      const names = [test.name];\n"
+    "      for (let s = test.suite; s && s !== test.file; s = s.suite) names.unshift(s.name);\n"
+    "      return names.join(' ');\n"
+    "    };\n"
+    "    const ran = (test, run, end) => {\n"
+    "      const path = test.file && test.file.filepath;\n"
+    "      if (typeof path !== 'string') return void (live = false);\n"
+    "      if (path !== unit) emit('unit ' + esc(unit = path));\n"
+    "      emit('ran ' + pid + ' ' + run.begin + ' ' + end + ' - ' + esc(id(test)));\n"
+    "    };\n"
+    "    const guard = (f) => { try { f(); } catch (e) { live = false; } };\n"
+    "    p.onBeforeRunTask = function (test, ...rest) {\n"
+    "      const run = { begin: process.hrtime.bigint(), ended: false };\n"
+    "      guard(() => {\n"
+    "        // one that ended only with its attempts (a skip in the test) is\n"
+    "        // done; one that never ended leaves its calls in no run\n"
+    "        for (const [t, r] of open) if (r.ended) open.delete(t); else live = false;\n"
+    "        if (test.concurrent) live = false;\n"
+    "        open.set(test, run);\n"
+    "      });\n"
+    "      return Promise.resolve(before.call(this, test, ...rest)).then((v) => {\n"
+    "        // not run (skipped, todo): an empty run, so that every test has one\n"
+    "        guard(() => {\n"
+    "          if (test.mode !== 'run' && test.mode !== 'queued' && open.get(test) === run) {\n"
+    "            open.delete(test);\n"
+    "            ran(test, run, run.begin);\n"
+    "          }\n"
+    "        });\n"
+    "        return v;\n"
+    "      });\n"
+    "    };\n"
+    "    // the end of each attempt, after its afterEach hooks: the only end a\n"
+    "    // test skipped from inside gets\n"
+    "    p.onAfterRetryTask = function (test, ...rest) {\n"
+    "      guard(() => {\n"
+    "        const run = open.get(test), end = process.hrtime.bigint();\n"
+    "        if (run) {\n"
+    "          ran(test, run, end);\n"
+    "          run.begin = end;\n"
+    "          run.ended = true;\n"
+    "        }\n"
+    "      });\n"
+    "      return typeof retried === 'function' ? retried.call(this, test, ...rest) : undefined;\n"
+    "    };\n"
+    "    p.onAfterRunTask = function (test, ...rest) {\n"
+    "      guard(() => {\n"
+    "        const run = open.get(test);\n"
+    "        open.delete(test);\n"
+    "        if (run) ran(test, run, process.hrtime.bigint());\n"
+    "      });\n"
+    "      return after.call(this, test, ...rest);\n"
+    "    };\n"
+    "  }\n"
+    "}\n";
+
+/* `--import=data:...#sbx-key=KEY`, KEY all zeros until runner_report_keyed(). */
+static char *clock_arg(const char *code)
+{
+    char *b64 = base64_encode((const unsigned char *)code, strlen(code));
+    char zeros[RUNNER_KEY_LEN + 1];
+    memset(zeros, '0', RUNNER_KEY_LEN);
+    zeros[RUNNER_KEY_LEN] = '\0';
+    char *arg = xasprintf("%s%s%s%s", NODE_CLOCK_IMPORT, b64, NODE_CLOCK_KEY, zeros);
+    free(b64);
+    return arg;
+}
+
+/* Whether `prog --version` says node 18.18+, 20.6+ or 21+: the ones with
+ * --import (an older node stops at it: "bad option"). Asked once per
+ * program name and PATH. */
+static bool node_has_import(const char *prog, char *why, size_t why_size)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char *asked;
+    static bool answer;
+    static char said[160];
+    const char *path = getenv("PATH");
+    char *key = xasprintf("%s\n%s", prog, path ? path : "");
+    pthread_mutex_lock(&lock);
+    if (asked && !strcmp(asked, key)) {
+        free(key);
+    } else {
+        free(asked);
+        asked = key;
+        char version[64];
+        int major = 0, minor = 0;
+        if (!runner_program_version(prog, "--version", version, sizeof version) ||
+            sscanf(version, "v%d.%d", &major, &minor) != 2) {
+            answer = false;
+            snprintf(said, sizeof said, "%s --version did not say which node it is", prog);
+        } else {
+            answer = major >= 21 || (major == 20 && minor >= 6) || (major == 18 && minor >= 18);
+            snprintf(said, sizeof said, "node %.20s has no --import (18.18, 20.6)", version);
+        }
+    }
+    bool ok = answer;
+    snprintf(why, why_size, "%s", said);
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+/* node --test (what command() made, its reporter there): its node options
+ * get the clock, on the command line or, through a script, in the
+ * NODE_OPTIONS that command() set. */
+/* The clock for node --test, jest or vitest (what command() made, its reporter
+ * there): node --test's in its node options, on the command line or,
+ * through a script, in the NODE_OPTIONS that command() set; jest's and vitest's in
+ * NODE_OPTIONS, which reaches the runner's process and its workers however
+ * it is started (its bin, npx, a script). */
+static bool js_clock(struct strv *out, struct strv *notes, enum js_kind want)
+{
+    bool env = out->n > 2 && !strcmp(out->v[0], "env") && starts(out->v[1], "NODE_OPTIONS=");
+    struct js_inv inv;
+    char why[256];
+    const char *name = want == JS_NODE ? "node --test" : want == JS_JEST ? "jest" : "vitest";
+    if (!js_classify(out->v + (env ? 2 : 0), &inv, why, sizeof why) || inv.kind != want) {
+        js_inv_free(&inv);
+        return false;
+    }
+    /* jest's and vitest's bins start with #!/usr/bin/env node: the node in PATH */
+    const char *prog = want != JS_NODE ? "node" : inv.pm ? inv.words.v[inv.prog] : out->v[(env ? 2 : 0) + inv.at];
+    if (!node_has_import(prog, why, sizeof why)) {
+        strv_push(notes, xasprintf("sbx adds no clock to %s here (%s): each test's denials are found by "
+                                   "re-runs", name, why));
+        js_inv_free(&inv);
+        return false;
+    }
+    char *arg = clock_arg(want == JS_NODE ? node_clock_code : want == JS_JEST ? jest_clock_code : vitest_clock_code);
+    struct strv nv = { 0 };
+    if (env) {
+        push_range(&nv, out->v, 0, (int)out->n);
+        free(nv.v[1]);
+        nv.v[1] = xasprintf("%s %s", out->v[1], arg);
+    } else if (inv.pm || want != JS_NODE) {
+        node_options(out->v, arg, &nv);
+    } else {
+        size_t at = (size_t)inv.at + 1;
+        push_range(&nv, out->v, 0, (int)at);
+        push(&nv, arg);
+        push_range(&nv, out->v, (int)at, (int)out->n);
+    }
+    free(arg);
+    js_inv_free(&inv);
+    strv_push(notes, xasprintf("added sbx's clock to %s (" NODE_CLOCK_IMPORT "..., %s): each process that "
+                               "runs a test file writes when each of its tests ran to descriptor "
+                               JS_STR(RUNNER_REPORT_FD) ", which places each denial in its test; the "
+                               "results are still %s", name, want == JS_NODE && !inv.pm ? "in node's options"
+                               : "in NODE_OPTIONS", want == JS_NODE ? "node's TAP" : want == JS_JEST ? "jest's JSON"
+                               : "vitest's JSON"));
+    strv_free(out);
+    *out = nv;
+    return true;
+}
+
+static bool node_clock(struct strv *out, struct strv *notes)
+{
+    return js_clock(out, notes, JS_NODE);
+}
+
+static bool jest_clock(struct strv *out, struct strv *notes)
+{
+    return js_clock(out, notes, JS_JEST);
+}
+
+static bool vitest_clock(struct strv *out, struct strv *notes)
+{
+    return js_clock(out, notes, JS_VITEST);
+}
+
+static bool js_carries_clock(char *const argv[])
+{
+    for (size_t i = 0; argv[i]; i++)
+        if (strstr(argv[i], NODE_CLOCK_IMPORT))
+            return true;
+    return false;
+}
+
+static char **js_keyed(char *const argv[], const char *key)
+{
+    struct strv nv = { 0 };
+    push_range(&nv, argv, 0, (int)argv_len(argv));
+    for (size_t i = 0; i < nv.n; i++) {
+        char *at = strstr(nv.v[i], NODE_CLOCK_IMPORT);
+        at = at ? strstr(at, NODE_CLOCK_KEY) : NULL;
+        if (at && strlen(at + NODE_CLOCK_KEY_LEN) >= RUNNER_KEY_LEN)
+            memcpy(at + NODE_CLOCK_KEY_LEN, key, RUNNER_KEY_LEN);
+    }
+    return nv.v;
+}
+
 static const struct runner_ops node_ops = {
     .anchor = node_anchor,
     .command = js_command,
     .line = tap_line,
     .rerun = js_rerun,
     .baseline = js_baseline,
+    .add_reporter = node_clock,
+    .carries_reporter = js_carries_clock,
+    .keyed = js_keyed,
 };
 
-/* jest and vitest: the same report, the same operations */
+/* jest and vitest: the same report, the same operations, a clock each */
 #define JEST_REPORT_OPS(anchor_of)                                                                 \
-    {                                                                                              \
-        .anchor = anchor_of, .command = js_command, .line = jest_line, .finish = jest_finish,      \
-        .rerun = js_rerun, .baseline = js_baseline, .state_new = js_state_new,                     \
-        .state_free = js_state_free, .max_line = JS_DOC_MAX,                                       \
-    }
-static const struct runner_ops jest_ops = JEST_REPORT_OPS(jest_anchor);
-static const struct runner_ops vitest_ops = JEST_REPORT_OPS(vitest_anchor);
+    .anchor = anchor_of, .command = js_command, .line = jest_line, .finish = jest_finish,          \
+    .rerun = js_rerun, .baseline = js_baseline, .state_new = js_state_new,                         \
+    .state_free = js_state_free, .max_line = JS_DOC_MAX
+static const struct runner_ops jest_ops = {
+    JEST_REPORT_OPS(jest_anchor),
+    .add_reporter = jest_clock,
+    .carries_reporter = js_carries_clock,
+    .keyed = js_keyed,
+};
+static const struct runner_ops vitest_ops = {
+    JEST_REPORT_OPS(vitest_anchor),
+    .add_reporter = vitest_clock,
+    .carries_reporter = js_carries_clock,
+    .keyed = js_keyed,
+};
 
 static const struct runner_ops mocha_ops = {
     .anchor = mocha_anchor,
@@ -951,7 +1384,7 @@ static const struct runner_ops mocha_ops = {
     .state_free = js_state_free,
 };
 
-const struct runner runner_node = { RUNNER_NODE, "node", "node --test", RUNNER_ATTRIBUTE_ALONE, &node_ops };
-const struct runner runner_jest = { RUNNER_JEST, "jest", "jest", RUNNER_ATTRIBUTE_ALONE, &jest_ops };
-const struct runner runner_vitest = { RUNNER_VITEST, "vitest", "vitest", RUNNER_ATTRIBUTE_ALONE, &vitest_ops };
+const struct runner runner_node = { RUNNER_NODE, "node", "node --test", RUNNER_ATTRIBUTE_REPORTED, &node_ops };
+const struct runner runner_jest = { RUNNER_JEST, "jest", "jest", RUNNER_ATTRIBUTE_REPORTED, &jest_ops };
+const struct runner runner_vitest = { RUNNER_VITEST, "vitest", "vitest", RUNNER_ATTRIBUTE_REPORTED, &vitest_ops };
 const struct runner runner_mocha = { RUNNER_MOCHA, "mocha", "mocha", RUNNER_ATTRIBUTE_REPORTED, &mocha_ops };

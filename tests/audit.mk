@@ -28,6 +28,8 @@ TESTS += tests/integration/audit-js.sh
 EXTRA_DIST += tests/integration/audit-js.sh
 TESTS += tests/integration/audit-mocha-report.sh
 EXTRA_DIST += tests/integration/audit-mocha-report.sh
+TESTS += tests/integration/audit-js-clock.sh
+EXTRA_DIST += tests/integration/audit-js-clock.sh
 TESTS += tests/integration/audit-runners.sh
 # The result channel: names and results never from the output (issues 25, 34).
 TESTS += tests/integration/audit-channel.sh

@@ -12,6 +12,7 @@
 #include "../tap.h"
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1009,8 +1010,216 @@ static void test_go_direct(void)
     }
 }
 
+
+/* ---- node --test: sbx's clock (runner_node.c) ---- */
+
+#define CLOCK_IMPORT "--import=data:text/javascript;base64,"
+#define ZERO_KEY "00000000000000000000000000000000"
+#define RUN_KEY "0123456789abcdef0123456789abcdef"
+
+/* RFC 4648 base64, decoded (the clock's code, to read it back) */
+static char *unbase64(const char *s, size_t len)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = xmalloc(len + 1), *o = out;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len && s[i] != '='; i++) {
+        const char *d = strchr(digits, s[i]);
+        if (!d || !s[i]) {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (uint32_t)(d - digits);
+        if ((bits += 6) >= 8) {
+            bits -= 8;
+            *o++ = (char)((acc >> bits) & 0xff);
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* DIR/NAME/node, a stand-in that says it is node VERSION */
+static char *fake_node(const char *dir, const char *name, const char *says)
+{
+    char *sub = xasprintf("%s/%s", dir, name), *node = xasprintf("%s/node", sub);
+    if (mkdir(sub, 0755) < 0)
+        bail_out("mkdir");
+    FILE *f = fopen(node, "w");
+    if (!f)
+        bail_out("the stand-in node");
+    fprintf(f, "#!/bin/sh\n%s\n", says);
+    fclose(f);
+    chmod(node, 0755);
+    free(sub);
+    return node;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+static size_t count_in(char **argv, const char *what)
+{
+    size_t n = 0;
+    for (size_t i = 0; argv && argv[i]; i++)
+        for (const char *at = strstr(argv[i], what); at; at = strstr(at + 1, what))
+            n++;
+    return n;
+}
+
+static void test_node_clock(const char *dir)
+{
+    char *newer = fake_node(dir, "new", "echo v20.20.2"), *older = fake_node(dir, "old", "echo v20.5.0");
+    char *silent = fake_node(dir, "silent", "exit 1");
+    const struct runner *node = named("node");
+    struct runner_command c;
+    char err[512];
+    ok(runner_command(node, (char *const[]){ newer, "--test", "t/", NULL }, &c, err, sizeof err) && c.report,
+       "node 20.20 --test: carries the clock");
+    char *tail = c.argv[1] ? strstr(c.argv[1], "#sbx-key=") : NULL;
+    ok(c.argv[1] && !strncmp(c.argv[1], CLOCK_IMPORT, strlen(CLOCK_IMPORT)) && tail &&
+           !strcmp(tail, "#sbx-key=" ZERO_KEY) && !strcmp(c.argv[2], "--test") &&
+           !strcmp(c.argv[3], "--test-reporter=tap") && !strcmp(c.argv[4], "t/") && !c.argv[5],
+       "  an --import of a data: URL among node's own options, its key still zeros");
+    ok(strstr(c.note, "added sbx's clock") && strstr(c.note, "--test-reporter=tap"), "  the note says both");
+    /* the code is what runner_node.c says it is */
+    if (tail) {
+        const char *b64 = c.argv[1] + strlen(CLOCK_IMPORT);
+        char *text = unbase64(b64, (size_t)(tail - b64));
+        ok(text && strstr(text, "beforeEach") && strstr(text, "t.signal") && strstr(text, "NODE_TEST_CONTEXT") &&
+               strstr(text, "writeSync(61,") && strstr(text, "line.length < 4000"),
+           "  its code: a beforeEach hook, ended by the test's signal, records of < 4000 bytes on fd 61");
+        free(text);
+    } else {
+        ok(0, "  its code");
+    }
+    char **keyed = runner_report_keyed(node, c.argv, RUN_KEY);
+    ok(keyed && strstr(keyed[1], "#sbx-key=" RUN_KEY) && !strcmp(keyed[2], "--test") && count_in(keyed, ZERO_KEY) == 0,
+       "  keyed: the run's key in its place, the rest as it was");
+    struct runner_command again;
+    ok(runner_command(node, keyed, &again, err, sizeof err) && again.report && count_in(again.argv, CLOCK_IMPORT) == 1,
+       "  a command that carries it already gets no second one");
+    runner_command_free(&again);
+    runner_argv_free(keyed);
+    ok(!runner_report_keyed(named("mocha"), c.argv, RUN_KEY), "  mocha's reporter takes its key from the greeting");
+    runner_command_free(&c);
+    /* a re-run of one test carries the clock too, once */
+    struct runner_test t = { "parent > child", NULL, TEST_FAILED };
+    char **re = runner_rerun_argv(node, (char *const[]){ newer, "--test", "t/", NULL }, &t);
+    ok(re && runner_command(node, re, &c, err, sizeof err) && c.report && count_in(c.argv, CLOCK_IMPORT) == 1,
+       "  a re-run: the clock, once");
+    runner_command_free(&c);
+    runner_argv_free(re);
+
+    bool made = runner_command(node, (char *const[]){ older, "--test", "t/", NULL }, &c, err, sizeof err);
+    ok(made && !c.report && !count_in(c.argv, CLOCK_IMPORT) && strstr(c.note, "has no --import"),
+       "node 20.5 (no --import): no clock, and the note says why: %s", made ? c.note : err);
+    if (made)
+        runner_command_free(&c);
+    made = runner_command(node, (char *const[]){ silent, "--test", "t/", NULL }, &c, err, sizeof err);
+    ok(made && !c.report && strstr(c.note, "did not say which node"), "a node that says no version: no clock: %s",
+       made ? c.note : err);
+    if (made)
+        runner_command_free(&c);
+
+    /* jest: in NODE_OPTIONS, for jest's process and its workers, the
+     * node in PATH asked (jest's #! line is env node) */
+    const char *path_was = getenv("PATH");
+    char *saved_path = xstrdup(path_was ? path_was : "/usr/bin:/bin");
+    char *new_path = xasprintf("%s/new:%s", dir, saved_path);
+    setenv("PATH", new_path, 1);
+    const struct runner *jest = named("jest");
+    made = runner_command(jest, (char *const[]){ "npx", "jest", "src", NULL }, &c, err, sizeof err);
+    ok(made && c.report && !strcmp(c.argv[0], "env") && starts_with(c.argv[1], "NODE_OPTIONS=" CLOCK_IMPORT) &&
+           strstr(c.argv[1], "#sbx-key=" ZERO_KEY) && !strcmp(c.argv[2], "npx") && !strcmp(c.argv[3], "jest") &&
+           !strcmp(c.argv[4], "--json") && !strcmp(c.argv[5], "src") && !c.argv[6],
+       "jest (node 20.20 in PATH): the clock in NODE_OPTIONS, --json as before");
+    ok(made && strstr(c.note, "added sbx's clock to jest") && strstr(c.note, "jest's JSON"), "  the note says so");
+    if (made) {
+        const char *b64 = strstr(c.argv[1], CLOCK_IMPORT) + strlen(CLOCK_IMPORT);
+        char *text = unbase64(b64, strcspn(b64, "#"));
+        ok(text && strstr(text, "Module._load") && strstr(text, "handleTestEvent") && strstr(text, "test_done") &&
+               strstr(text, "t.concurrent"), "  its code: jest's environment, subclassed, its test events");
+        free(text);
+        keyed = runner_report_keyed(jest, c.argv, RUN_KEY);
+        ok(keyed && strstr(keyed[1], "#sbx-key=" RUN_KEY) && runner_command(jest, keyed, &again, err, sizeof err) &&
+               again.report && count_in(again.argv, CLOCK_IMPORT) == 1, "  keyed; carried once");
+        runner_command_free(&again);
+        runner_argv_free(keyed);
+        runner_command_free(&c);
+    }
+    made = runner_command(named("vitest"), (char *const[]){ "npx", "vitest", "src", NULL }, &c, err, sizeof err);
+    ok(made && c.report && !strcmp(c.argv[0], "env") && starts_with(c.argv[1], "NODE_OPTIONS=" CLOCK_IMPORT) &&
+           !strcmp(c.argv[2], "npx") && !strcmp(c.argv[3], "vitest") && !strcmp(c.argv[4], "run") &&
+           !strcmp(c.argv[5], "--reporter=json") && !strcmp(c.argv[6], "src") && !c.argv[7],
+       "vitest (node 20.20 in PATH): the clock in NODE_OPTIONS, run --reporter=json as before");
+    if (made) {
+        const char *b64 = strstr(c.argv[1], CLOCK_IMPORT) + strlen(CLOCK_IMPORT);
+        char *text = unbase64(b64, strcspn(b64, "#"));
+        ok(text && strstr(text, "onBeforeRunTask") && strstr(text, "onAfterRetryTask") &&
+               strstr(text, "vitest[\\\\/]dist[\\\\/]workers"), "  its code: vitest's workers' TestRunner, wrapped");
+        free(text);
+        runner_command_free(&c);
+    } else {
+        ok(0, "  its code");
+    }
+    ok(!runner_report_keyed(named("mocha"), (char *const[]){ "mocha", NULL }, RUN_KEY), "mocha: no clock (a reporter)");
+    setenv("PATH", saved_path, 1);
+    free(saved_path);
+    free(new_path);
+    made = runner_command(jest, (char *const[]){ "npx", "jest", "src", NULL }, &c, err, sizeof err);
+    ok(made && !c.report && !count_in(c.argv, CLOCK_IMPORT) && strstr(c.note, "has no --import"),
+       "jest (node 20.5 in PATH): no clock, said so");
+    if (made)
+        runner_command_free(&c);
+
+    /* through a script: in the NODE_OPTIONS that carries the reporter,
+     * after the caller's own */
+    char *pj = xasprintf("%s/package.json", dir);
+    FILE *f = fopen(pj, "w");
+    if (!f)
+        bail_out("package.json");
+    fprintf(f, "{\"scripts\": {\"test\": \"%s --test test/\"}}\n", newer);
+    fclose(f);
+    runner_set_project_dir(dir);
+    setenv("NODE_OPTIONS", "--max-old-space-size=100", 1);
+    ok(runner_command(node, (char *const[]){ "npm", "test", NULL }, &c, err, sizeof err) && c.report &&
+           !strcmp(c.argv[0], "env") && !strncmp(c.argv[1], "NODE_OPTIONS=--max-old-space-size=100 --test-reporter=tap " CLOCK_IMPORT,
+                                                 strlen("NODE_OPTIONS=--max-old-space-size=100 --test-reporter=tap "
+                                                        CLOCK_IMPORT)) &&
+           strstr(c.argv[1], "#sbx-key=" ZERO_KEY) && !strcmp(c.argv[2], "npm") && !strcmp(c.argv[3], "test") &&
+           !c.argv[4], "npm test (node --test): the clock in NODE_OPTIONS, after the caller's and the reporter");
+    keyed = runner_report_keyed(node, c.argv, RUN_KEY);
+    ok(keyed && strstr(keyed[1], "#sbx-key=" RUN_KEY), "  keyed inside NODE_OPTIONS");
+    runner_argv_free(keyed);
+    runner_command_free(&c);
+    unsetenv("NODE_OPTIONS");
+    runner_set_project_dir(NULL);
+    unlink(pj);
+    free(pj);
+    for (char **n = (char *[]){ newer, older, silent, NULL }; *n; n++) {
+        unlink(*n);
+        *strrchr(*n, '/') = '\0';
+        rmdir(*n);
+        free(*n);
+    }
+}
+
 int main(void)
 {
+    /* the node every other case names says it predates --import: their
+     * commands carry no clock (test_node_clock() has its own nodes) */
+    char dir[] = "/var/tmp/sbx-runner-node.XXXXXX";
+    if (!mkdtemp(dir))
+        bail_out("mkdtemp");
+    char *old_node = fake_node(dir, "path", "echo v20.5.0");
+    char *path = xasprintf("%s/path:%s", dir, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", path, 1);
+    free(path);
+    test_node_clock(dir);
     test_detect();
     test_command();
     test_rerun();
@@ -1021,5 +1230,10 @@ int main(void)
     test_interface();
     test_announced();
     test_go_direct();
+    unlink(old_node);
+    *strrchr(old_node, '/') = '\0';
+    rmdir(old_node);
+    free(old_node);
+    rmdir(dir);
     return done_testing();
 }
