@@ -4,7 +4,8 @@
 # calling user, offline.
 #
 # For each family (cargo, node --test, jest, vitest, mocha, pytest, pytest -n 2,
-# unittest, go test with a package named and with none, prove, ctest)
+# unittest, CPython's regrtest, go test with a package named and with
+# none, prove, make check, ctest)
 # a generated suite of 200 tests, first
 # with 5 of them denied (every 40th test listens on 127.0.0.1:0 and
 # returns early on EPERM: a lenient test, a false green), then with all
@@ -21,7 +22,7 @@
 set -u
 export LC_ALL=C
 SBX=${SBX:?set SBX to the sbx binary}
-RUNNERS=${BENCH_AUDIT_RUNNERS:-cargo node jest vitest mocha pytest pytest-n unittest go go-here prove ctest}
+RUNNERS=${BENCH_AUDIT_RUNNERS:-cargo node jest vitest mocha pytest pytest-n unittest regrtest go go-here prove automake ctest}
 DENIED=${BENCH_AUDIT_DENIED:-5 200}
 NODE_RUNNERS=${SBX_NODE_RUNNERS:-/var/lib/sbx-ci/node-runners}
 N=200
@@ -130,6 +131,20 @@ gen_unittest() {
     py_suite "$2" >"$1/test_bench.py"
     echo "python3 -m unittest test_bench"
 }
+# CPython's regrtest (python -m test) on a directory of its own: the
+# first python whose stdlib has the test package
+gen_regrtest() {
+    local py
+    for py in python3 /usr/bin/python3; do
+        if "$py" -c "import test.libregrtest" 2>/dev/null; then
+            mkdir -p "$1/t"
+            py_suite "$2" >"$1/t/test_bench.py"
+            echo "$py -m test --testdir t test_bench"
+            return 0
+        fi
+    done
+    return 1
+}
 gen_go() {
     command -v go >/dev/null || return 1
     printf 'module example.com/bench\n\ngo 1.19\n' >"$1/go.mod"
@@ -164,6 +179,26 @@ gen_prove() {
         fi >"$1/t/$(printf %03d $i).t"
     done
     echo "prove t/"
+}
+# make check: automake's parallel harness, one script per test (perl
+# scripts run by their #! line, as prove's are run by perl)
+gen_automake() {
+    command -v autoreconf >/dev/null && command -v perl >/dev/null || return 1
+    mkdir -p "$1/t"
+    printf 'AC_INIT([bench], [1])\nAM_INIT_AUTOMAKE([foreign])\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n' >"$1/configure.ac"
+    { printf 'TESTS ='
+      for ((i = 0; i < N; i++)); do printf ' t/%03d.t' $i; done
+      printf '\n'; } >"$1/Makefile.am"
+    for ((i = 0; i < N; i++)); do
+        if denied $i "$2"; then
+            printf '#!/usr/bin/perl\nuse IO::Socket::INET;\nIO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1:0");\nexit 0;\n'
+        else
+            printf '#!/usr/bin/perl\nexit(%d + 1 == %d ? 0 : 1);\n' $i $((i + 1))
+        fi >"$1/t/$(printf %03d $i).t"
+        chmod +x "$1/t/$(printf %03d $i).t"
+    done
+    (cd "$1" && autoreconf -fi >/dev/null 2>&1 && ./configure -q >/dev/null 2>&1) || return 1
+    echo "make check"
 }
 gen_ctest() {
     command -v ctest >/dev/null && command -v cmake >/dev/null || return 1
