@@ -1252,9 +1252,6 @@ static bool node_has_import(const char *prog, char *why, size_t why_size)
     return ok;
 }
 
-/* node --test (what command() made, its reporter there): its node options
- * get the clock, on the command line or, through a script, in the
- * NODE_OPTIONS that command() set. */
 /* The clock for node --test, jest or vitest (what command() made, its reporter
  * there): node --test's in its node options, on the command line or,
  * through a script, in the NODE_OPTIONS that command() set; jest's and vitest's in
@@ -1262,10 +1259,18 @@ static bool node_has_import(const char *prog, char *why, size_t why_size)
  * it is started (its bin, npx, a script). */
 static bool js_clock(struct strv *out, struct strv *notes, enum js_kind want)
 {
+    /* each runner's clock, and where its results still come from */
+    static const struct {
+        const char *name, *code, *results;
+    } clocks[] = {
+        [JS_NODE] = { "node --test", node_clock_code, "node's TAP" },
+        [JS_JEST] = { "jest", jest_clock_code, "jest's JSON" },
+        [JS_VITEST] = { "vitest", vitest_clock_code, "vitest's JSON" },
+    };
     bool env = out->n > 2 && !strcmp(out->v[0], "env") && starts(out->v[1], "NODE_OPTIONS=");
     struct js_inv inv;
     char why[256];
-    const char *name = want == JS_NODE ? "node --test" : want == JS_JEST ? "jest" : "vitest";
+    const char *name = clocks[want].name;
     if (!js_classify(out->v + (env ? 2 : 0), &inv, why, sizeof why) || inv.kind != want) {
         js_inv_free(&inv);
         return false;
@@ -1278,13 +1283,16 @@ static bool js_clock(struct strv *out, struct strv *notes, enum js_kind want)
         js_inv_free(&inv);
         return false;
     }
-    char *arg = clock_arg(want == JS_NODE ? node_clock_code : want == JS_JEST ? jest_clock_code : vitest_clock_code);
+    char *arg = clock_arg(clocks[want].code);
+    /* node --test typed directly: among node's own options, which node
+     * hands to each file's process; everywhere else in NODE_OPTIONS */
+    bool in_argv = !env && !inv.pm && want == JS_NODE;
     struct strv nv = { 0 };
     if (env) {
         push_range(&nv, out->v, 0, (int)out->n);
         free(nv.v[1]);
         nv.v[1] = xasprintf("%s %s", out->v[1], arg);
-    } else if (inv.pm || want != JS_NODE) {
+    } else if (!in_argv) {
         node_options(out->v, arg, &nv);
     } else {
         size_t at = (size_t)inv.at + 1;
@@ -1297,9 +1305,8 @@ static bool js_clock(struct strv *out, struct strv *notes, enum js_kind want)
     strv_push(notes, xasprintf("added sbx's clock to %s (" NODE_CLOCK_IMPORT "..., %s): each process that "
                                "runs a test file writes when each of its tests ran to descriptor "
                                JS_STR(RUNNER_REPORT_FD) ", which places each denial in its test; the "
-                               "results are still %s", name, want == JS_NODE && !inv.pm ? "in node's options"
-                               : "in NODE_OPTIONS", want == JS_NODE ? "node's TAP" : want == JS_JEST ? "jest's JSON"
-                               : "vitest's JSON"));
+                               "results are still %s", name, in_argv ? "in node's options" : "in NODE_OPTIONS",
+                               clocks[want].results));
     strv_free(out);
     *out = nv;
     return true;
